@@ -1,0 +1,75 @@
+# pwtpu: top-level build.
+#   make            module + user-space libraries, tools and tests
+#   make deps       install every Debian package the project needs
+#   make check      run every test (see tools/run-tests)
+#   make demo       the main job (see tools/demo)
+# The module is built against the Debian kernel the testbed boots, never
+# against `uname -r` (tools/kver says which).
+
+BUILD ?= build
+KVER ?= $(shell tools/kver)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+LINUX_SOURCE ?= /usr/src/linux-source-6.1.tar.xz
+
+CC ?= cc
+AR ?= ar
+USER_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
+	-Iinclude -I$(BUILD)/kselftest -ffp-contract=off -fno-math-errno \
+	-MMD -MP
+USER_LDLIBS := -luring -lm -lpthread
+
+USER_LIBS :=
+USER_BINS :=
+HOST_TESTS :=
+GUEST_TESTS :=
+
+.PHONY: all module user deps check demo clean
+all: module user
+
+include firmware/user.mk
+-include lib/lib.mk
+-include tools/tools.mk
+-include tools/demo.mk
+-include selftests/selftests.mk
+
+module:
+	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): run 'make deps'" >&2; exit 2; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+user: $(USER_LIBS) $(USER_BINS) $(HOST_TESTS) $(GUEST_TESTS)
+
+$(BUILD)/%.o: %.c | $(BUILD)/kselftest/kselftest_harness.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -c $< -o $@
+
+# The kernel's own kselftest harness, taken from Debian's linux-source
+# package at build time; never copied into the tree.
+$(BUILD)/kselftest/kselftest_harness.h:
+	@test -f $(LINUX_SOURCE) || { echo "missing $(LINUX_SOURCE): run 'make deps'" >&2; exit 2; }
+	@mkdir -p $(BUILD)/kselftest
+	tar -xJf $(LINUX_SOURCE) -C $(BUILD)/kselftest --strip-components=4 \
+		--wildcards '*/tools/testing/selftests/kselftest_harness.h' \
+		'*/tools/testing/selftests/kselftest.h'
+	@touch $@
+
+deps:
+	tools/install-deps
+
+# Both install what is missing first, so they work on a fresh machine.
+check:
+	tools/install-deps
+	$(MAKE) all
+	tools/run-tests
+
+demo:
+	tools/demo
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean || true
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# `make print-HOST_TESTS` etc.: lets scripts ask the build what it built.
+print-%:
+	@echo $($*)

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pwtpu.h - internal structures of pwtpu.ko.
+ *
+ * One module instance is one island of ndev devices. Each device has an
+ * HBM budget, a command queue run in order by its own kernel thread (its
+ * "scalar core"), and counters. Each open file is a context that owns
+ * buffer objects and programs by handle; commands hold references on what
+ * they use, so destroying a handle or closing the file never frees memory
+ * a queued command still touches.
+ */
+#ifndef PWTPU_H
+#define PWTPU_H
+
+#include <linux/cdev.h>
+#include <linux/completion.h>
+#include <linux/device.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+
+#include "../include/uapi/pwtpu.h"
+#include "../firmware/pwfw.h"
+
+#define PWTPU_MAX_DEVICES	64
+#define PWTPU_MAX_HBM_MIB	4096
+
+/*
+ * mmap offsets: a BO's pages start at handle << PWTPU_MMAP_SHIFT bytes,
+ * so a BO (at most PWTPU_MAX_HBM_MIB) can be mapped in part as well.
+ */
+#define PWTPU_MMAP_SHIFT	32
+
+struct pwtpu_island {
+	u32 ndev;
+	u32 island;
+	u64 hbm_bytes;
+	u32 timing;			/* enum pwtpu_timing_mode */
+	u32 poll_us;
+	struct pwfw_spec spec;
+	struct pwfw_mesh mesh;
+	struct pwtpu_dev *devs[PWTPU_MAX_DEVICES];
+};
+
+struct pwtpu_dev {
+	struct device dev;
+	struct cdev cdev;
+	struct pwtpu_island *isl;
+	u32 index;
+	u32 coords[PWTPU_MESH_MAX_DIMS];
+
+	atomic64_t hbm_used;
+	atomic64_t cmds_completed;
+	atomic64_t busy_ns;
+	atomic64_t next_job_id;
+
+	spinlock_t qlock;		/* protects queue, queued */
+	struct list_head queue;
+	u32 queued;
+	wait_queue_head_t qwait;
+	struct task_struct *thread;
+};
+
+struct pwtpu_bo {
+	struct kref ref;
+	struct pwtpu_dev *pdev;
+	void *vaddr;
+	u64 size;
+	u64 charged;			/* whole pages held in HBM */
+};
+
+struct pwtpu_prog {
+	struct kref ref;
+	void *image;
+	struct pwfw_prog fw;
+};
+
+struct pwtpu_ctx {
+	struct pwtpu_dev *pdev;
+	struct xarray bos;		/* handle -> struct pwtpu_bo */
+	struct xarray progs;		/* handle -> struct pwtpu_prog */
+};
+
+/*
+ * A command on its way through a device queue. The uring path owns it
+ * alone (freed after io_uring_cmd_done()); the ioctl path shares it
+ * between the waiting caller and the device thread, so a caller killed
+ * while waiting leaves it to the thread.
+ */
+struct pwtpu_job {
+	struct list_head node;
+	struct pwtpu_dev *pdev;
+	refcount_t refs;
+	u64 id;
+	u32 nr;				/* _IOC_NR of the PWTPU_CMD_* */
+	struct pwtpu_prog *prog;
+	struct pwtpu_bo *bos[PWTPU_MAX_BUFS];
+	u32 nbos;
+	u64 offset;
+	u64 length;
+	u64 host_ptr;
+	void *bounce;			/* host-link staging of a copy */
+	u64 submit_ns;
+	u64 start_ns;
+	u64 end_ns;
+	int result;
+	struct io_uring_cmd *ioucmd;	/* uring path, else NULL */
+	struct completion done;		/* ioctl path */
+};
+
+extern struct pwtpu_island pwtpu_isl;
+extern const struct file_operations pwtpu_fops;
+extern const struct attribute_group *pwtpu_dev_groups[];
+
+/* pwtpu_drv.c */
+const char *pwtpu_timing_name(u32 mode);
+
+/* pwtpu_ctx.c */
+int pwtpu_open(struct inode *inode, struct file *file);
+int pwtpu_release(struct inode *inode, struct file *file);
+struct pwtpu_bo *pwtpu_ctx_get_bo(struct pwtpu_ctx *ctx, u32 handle);
+struct pwtpu_prog *pwtpu_ctx_get_prog(struct pwtpu_ctx *ctx, u32 handle);
+
+/* pwtpu_bo.c */
+int pwtpu_bo_create(struct pwtpu_ctx *ctx, struct pwtpu_bo_create __user *uarg);
+int pwtpu_bo_destroy(struct pwtpu_ctx *ctx, struct pwtpu_handle_arg __user *uarg);
+void pwtpu_bo_put(struct pwtpu_bo *bo);
+int pwtpu_mmap(struct file *file, struct vm_area_struct *vma);
+
+/* pwtpu_prog.c */
+int pwtpu_prog_load(struct pwtpu_ctx *ctx, struct pwtpu_prog_load __user *uarg);
+int pwtpu_prog_unload(struct pwtpu_ctx *ctx, struct pwtpu_handle_arg __user *uarg);
+void pwtpu_prog_put(struct pwtpu_prog *prog);
+
+/* pwtpu_job.c */
+struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
+				    const struct pwtpu_cmd *cmd);
+int pwtpu_job_copy_out(struct pwtpu_job *job);
+void pwtpu_job_put(struct pwtpu_job *job);
+
+/* pwtpu_queue.c */
+void pwtpu_queue_submit(struct pwtpu_job *job);
+int pwtpu_queue_start(struct pwtpu_dev *pdev);
+void pwtpu_queue_stop(struct pwtpu_dev *pdev);
+
+/* pwtpu_ioctl.c */
+long pwtpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* pwtpu_uring.c */
+int pwtpu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags);
+void pwtpu_uring_complete(struct pwtpu_job *job);
+
+#endif /* PWTPU_H */

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pwtpu_bo.c - buffer objects: device memory ("HBM") a process can map.
+ *
+ * A BO is vmalloc_user() memory, so mmap() gives ordinary pages that
+ * ibv_reg_mr() can pin. HBM is a byte budget per device, charged in whole
+ * pages while the BO exists, i.e. until its handle is destroyed and the
+ * last command and mapping that use it are gone.
+ */
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "pwtpu.h"
+
+static int pwtpu_hbm_charge(struct pwtpu_dev *pdev, u64 bytes)
+{
+	s64 used = atomic64_read(&pdev->hbm_used);
+
+	do {
+		if (bytes > pdev->isl->hbm_bytes - used)
+			return -ENOSPC;
+	} while (!atomic64_try_cmpxchg(&pdev->hbm_used, &used, used + bytes));
+	return 0;
+}
+
+static void pwtpu_bo_release(struct kref *ref)
+{
+	struct pwtpu_bo *bo = container_of(ref, struct pwtpu_bo, ref);
+
+	vfree(bo->vaddr);
+	atomic64_sub(bo->charged, &bo->pdev->hbm_used);
+	kfree(bo);
+}
+
+void pwtpu_bo_put(struct pwtpu_bo *bo)
+{
+	kref_put(&bo->ref, pwtpu_bo_release);
+}
+
+int pwtpu_bo_create(struct pwtpu_ctx *ctx, struct pwtpu_bo_create __user *uarg)
+{
+	struct pwtpu_dev *pdev = ctx->pdev;
+	struct pwtpu_bo_create arg;
+	struct pwtpu_bo *bo;
+	u32 handle;
+	int ret;
+
+	if (copy_from_user(&arg, uarg, sizeof(arg)))
+		return -EFAULT;
+	if (arg.flags || arg.handle || arg.mmap_offset ||
+	    memchr_inv(arg.reserved, 0, sizeof(arg.reserved)))
+		return -EINVAL;
+	if (!arg.size)
+		return -EINVAL;
+	if (arg.size > pdev->isl->hbm_bytes)
+		return -E2BIG;
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo)
+		return -ENOMEM;
+	kref_init(&bo->ref);
+	bo->pdev = pdev;
+	bo->size = arg.size;
+	bo->charged = PAGE_ALIGN(arg.size);
+	ret = pwtpu_hbm_charge(pdev, bo->charged);
+	if (ret) {
+		kfree(bo);
+		return ret;
+	}
+	bo->vaddr = vmalloc_user(bo->charged);
+	if (!bo->vaddr) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+
+	ret = xa_alloc(&ctx->bos, &handle, bo, xa_limit_31b, GFP_KERNEL);
+	if (ret)
+		goto err_put;
+
+	arg.handle = handle;
+	arg.mmap_offset = (u64)handle << PWTPU_MMAP_SHIFT;
+	if (copy_to_user(uarg, &arg, sizeof(arg))) {
+		xa_erase(&ctx->bos, handle);
+		ret = -EFAULT;
+		goto err_put;
+	}
+	return 0;
+
+err_put:
+	pwtpu_bo_put(bo);
+	return ret;
+}
+
+int pwtpu_bo_destroy(struct pwtpu_ctx *ctx, struct pwtpu_handle_arg __user *uarg)
+{
+	struct pwtpu_handle_arg arg;
+	struct pwtpu_bo *bo;
+
+	if (copy_from_user(&arg, uarg, sizeof(arg)))
+		return -EFAULT;
+	if (arg.reserved)
+		return -EINVAL;
+	bo = xa_erase(&ctx->bos, arg.handle);
+	if (!bo)
+		return -ENOENT;
+	pwtpu_bo_put(bo);
+	return 0;
+}
+
+/* Each mapping holds the BO, so HBM stays charged while it is mapped. */
+static void pwtpu_vm_open(struct vm_area_struct *vma)
+{
+	struct pwtpu_bo *bo = vma->vm_private_data;
+
+	kref_get(&bo->ref);
+}
+
+static void pwtpu_vm_close(struct vm_area_struct *vma)
+{
+	pwtpu_bo_put(vma->vm_private_data);
+}
+
+static const struct vm_operations_struct pwtpu_vm_ops = {
+	.open = pwtpu_vm_open,
+	.close = pwtpu_vm_close,
+};
+
+int pwtpu_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct pwtpu_ctx *ctx = file->private_data;
+	const unsigned long shift = PWTPU_MMAP_SHIFT - PAGE_SHIFT;
+	unsigned long pgoff = vma->vm_pgoff & ((1UL << shift) - 1);
+	unsigned long npages = vma_pages(vma);
+	struct pwtpu_bo *bo;
+	int ret;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	bo = pwtpu_ctx_get_bo(ctx, vma->vm_pgoff >> shift);
+	if (!bo)
+		return -EINVAL;
+	if (pgoff + npages < pgoff ||
+	    pgoff + npages > (bo->charged >> PAGE_SHIFT)) {
+		ret = -EINVAL;
+		goto err_put;
+	}
+	ret = remap_vmalloc_range(vma, bo->vaddr, pgoff);
+	if (ret)
+		goto err_put;
+	vma->vm_private_data = bo;
+	vma->vm_ops = &pwtpu_vm_ops;
+	return 0;
+
+err_put:
+	pwtpu_bo_put(bo);
+	return ret;
+}

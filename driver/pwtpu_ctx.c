@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pwtpu_ctx.c - per-open contexts: the handle tables of one open file.
+ */
+#include <linux/fs.h>
+#include <linux/slab.h>
+
+#include "pwtpu.h"
+
+int pwtpu_open(struct inode *inode, struct file *file)
+{
+	struct pwtpu_dev *pdev = container_of(inode->i_cdev, struct pwtpu_dev,
+					      cdev);
+	struct pwtpu_ctx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->pdev = pdev;
+	xa_init_flags(&ctx->bos, XA_FLAGS_ALLOC1);
+	xa_init_flags(&ctx->progs, XA_FLAGS_ALLOC1);
+	file->private_data = ctx;
+	return 0;
+}
+
+/*
+ * Every command in flight holds a reference on the file (io_uring) or on
+ * what it uses (a killed ioctl caller), so dropping the handles here frees
+ * at once what is idle and the rest when its last command completes.
+ */
+int pwtpu_release(struct inode *inode, struct file *file)
+{
+	struct pwtpu_ctx *ctx = file->private_data;
+	struct pwtpu_prog *prog;
+	struct pwtpu_bo *bo;
+	unsigned long h;
+
+	xa_for_each(&ctx->bos, h, bo)
+		pwtpu_bo_put(bo);
+	xa_destroy(&ctx->bos);
+	xa_for_each(&ctx->progs, h, prog)
+		pwtpu_prog_put(prog);
+	xa_destroy(&ctx->progs);
+	kfree(ctx);
+	return 0;
+}
+
+struct pwtpu_bo *pwtpu_ctx_get_bo(struct pwtpu_ctx *ctx, u32 handle)
+{
+	struct pwtpu_bo *bo;
+
+	xa_lock(&ctx->bos);
+	bo = xa_load(&ctx->bos, handle);
+	if (bo)
+		kref_get(&bo->ref);
+	xa_unlock(&ctx->bos);
+	return bo;
+}
+
+struct pwtpu_prog *pwtpu_ctx_get_prog(struct pwtpu_ctx *ctx, u32 handle)
+{
+	struct pwtpu_prog *prog;
+
+	xa_lock(&ctx->progs);
+	prog = xa_load(&ctx->progs, handle);
+	if (prog)
+		kref_get(&prog->ref);
+	xa_unlock(&ctx->progs);
+	return prog;
+}

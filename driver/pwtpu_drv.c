@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pwtpu_drv.c - module parameters, the island, and /dev/pwtpuN.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "pwtpu.h"
+#include "pwtpu_compat.h"
+
+static unsigned int ndev = 8;
+module_param(ndev, uint, 0444);
+MODULE_PARM_DESC(ndev, "number of devices in the island (1-64, default 8)");
+
+static unsigned int hbm_mib = 64;
+module_param(hbm_mib, uint, 0444);
+MODULE_PARM_DESC(hbm_mib, "HBM per device in MiB (1-4096, default 64)");
+
+static unsigned int island;
+module_param(island, uint, 0444);
+MODULE_PARM_DESC(island, "island id reported by the devices (default 0)");
+
+static char *mesh = "";
+module_param(mesh, charp, 0444);
+MODULE_PARM_DESC(mesh, "mesh shape: 8, 2x4, 2x2x2, 4x4t (torus); default 1-D of ndev");
+
+static char *spec = "";
+module_param(spec, charp, 0444);
+MODULE_PARM_DESC(spec, "device spec overrides: key=value,... (array_dim, clock_mhz, hbm_mbps, host_mbps, ici_mbps, vector_lanes, host_latency_ns, insn_overhead_ns)");
+
+static char *timing = "native";
+module_param(timing, charp, 0444);
+MODULE_PARM_DESC(timing, "timing mode: native, modeled or skip (default native)");
+
+static unsigned int poll_us;
+module_param(poll_us, uint, 0444);
+MODULE_PARM_DESC(poll_us, "device thread polls its queue this long before sleeping (0-1000 us, default 0)");
+
+struct pwtpu_island pwtpu_isl;
+
+static dev_t pwtpu_devt;
+static struct class *pwtpu_class;
+
+const struct file_operations pwtpu_fops = {
+	.owner = THIS_MODULE,
+	.open = pwtpu_open,
+	.release = pwtpu_release,
+	.unlocked_ioctl = pwtpu_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = pwtpu_mmap,
+	.uring_cmd = pwtpu_uring_cmd,
+	.llseek = noop_llseek,
+};
+
+static const char * const pwtpu_timing_names[] = {
+	[PWTPU_TIMING_NATIVE] = "native",
+	[PWTPU_TIMING_MODELED] = "modeled",
+	[PWTPU_TIMING_SKIP] = "skip",
+};
+
+const char *pwtpu_timing_name(u32 mode)
+{
+	return mode < ARRAY_SIZE(pwtpu_timing_names) ?
+		pwtpu_timing_names[mode] : "unknown";
+}
+
+static int pwtpu_parse_params(struct pwtpu_island *isl)
+{
+	char err[128], shape[32];
+	int i;
+
+	if (ndev < 1 || ndev > PWTPU_MAX_DEVICES) {
+		pr_err("ndev=%u: must be 1..%u\n", ndev, PWTPU_MAX_DEVICES);
+		return -EINVAL;
+	}
+	if (hbm_mib < 1 || hbm_mib > PWTPU_MAX_HBM_MIB) {
+		pr_err("hbm_mib=%u: must be 1..%u\n", hbm_mib, PWTPU_MAX_HBM_MIB);
+		return -EINVAL;
+	}
+	if (poll_us > 1000) {
+		pr_err("poll_us=%u: must be 0..1000\n", poll_us);
+		return -EINVAL;
+	}
+	i = match_string(pwtpu_timing_names, ARRAY_SIZE(pwtpu_timing_names),
+			 timing);
+	if (i < 0) {
+		pr_err("timing=%s: must be native, modeled or skip\n", timing);
+		return -EINVAL;
+	}
+	isl->timing = i;
+	isl->ndev = ndev;
+	isl->island = island;
+	isl->poll_us = poll_us;
+	isl->hbm_bytes = (u64)hbm_mib << 20;
+
+	if (pwfw_spec_parse(&isl->spec, spec, err, sizeof(err))) {
+		pr_err("spec=%s: %s\n", spec, err);
+		return -EINVAL;
+	}
+	if (!*mesh)
+		snprintf(shape, sizeof(shape), "%u", ndev);
+	else
+		strscpy(shape, mesh, sizeof(shape));
+	if (pwfw_mesh_parse(&isl->mesh, shape, ndev, err, sizeof(err))) {
+		pr_err("mesh=%s: %s\n", mesh, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void pwtpu_dev_release(struct device *dev)
+{
+	kfree(container_of(dev, struct pwtpu_dev, dev));
+}
+
+static int pwtpu_dev_add(struct pwtpu_island *isl, u32 index)
+{
+	struct pwtpu_dev *pdev;
+	int ret;
+
+	pdev = kzalloc(sizeof(*pdev), GFP_KERNEL);
+	if (!pdev)
+		return -ENOMEM;
+	pdev->isl = isl;
+	pdev->index = index;
+	pwfw_mesh_coords(&isl->mesh, index, pdev->coords);
+	spin_lock_init(&pdev->qlock);
+	INIT_LIST_HEAD(&pdev->queue);
+	init_waitqueue_head(&pdev->qwait);
+
+	device_initialize(&pdev->dev);
+	pdev->dev.class = pwtpu_class;
+	pdev->dev.devt = MKDEV(MAJOR(pwtpu_devt), index);
+	pdev->dev.groups = pwtpu_dev_groups;
+	pdev->dev.release = pwtpu_dev_release;
+	dev_set_drvdata(&pdev->dev, pdev);
+	ret = dev_set_name(&pdev->dev, "pwtpu%u", index);
+	if (ret)
+		goto err_put;
+
+	ret = pwtpu_queue_start(pdev);
+	if (ret)
+		goto err_put;
+
+	cdev_init(&pdev->cdev, &pwtpu_fops);
+	pdev->cdev.owner = THIS_MODULE;
+	ret = cdev_device_add(&pdev->cdev, &pdev->dev);
+	if (ret)
+		goto err_stop;
+
+	isl->devs[index] = pdev;
+	return 0;
+
+err_stop:
+	pwtpu_queue_stop(pdev);
+err_put:
+	put_device(&pdev->dev);
+	return ret;
+}
+
+static void pwtpu_dev_remove(struct pwtpu_dev *pdev)
+{
+	cdev_device_del(&pdev->cdev, &pdev->dev);
+	pwtpu_queue_stop(pdev);
+	put_device(&pdev->dev);
+}
+
+static void pwtpu_remove_all(struct pwtpu_island *isl)
+{
+	u32 i;
+
+	for (i = 0; i < isl->ndev; i++) {
+		if (isl->devs[i])
+			pwtpu_dev_remove(isl->devs[i]);
+		isl->devs[i] = NULL;
+	}
+}
+
+static int __init pwtpu_init(void)
+{
+	struct pwtpu_island *isl = &pwtpu_isl;
+	char buf[64];
+	u32 i;
+	int ret;
+
+	ret = pwtpu_parse_params(isl);
+	if (ret)
+		return ret;
+
+	ret = alloc_chrdev_region(&pwtpu_devt, 0, isl->ndev, "pwtpu");
+	if (ret)
+		return ret;
+
+	pwtpu_class = pwtpu_class_create("pwtpu");
+	if (IS_ERR(pwtpu_class)) {
+		ret = PTR_ERR(pwtpu_class);
+		goto err_region;
+	}
+
+	for (i = 0; i < isl->ndev; i++) {
+		ret = pwtpu_dev_add(isl, i);
+		if (ret)
+			goto err_devs;
+	}
+
+	pwfw_mesh_format(&isl->mesh, buf, sizeof(buf));
+	pr_info("island %u: %u devices, mesh %s, %u MiB HBM each, timing %s\n",
+		isl->island, isl->ndev, buf, hbm_mib,
+		pwtpu_timing_name(isl->timing));
+	return 0;
+
+err_devs:
+	pwtpu_remove_all(isl);
+	class_destroy(pwtpu_class);
+err_region:
+	unregister_chrdev_region(pwtpu_devt, isl->ndev);
+	return ret;
+}
+
+static void __exit pwtpu_exit(void)
+{
+	pwtpu_remove_all(&pwtpu_isl);
+	class_destroy(pwtpu_class);
+	unregister_chrdev_region(pwtpu_devt, pwtpu_isl.ndev);
+}
+
+module_init(pwtpu_init);
+module_exit(pwtpu_exit);
+
+MODULE_DESCRIPTION("pwtpu: emulated systolic-array TPU devices driven through io_uring");
+MODULE_LICENSE("GPL");

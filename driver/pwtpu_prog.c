@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pwtpu_prog.c - programs: copied in, verified once, kept per context.
+ */
+#include <linux/fs.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "pwtpu.h"
+
+#define PWTPU_MAX_PROG_SIZE						\
+	(sizeof(struct pwtpu_prog_header) +				\
+	 PWTPU_MAX_TENSORS * sizeof(struct pwtpu_tensor) +		\
+	 PWTPU_MAX_INSNS * sizeof(struct pwtpu_insn))
+
+static void pwtpu_prog_release(struct kref *ref)
+{
+	struct pwtpu_prog *prog = container_of(ref, struct pwtpu_prog, ref);
+
+	kvfree(prog->image);
+	kfree(prog);
+}
+
+void pwtpu_prog_put(struct pwtpu_prog *prog)
+{
+	kref_put(&prog->ref, pwtpu_prog_release);
+}
+
+/* Tell the caller why the verifier said no: code, instruction, message. */
+static int pwtpu_prog_report(struct pwtpu_prog_load __user *uarg,
+			     struct pwtpu_prog_load *arg,
+			     const struct pwfw_verr *verr)
+{
+	u32 len;
+
+	arg->verr = verr->code;
+	arg->err_insn = verr->insn;
+	if (arg->log_size) {
+		len = strnlen(verr->msg, sizeof(verr->msg)) + 1;
+		len = min(arg->log_size, len);
+		if (copy_to_user(u64_to_user_ptr(arg->log_ptr), verr->msg, len))
+			return -EFAULT;
+		if (len == arg->log_size &&
+		    put_user('\0', (char __user *)u64_to_user_ptr(arg->log_ptr) +
+			     len - 1))
+			return -EFAULT;
+	}
+	if (copy_to_user(uarg, arg, sizeof(*arg)))
+		return -EFAULT;
+	return 0;
+}
+
+int pwtpu_prog_load(struct pwtpu_ctx *ctx, struct pwtpu_prog_load __user *uarg)
+{
+	struct pwtpu_prog_load arg;
+	struct pwtpu_prog *prog;
+	struct pwfw_verr *verr;
+	u32 handle;
+	int ret;
+
+	if (copy_from_user(&arg, uarg, sizeof(arg)))
+		return -EFAULT;
+	if (arg.flags || arg.handle || arg.verr || arg.err_insn ||
+	    arg.modeled_ns || memchr_inv(arg.reserved, 0, sizeof(arg.reserved)))
+		return -EINVAL;
+	if (!arg.prog_size)
+		return -EINVAL;
+	if (arg.prog_size > PWTPU_MAX_PROG_SIZE)
+		return -E2BIG;
+
+	prog = kzalloc(sizeof(*prog), GFP_KERNEL);
+	verr = kzalloc(sizeof(*verr), GFP_KERNEL);
+	if (!prog || !verr) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	kref_init(&prog->ref);
+	prog->image = vmemdup_user(u64_to_user_ptr(arg.prog_ptr),
+				   arg.prog_size);
+	if (IS_ERR(prog->image)) {
+		ret = PTR_ERR(prog->image);
+		prog->image = NULL;
+		goto err_free;
+	}
+
+	ret = pwfw_verify(prog->image, arg.prog_size, &ctx->pdev->isl->spec,
+			  &prog->fw, verr);
+	if (ret) {
+		ret = pwtpu_prog_report(uarg, &arg, verr) ?: -EINVAL;
+		goto err_free;
+	}
+
+	ret = xa_alloc(&ctx->progs, &handle, prog, xa_limit_31b, GFP_KERNEL);
+	if (ret)
+		goto err_free;
+	verr->code = PWTPU_VERR_OK;
+	verr->insn = PWTPU_VERR_NO_INSN;
+	strscpy(verr->msg, "ok", sizeof(verr->msg));
+	arg.handle = handle;
+	arg.modeled_ns = prog->fw.modeled_ns;
+	ret = pwtpu_prog_report(uarg, &arg, verr);
+	if (ret) {
+		xa_erase(&ctx->progs, handle);
+		goto err_free;
+	}
+	kfree(verr);
+	return 0;
+
+err_free:
+	kfree(verr);
+	if (prog) {
+		kvfree(prog->image);
+		kfree(prog);
+	}
+	return ret;
+}
+
+int pwtpu_prog_unload(struct pwtpu_ctx *ctx, struct pwtpu_handle_arg __user *uarg)
+{
+	struct pwtpu_handle_arg arg;
+	struct pwtpu_prog *prog;
+
+	if (copy_from_user(&arg, uarg, sizeof(arg)))
+		return -EFAULT;
+	if (arg.reserved)
+		return -EINVAL;
+	prog = xa_erase(&ctx->progs, arg.handle);
+	if (!prog)
+		return -ENOENT;
+	pwtpu_prog_put(prog);
+	return 0;
+}

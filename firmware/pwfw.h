@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pwfw.h - the emulated TPU device ("firmware"): what its hosts call.
+ *
+ * The same sources run inside pwtpu.ko and in a user-space library; they
+ * reach the world only through pwfw_platform.h. Errors are negative Linux
+ * errno values (PWFW_E*), so a host can return them unchanged.
+ */
+#ifndef PWFW_H
+#define PWFW_H
+
+#include "pwfw_types.h"
+#include "../include/uapi/pwtpu.h"
+
+#define PWFW_EINVAL	22
+#define PWFW_ERANGE	34
+
+/**
+ * struct pwfw_spec - one device kind, the input of the timing model
+ * @array_dim: the systolic array is array_dim x array_dim (8..1024).
+ * @clock_mhz: core clock.
+ * @hbm_mbps: HBM bandwidth, MB/s.
+ * @host_mbps: host link bandwidth, MB/s.
+ * @ici_mbps: bandwidth of one mesh link, MB/s.
+ * @vector_lanes: elements per cycle of the vector unit.
+ * @host_latency_ns: fixed cost of one host-link transfer.
+ * @insn_overhead_ns: fixed cost of issuing one instruction.
+ */
+struct pwfw_spec {
+	u32 array_dim;
+	u32 clock_mhz;
+	u32 hbm_mbps;
+	u32 host_mbps;
+	u32 ici_mbps;
+	u32 vector_lanes;
+	u32 host_latency_ns;
+	u32 insn_overhead_ns;
+};
+
+void pwfw_spec_default(struct pwfw_spec *spec);
+/*
+ * Parse "key=value,key=value" (keys are the field names above, values
+ * decimal) over the defaults. Returns 0, or -PWFW_EINVAL with a message
+ * naming the bad key or value in @err.
+ */
+int pwfw_spec_parse(struct pwfw_spec *spec, const char *str,
+		    char *err, u32 errlen);
+/* Writes the canonical "key=value,..." form; returns its length. */
+u32 pwfw_spec_format(const struct pwfw_spec *spec, char *buf, u32 len);
+
+/**
+ * struct pwfw_mesh - island topology
+ * @ndims: 1..PWTPU_MESH_MAX_DIMS.
+ * @shape: extent per dimension; unused entries 0.
+ * @torus: links wrap around in every dimension.
+ */
+struct pwfw_mesh {
+	u32 ndims;
+	u32 shape[PWTPU_MESH_MAX_DIMS];
+	bool torus;
+};
+
+/*
+ * Parse "8", "2x4", "2x2x2", "4x4t" ('t': torus). The product must be
+ * @ndevices. Returns 0 or -PWFW_EINVAL with a message in @err.
+ */
+int pwfw_mesh_parse(struct pwfw_mesh *mesh, const char *str, u32 ndevices,
+		    char *err, u32 errlen);
+/* Device @index's coordinates; the last dimension varies fastest. */
+void pwfw_mesh_coords(const struct pwfw_mesh *mesh, u32 index,
+		      u32 coords[PWTPU_MESH_MAX_DIMS]);
+u32 pwfw_mesh_format(const struct pwfw_mesh *mesh, char *buf, u32 len);
+
+/**
+ * struct pwfw_prog - a verified program
+ * @tensors: descriptors, inside the image.
+ * @insns: instructions, inside the image.
+ * @ntensors: count of @tensors.
+ * @ninsns: count of @insns.
+ * @nbufs: buffers to bind at exec.
+ * @array_dim: systolic array dimension of the spec the program was
+ *	verified for (struct pwfw_spec.array_dim); MATMUL sums K in tiles
+ *	of this size (docs/firmware-ops.md). The verifier sets it.
+ * @buf_bytes: bytes each binding must have at least.
+ * @dyn_insns: instructions one execution runs, loops unrolled.
+ * @modeled_ns: modelled duration of one execution.
+ *
+ * The host keeps the image alive and unchanged while the program exists.
+ */
+struct pwfw_prog {
+	const struct pwtpu_tensor *tensors;
+	const struct pwtpu_insn *insns;
+	u32 ntensors;
+	u32 ninsns;
+	u32 nbufs;
+	u32 array_dim;
+	u64 buf_bytes[PWTPU_MAX_BUFS];
+	u64 dyn_insns;
+	u64 modeled_ns;
+};
+
+/**
+ * struct pwfw_verr - a verifier verdict
+ * @code: enum pwtpu_verr.
+ * @insn: offending instruction, or PWTPU_VERR_NO_INSN.
+ * @msg: what rule was broken where, NUL ended.
+ */
+struct pwfw_verr {
+	s32 code;
+	u32 insn;
+	char msg[160];
+};
+
+/*
+ * Check every rule of the program format; on success fill @prog. Returns
+ * 0, or -PWFW_EINVAL with @err filled. Nothing unverified may be executed.
+ */
+int pwfw_verify(const void *image, u64 size, const struct pwfw_spec *spec,
+		struct pwfw_prog *prog, struct pwfw_verr *err);
+
+/**
+ * struct pwfw_buf - memory bound to one binding at exec
+ * @base: first byte.
+ * @size: bytes.
+ */
+struct pwfw_buf {
+	void *base;
+	u64 size;
+};
+
+/*
+ * Run a verified program over @nbufs bound buffers. Returns 0,
+ * -PWFW_EINVAL when @nbufs is not the program's, or -PWFW_ERANGE when a
+ * buffer is smaller than the program needs (nothing is executed then).
+ * Float work runs inside bounded pwfw_plat_fpu_begin/end sections with
+ * pwfw_plat_yield() between them.
+ */
+int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
+	      u32 nbufs);
+
+/* Timing model; see docs/firmware.md. */
+u64 pwfw_model_insn_ns(const struct pwfw_spec *spec,
+		       const struct pwfw_prog *prog,
+		       const struct pwtpu_insn *insn);
+u64 pwfw_model_copy_ns(const struct pwfw_spec *spec, u64 bytes);
+
+/* Bytes per element of a valid dtype, 0 for an unknown one. */
+u32 pwfw_dtype_size(u32 dtype);
+/* Elements of a tensor whose shape the verifier accepted. */
+u64 pwfw_tensor_elems(const struct pwtpu_tensor *t);
+
+#endif /* PWFW_H */

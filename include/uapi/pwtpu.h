@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * pwtpu.h - user ABI of pwtpu.ko, the emulated TPU device, and the program
+ * format its firmware executes.
+ *
+ * Everything a process exchanges with /dev/pwtpuN is defined here: ioctl
+ * and io_uring command numbers, their argument structs, the layout of the
+ * extra CQE32 word, and the executable program format. All structs have a
+ * fixed layout with explicit padding; every reserved field and every flags
+ * field without defined bits must be zero, or the call fails with -EINVAL.
+ * Incompatible changes bump PWTPU_UAPI_VERSION (reported by
+ * PWTPU_IOCTL_INFO) and, for programs, PWTPU_PROG_VERSION.
+ */
+#ifndef _UAPI_PWTPU_H
+#define _UAPI_PWTPU_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define PWTPU_UAPI_VERSION	1
+#define PWTPU_IOC_MAGIC		0xE7
+
+/* Mesh and tensor rank limits. */
+#define PWTPU_MESH_MAX_DIMS	3
+#define PWTPU_MAX_RANK		4
+
+/**
+ * enum pwtpu_timing_mode - how a device spends time
+ * @PWTPU_TIMING_NATIVE: commands complete as fast as the emulation runs.
+ * @PWTPU_TIMING_MODELED: a command completes no earlier than its modelled
+ *	duration after it started.
+ * @PWTPU_TIMING_SKIP: the arithmetic is skipped (results are unspecified),
+ *	the modelled time is still spent; for scheduling studies.
+ */
+enum pwtpu_timing_mode {
+	PWTPU_TIMING_NATIVE = 0,
+	PWTPU_TIMING_MODELED = 1,
+	PWTPU_TIMING_SKIP = 2,
+};
+
+/* pwtpu_info.mesh_flags */
+#define PWTPU_MESH_TORUS	(1U << 0)
+
+/**
+ * struct pwtpu_info - PWTPU_IOCTL_INFO: what a device is
+ * @uapi_version: PWTPU_UAPI_VERSION of the running module.
+ * @index: N of /dev/pwtpuN.
+ * @island: island this device belongs to (one module = one island).
+ * @ndevices: devices in the island.
+ * @mesh_ndims: dimensions of the island's mesh (1..3).
+ * @mesh_flags: PWTPU_MESH_* bits.
+ * @mesh_shape: extent of each mesh dimension; unused entries are 0.
+ * @mesh_coords: this device's coordinates; unused entries are 0.
+ * @array_dim: systolic array is array_dim x array_dim.
+ * @clock_mhz: core clock of the timing model.
+ * @hbm_mbps: HBM bandwidth of the timing model, MB/s.
+ * @host_mbps: host link ("PCIe") bandwidth of the timing model, MB/s.
+ * @ici_mbps: bandwidth of one mesh link, MB/s.
+ * @timing_mode: enum pwtpu_timing_mode.
+ * @hbm_total: HBM capacity in bytes.
+ * @hbm_used: HBM bytes held by buffer objects now.
+ * @cmds_completed: commands this device has completed.
+ * @busy_ns: time the device spent executing commands.
+ * @max_bufs: largest number of buffer bindings of one program.
+ * @max_tensors: largest number of tensors in one program.
+ * @max_insns: largest number of instructions in one program.
+ * @reserved: zero.
+ */
+struct pwtpu_info {
+	__u32 uapi_version;
+	__u32 index;
+	__u32 island;
+	__u32 ndevices;
+	__u32 mesh_ndims;
+	__u32 mesh_flags;
+	__u32 mesh_shape[PWTPU_MESH_MAX_DIMS];
+	__u32 mesh_coords[PWTPU_MESH_MAX_DIMS];
+	__u32 array_dim;
+	__u32 clock_mhz;
+	__u32 hbm_mbps;
+	__u32 host_mbps;
+	__u32 ici_mbps;
+	__u32 timing_mode;
+	__u64 hbm_total;
+	__u64 hbm_used;
+	__u64 cmds_completed;
+	__u64 busy_ns;
+	__u32 max_bufs;
+	__u32 max_tensors;
+	__u32 max_insns;
+	__u32 reserved0;
+	__u64 reserved[6];
+};
+
+/**
+ * struct pwtpu_bo_create - PWTPU_IOCTL_BO_CREATE: a zeroed buffer in HBM
+ * @size: bytes, 1..hbm_total; rounded up to whole pages for accounting.
+ * @flags: zero.
+ * @handle: out: handle, valid in this open file only.
+ * @mmap_offset: out: pass to mmap(2) to map the buffer (ordinary pages,
+ *	so ibv_reg_mr() can pin them).
+ * @reserved: zero.
+ *
+ * Fails with -ENOSPC when the device's HBM cannot hold it.
+ */
+struct pwtpu_bo_create {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+	__u64 mmap_offset;
+	__u64 reserved[2];
+};
+
+/**
+ * struct pwtpu_handle_arg - PWTPU_IOCTL_BO_DESTROY, PWTPU_IOCTL_PROG_UNLOAD
+ * @handle: what to destroy. Work already queued keeps what it uses alive
+ *	until it completes.
+ * @reserved: zero.
+ */
+struct pwtpu_handle_arg {
+	__u32 handle;
+	__u32 reserved;
+};
+
+/**
+ * struct pwtpu_prog_load - PWTPU_IOCTL_PROG_LOAD: copy, verify, store
+ * @prog_ptr: user address of the program image (see struct
+ *	pwtpu_prog_header).
+ * @prog_size: bytes at @prog_ptr.
+ * @handle: out: program handle, valid in this open file only.
+ * @log_ptr: optional user buffer for the verifier's message (NUL ended).
+ * @log_size: bytes at @log_ptr, 0 for none.
+ * @verr: out: enum pwtpu_verr; PWTPU_VERR_OK on success.
+ * @err_insn: out: index of the offending instruction, or
+ *	PWTPU_VERR_NO_INSN when the fault is not in an instruction.
+ * @modeled_ns: out: duration of one execution in the timing model.
+ * @flags: zero.
+ * @reserved: zero.
+ *
+ * A program that fails verification fails the ioctl with -EINVAL and
+ * @verr, @err_insn and the log say which rule was broken where.
+ */
+struct pwtpu_prog_load {
+	__u64 prog_ptr;
+	__u32 prog_size;
+	__u32 handle;
+	__u64 log_ptr;
+	__u32 log_size;
+	__s32 verr;
+	__u32 err_insn;
+	__u32 flags;
+	__u64 modeled_ns;
+	__u64 reserved[2];
+};
+
+#define PWTPU_VERR_NO_INSN	0xffffffffU
+
+/**
+ * struct pwtpu_cmd - a device command, 80 bytes: the whole command area
+ * of a 128-byte SQE, and the argument of the synchronous ioctl path.
+ * @flags: zero.
+ * @handle: EXEC: program handle; COPY_*: buffer object handle.
+ * @nbufs: EXEC: number of buffer handles at @bufs_ptr; must equal the
+ *	program's header nbufs. A buffer may appear once per command.
+ * @reserved0: zero.
+ * @bufs_ptr: EXEC: user address of __u32 buffer handles, binding order.
+ * @host_ptr: COPY_*: user address of the host side of the copy.
+ * @offset: COPY_*: byte offset in the buffer object.
+ * @length: COPY_*: bytes to copy; offset + length must lie in the buffer.
+ * @start_ns: out, ioctl path only: CLOCK_MONOTONIC time the device
+ *	started the command. Ignored on input.
+ * @end_ns: out, ioctl path only: time the device finished it.
+ * @reserved: zero.
+ *
+ * The io_uring path reports times in the CQE32 extra word instead; see
+ * PWTPU_CQE_QUEUE_NS().
+ */
+struct pwtpu_cmd {
+	__u32 flags;
+	__u32 handle;
+	__u32 nbufs;
+	__u32 reserved0;
+	__u64 bufs_ptr;
+	__u64 host_ptr;
+	__u64 offset;
+	__u64 length;
+	__u64 start_ns;
+	__u64 end_ns;
+	__u64 reserved[2];
+};
+
+/*
+ * Control: ioctl only.
+ */
+#define PWTPU_IOCTL_INFO	_IOR(PWTPU_IOC_MAGIC, 0x00, struct pwtpu_info)
+#define PWTPU_IOCTL_BO_CREATE	_IOWR(PWTPU_IOC_MAGIC, 0x01, struct pwtpu_bo_create)
+#define PWTPU_IOCTL_BO_DESTROY	_IOW(PWTPU_IOC_MAGIC, 0x02, struct pwtpu_handle_arg)
+#define PWTPU_IOCTL_PROG_LOAD	_IOWR(PWTPU_IOC_MAGIC, 0x03, struct pwtpu_prog_load)
+#define PWTPU_IOCTL_PROG_UNLOAD	_IOW(PWTPU_IOC_MAGIC, 0x04, struct pwtpu_handle_arg)
+
+/*
+ * Device commands: io_uring IORING_OP_URING_CMD (the ring must be set up
+ * with IORING_SETUP_SQE128 | IORING_SETUP_CQE32; sqe->cmd_op is one of
+ * these and the SQE command area holds a struct pwtpu_cmd) or the same
+ * number as a synchronous ioctl. Each device runs its queue in order.
+ * Completion: cqe->res is 0 or a negative errno.
+ */
+#define PWTPU_CMD_NOP		_IOWR(PWTPU_IOC_MAGIC, 0x10, struct pwtpu_cmd)
+#define PWTPU_CMD_EXEC		_IOWR(PWTPU_IOC_MAGIC, 0x11, struct pwtpu_cmd)
+#define PWTPU_CMD_COPY_TO_DEV	_IOWR(PWTPU_IOC_MAGIC, 0x12, struct pwtpu_cmd)
+#define PWTPU_CMD_COPY_FROM_DEV	_IOWR(PWTPU_IOC_MAGIC, 0x13, struct pwtpu_cmd)
+
+/*
+ * CQE32 extra word (cqe->big_cqe[0]) of a completed command: nanoseconds
+ * from submission to device start (low half) and from device start to
+ * device end (high half), each saturating at 0xffffffff.
+ */
+#define PWTPU_CQE_QUEUE_NS(x)	((__u32)((__u64)(x) & 0xffffffffU))
+#define PWTPU_CQE_EXEC_NS(x)	((__u32)((__u64)(x) >> 32))
+
+/*
+ * Program format, version 1. An image is a struct pwtpu_prog_header,
+ * then ntensors struct pwtpu_tensor, then ninsns struct pwtpu_insn,
+ * nothing else; all little-endian. Tensors are dense, row major, at a
+ * byte offset (aligned to the element size) inside one of the nbufs
+ * buffers bound at exec time.
+ */
+#define PWTPU_PROG_MAGIC	0x57465750U	/* "PWFW" */
+#define PWTPU_PROG_VERSION	1
+
+#define PWTPU_MAX_BUFS		16
+#define PWTPU_MAX_TENSORS	1024
+#define PWTPU_MAX_INSNS		4096
+#define PWTPU_MAX_ELEMS		(1U << 26)	/* per tensor */
+#define PWTPU_MAX_OFFSET	(1ULL << 32)	/* tensor end in its buffer */
+#define PWTPU_MAX_LOOP_DEPTH	4
+#define PWTPU_MAX_TRIPS		(1U << 20)	/* per loop */
+#define PWTPU_MAX_DYN_INSNS	(1U << 22)	/* instructions per exec */
+#define PWTPU_MAX_DELAY_NS	1000000000ULL	/* per delay instruction */
+#define PWTPU_MAX_PROG_NS	10000000000ULL	/* modelled time per exec */
+
+/**
+ * struct pwtpu_prog_header - start of a program image
+ * @magic: PWTPU_PROG_MAGIC.
+ * @version: PWTPU_PROG_VERSION.
+ * @flags: zero.
+ * @ntensors: tensor descriptors that follow, 1..PWTPU_MAX_TENSORS.
+ * @ninsns: instructions after the tensors, 0..PWTPU_MAX_INSNS.
+ * @nbufs: buffers bound at exec time, 0..PWTPU_MAX_BUFS.
+ * @reserved: zero.
+ */
+struct pwtpu_prog_header {
+	__u32 magic;
+	__u16 version;
+	__u16 flags;
+	__u32 ntensors;
+	__u32 ninsns;
+	__u32 nbufs;
+	__u32 reserved[3];
+};
+
+/**
+ * enum pwtpu_dtype - element types
+ * @PWTPU_DT_F32: IEEE binary32.
+ * @PWTPU_DT_BF16: bfloat16 (top half of a binary32).
+ * @PWTPU_DT_I8: two's complement 8 bit; also the predicate type (0 or 1).
+ * @PWTPU_DT_I32: two's complement 32 bit; arithmetic wraps.
+ */
+enum pwtpu_dtype {
+	PWTPU_DT_F32 = 1,
+	PWTPU_DT_BF16 = 2,
+	PWTPU_DT_I8 = 3,
+	PWTPU_DT_I32 = 4,
+};
+
+/**
+ * struct pwtpu_tensor - a tensor descriptor
+ * @dtype: enum pwtpu_dtype.
+ * @rank: 0..PWTPU_MAX_RANK; rank 0 is a scalar.
+ * @flags: zero.
+ * @buf: binding index, < nbufs.
+ * @offset: byte offset in the bound buffer, a multiple of the element size.
+ * @shape: extents, each >= 1 for the first @rank entries, 0 after.
+ */
+struct pwtpu_tensor {
+	__u8 dtype;
+	__u8 rank;
+	__u16 flags;
+	__u32 buf;
+	__u64 offset;
+	__u32 shape[PWTPU_MAX_RANK];
+};
+
+#define PWTPU_NO_TENSOR		0xffff
+
+/**
+ * enum pwtpu_op - instructions
+ *
+ * Operands are tensor indices; unused operands are PWTPU_NO_TENSOR and
+ * unused args are 0. Unless said otherwise, operands and result have the
+ * same dtype and shape, and a result may be one of its operands exactly
+ * (same buffer, offset and shape) but must not partially overlap one.
+ *
+ * @PWTPU_OP_MATMUL: dst[M,N] = a[M,K] x b[K,N] on the systolic array. a and
+ *	b are both f32 or both bf16 (dst f32), or both i8 (dst i32). dst must
+ *	not overlap a or b.
+ * @PWTPU_OP_ADD: dst = a + b. @PWTPU_OP_SUB, @PWTPU_OP_MUL, @PWTPU_OP_DIV,
+ *	@PWTPU_OP_MAX, @PWTPU_OP_MIN likewise. Integer division truncates;
+ *	x / 0 is -1, INT_MIN / -1 is INT_MIN.
+ * @PWTPU_OP_SUB: see ADD.
+ * @PWTPU_OP_MUL: see ADD.
+ * @PWTPU_OP_DIV: see ADD.
+ * @PWTPU_OP_MAX: see ADD; for floats a NaN operand gives NaN.
+ * @PWTPU_OP_MIN: see MAX.
+ * @PWTPU_OP_NEG: dst = -a.
+ * @PWTPU_OP_ABS: dst = |a|.
+ * @PWTPU_OP_EXP: dst = e^a, float dtypes only.
+ * @PWTPU_OP_LOG: dst = ln a, float dtypes only.
+ * @PWTPU_OP_TANH: dst = tanh a, float dtypes only.
+ * @PWTPU_OP_RSQRT: dst = 1 / sqrt(a), float dtypes only.
+ * @PWTPU_OP_COMPARE: dst (i8, 0 or 1) = a <mode> b, mode is enum
+ *	pwtpu_cmp.
+ * @PWTPU_OP_SELECT: dst = a (i8 predicate) ? b : c; b, c and dst share
+ *	dtype and shape with a's shape.
+ * @PWTPU_OP_CONVERT: dst = (dst dtype) a, same shape. Float to bf16
+ *	rounds to nearest even; float to int truncates and saturates, NaN
+ *	gives 0.
+ * @PWTPU_OP_BROADCAST: dst = a broadcast numpy style: a's shape aligned
+ *	to the right of dst's, each a extent equal to dst's or 1.
+ * @PWTPU_OP_RESHAPE: dst = a with another shape of the same element count.
+ * @PWTPU_OP_TRANSPOSE: dst[i_perm(0)..] = a[i0..]: dst.shape[k] =
+ *	a.shape[arg[k]]; arg[0..rank-1] is a permutation.
+ * @PWTPU_OP_SLICE: dst = a[arg[k] .. arg[k] + dst.shape[k]] per dimension,
+ *	same rank.
+ * @PWTPU_OP_REDUCE: dst = reduce a over the dimensions in bit mask arg[0]
+ *	(mode is enum pwtpu_reduce); dst's shape is a's without those
+ *	dimensions. Reduction runs in ascending index order.
+ * @PWTPU_OP_LOOP: run the next arg[1] instructions arg[0] times
+ *	(1..PWTPU_MAX_TRIPS); loops nest up to PWTPU_MAX_LOOP_DEPTH and a body
+ *	lies wholly inside its enclosing body.
+ * @PWTPU_OP_DELAY: synthetic compute of arg[0] | (u64)arg[1] << 32
+ *	nanoseconds, at most PWTPU_MAX_DELAY_NS.
+ * @PWTPU_OP_COUNT: number of opcodes; not an instruction.
+ */
+enum pwtpu_op {
+	PWTPU_OP_MATMUL = 1,
+	PWTPU_OP_ADD,
+	PWTPU_OP_SUB,
+	PWTPU_OP_MUL,
+	PWTPU_OP_DIV,
+	PWTPU_OP_MAX,
+	PWTPU_OP_MIN,
+	PWTPU_OP_NEG,
+	PWTPU_OP_ABS,
+	PWTPU_OP_EXP,
+	PWTPU_OP_LOG,
+	PWTPU_OP_TANH,
+	PWTPU_OP_RSQRT,
+	PWTPU_OP_COMPARE,
+	PWTPU_OP_SELECT,
+	PWTPU_OP_CONVERT,
+	PWTPU_OP_BROADCAST,
+	PWTPU_OP_RESHAPE,
+	PWTPU_OP_TRANSPOSE,
+	PWTPU_OP_SLICE,
+	PWTPU_OP_REDUCE,
+	PWTPU_OP_LOOP,
+	PWTPU_OP_DELAY,
+	PWTPU_OP_COUNT,
+};
+
+/* pwtpu_insn.mode of PWTPU_OP_COMPARE */
+enum pwtpu_cmp {
+	PWTPU_CMP_EQ = 0,
+	PWTPU_CMP_NE,
+	PWTPU_CMP_LT,
+	PWTPU_CMP_LE,
+	PWTPU_CMP_GT,
+	PWTPU_CMP_GE,
+};
+
+/* pwtpu_insn.mode of PWTPU_OP_REDUCE */
+enum pwtpu_reduce {
+	PWTPU_REDUCE_SUM = 0,
+	PWTPU_REDUCE_MAX,
+	PWTPU_REDUCE_MIN,
+};
+
+/**
+ * struct pwtpu_insn - one instruction, 32 bytes
+ * @op: enum pwtpu_op.
+ * @mode: sub-operation (enum pwtpu_cmp, enum pwtpu_reduce), else 0.
+ * @flags: zero.
+ * @dst: result tensor index (PWTPU_NO_TENSOR for LOOP and DELAY).
+ * @src: operand tensor indices.
+ * @arg: immediate arguments, as the op defines; unused ones 0.
+ */
+struct pwtpu_insn {
+	__u8 op;
+	__u8 mode;
+	__u16 flags;
+	__u16 dst;
+	__u16 src[3];
+	__u32 arg[5];
+};
+
+/**
+ * enum pwtpu_verr - why the verifier rejected a program
+ * @PWTPU_VERR_OK: accepted.
+ * @PWTPU_VERR_TRUNCATED: image shorter than its header says, or not the
+ *	exact size.
+ * @PWTPU_VERR_MAGIC: bad magic.
+ * @PWTPU_VERR_VERSION: unsupported version.
+ * @PWTPU_VERR_RESERVED: a reserved or flags field is not zero, or an unused
+ *	operand or arg is set.
+ * @PWTPU_VERR_LIMIT: a count past its PWTPU_MAX_* limit.
+ * @PWTPU_VERR_DTYPE: unknown dtype, or a dtype the op does not accept.
+ * @PWTPU_VERR_SHAPE: bad rank or extent, or too many elements.
+ * @PWTPU_VERR_BUFFER: binding index out of range, misaligned offset, or a
+ *	tensor that ends past PWTPU_MAX_OFFSET.
+ * @PWTPU_VERR_OPCODE: unknown op or mode.
+ * @PWTPU_VERR_OPERAND: tensor index out of range or missing.
+ * @PWTPU_VERR_MISMATCH: operand and result shapes or dtypes inconsistent.
+ * @PWTPU_VERR_ARG: bad permutation, axis mask or slice window.
+ * @PWTPU_VERR_OVERLAP: result partially overlaps an operand.
+ * @PWTPU_VERR_LOOP: loop body outside the program or its enclosing body,
+ *	zero or too many trips, or nesting too deep.
+ * @PWTPU_VERR_BOUND: dynamic instruction count or modelled time past the
+ *	limits.
+ */
+enum pwtpu_verr {
+	PWTPU_VERR_OK = 0,
+	PWTPU_VERR_TRUNCATED,
+	PWTPU_VERR_MAGIC,
+	PWTPU_VERR_VERSION,
+	PWTPU_VERR_RESERVED,
+	PWTPU_VERR_LIMIT,
+	PWTPU_VERR_DTYPE,
+	PWTPU_VERR_SHAPE,
+	PWTPU_VERR_BUFFER,
+	PWTPU_VERR_OPCODE,
+	PWTPU_VERR_OPERAND,
+	PWTPU_VERR_MISMATCH,
+	PWTPU_VERR_ARG,
+	PWTPU_VERR_OVERLAP,
+	PWTPU_VERR_LOOP,
+	PWTPU_VERR_BOUND,
+};
+
+#endif /* _UAPI_PWTPU_H */
