@@ -246,7 +246,8 @@ struct pwtpu_cmd {
  * @flags: zero.
  * @ntensors: tensor descriptors that follow, 1..PWTPU_MAX_TENSORS.
  * @ninsns: instructions after the tensors, 0..PWTPU_MAX_INSNS.
- * @nbufs: buffers bound at exec time, 0..PWTPU_MAX_BUFS.
+ * @nbufs: buffers bound at exec time, 1..PWTPU_MAX_BUFS (every tensor
+ *	lives in one).
  * @reserved: zero.
  */
 struct pwtpu_prog_header {
@@ -298,8 +299,9 @@ struct pwtpu_tensor {
  *
  * Operands are tensor indices; unused operands are PWTPU_NO_TENSOR and
  * unused args are 0. Unless said otherwise, operands and result have the
- * same dtype and shape, and a result may be one of its operands exactly
- * (same buffer, offset and shape) but must not partially overlap one.
+ * same dtype and shape. The result of ADD..RSQRT may be one of its
+ * operands exactly (same buffer, offset, dtype and shape), as may SELECT's
+ * with b or c; otherwise a result must not overlap any operand.
  *
  * @PWTPU_OP_MATMUL: dst[M,N] = a[M,K] x b[K,N] on the systolic array. a and
  *	b are both f32 or both bf16 (dst f32), or both i8 (dst i32). dst must
@@ -413,7 +415,8 @@ struct pwtpu_insn {
  * @PWTPU_VERR_VERSION: unsupported version.
  * @PWTPU_VERR_RESERVED: a reserved or flags field is not zero, or an unused
  *	operand or arg is set.
- * @PWTPU_VERR_LIMIT: a count past its PWTPU_MAX_* limit.
+ * @PWTPU_VERR_LIMIT: a count past its PWTPU_MAX_* limit, or a DELAY
+ *	longer than PWTPU_MAX_DELAY_NS.
  * @PWTPU_VERR_DTYPE: unknown dtype, or a dtype the op does not accept.
  * @PWTPU_VERR_SHAPE: bad rank or extent, or too many elements.
  * @PWTPU_VERR_BUFFER: binding index out of range, misaligned offset, or a

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pwfw_exec.c - the interpreter: runs a verified program over bound
+ * buffers (the device's scalar core).
+ *
+ * Integer only (built with -mno-sse in the kernel). It walks the
+ * instructions, resolves tensors to addresses and hands the arithmetic to
+ * the kernels of pwfw_kernels.h in bounded pieces: each float piece runs
+ * inside one pwfw_plat_fpu_begin()/pwfw_plat_fpu_end() section of about
+ * PWFW_FPU_CHUNK elements (multiply-adds for a matmul), and
+ * pwfw_plat_yield() runs between pieces, never inside a section.
+ *
+ * Everything about the program itself was checked by pwfw_verify(); the
+ * interpreter checks only the binding of buffers.
+ */
+#include "pwfw_kernels.h"
+#include "pwfw_platform.h"
+
+#define PWFW_CHUNK		PWFW_FPU_CHUNK
+#define PWFW_DEFAULT_ARRAY_DIM	128
+#define PWFW_MXU_COLS		16	/* column blocks: whole SIMD blocks */
+/* An exp/log/tanh/rsqrt costs about as much as 16 adds: smaller pieces. */
+#define PWFW_MATH_COST		16
+
+/**
+ * struct pwfw_x - one execution
+ * @prog: the verified program.
+ * @bufs: its bound buffers, at least prog->buf_bytes[] each.
+ */
+struct pwfw_x {
+	const struct pwfw_prog *prog;
+	const struct pwfw_buf *bufs;
+};
+
+static const struct pwtpu_tensor *pwfw_x_tensor(const struct pwfw_x *x,
+						u16 t)
+{
+	return &x->prog->tensors[t];
+}
+
+/* Address of tensor @t's first element; NULL for an unused operand. */
+static u8 *pwfw_x_ptr(const struct pwfw_x *x, u16 t)
+{
+	const struct pwtpu_tensor *td;
+
+	if (t == PWTPU_NO_TENSOR)
+		return NULL;
+	td = pwfw_x_tensor(x, t);
+	return (u8 *)x->bufs[td->buf].base + td->offset;
+}
+
+static u64 pwfw_min(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+/* @p advanced by @i elements of @size bytes, or NULL. */
+static u8 *pwfw_at(u8 *p, u64 i, u32 size)
+{
+	return p ? p + i * size : NULL;
+}
+
+/* ADD..RSQRT, COMPARE, SELECT, CONVERT: element i depends on i only. */
+static void pwfw_x_elementwise(const struct pwfw_x *x,
+			       const struct pwtpu_insn *in)
+{
+	const struct pwtpu_tensor *d = pwfw_x_tensor(x, in->dst);
+	const struct pwtpu_tensor *a = pwfw_x_tensor(x, in->src[0]);
+	u32 dsz = pwfw_dtype_size(d->dtype), asz = pwfw_dtype_size(a->dtype);
+	/* SELECT's b and c are like dst; other ops' b is like a. */
+	u32 bsz = in->op == PWTPU_OP_SELECT ? dsz : asz;
+	bool fpu = in->op != PWTPU_OP_SELECT;
+	u8 *dp = pwfw_x_ptr(x, in->dst), *ap = pwfw_x_ptr(x, in->src[0]);
+	u8 *bp = pwfw_x_ptr(x, in->src[1]), *cp = pwfw_x_ptr(x, in->src[2]);
+	bool math = in->op >= PWTPU_OP_EXP && in->op <= PWTPU_OP_RSQRT;
+	u32 chunk = math ? PWFW_CHUNK / PWFW_MATH_COST : PWFW_CHUNK;
+	u64 n = pwfw_tensor_elems(d), i;
+	void *dc, *ac, *bc, *cc;
+	u32 c;
+
+	for (i = 0; i < n; i += c) {
+		c = (u32)pwfw_min(n - i, chunk);
+		dc = pwfw_at(dp, i, dsz);
+		ac = pwfw_at(ap, i, asz);
+		bc = pwfw_at(bp, i, bsz);
+		cc = pwfw_at(cp, i, dsz);
+		if (fpu)
+			pwfw_plat_fpu_begin();
+		switch (in->op) {
+		case PWTPU_OP_NEG:
+		case PWTPU_OP_ABS:
+			pwfw_k_unary(in->op, d->dtype, dc, ac, c);
+			break;
+		case PWTPU_OP_EXP:
+		case PWTPU_OP_LOG:
+		case PWTPU_OP_TANH:
+		case PWTPU_OP_RSQRT:
+			pwfw_k_math(in->op, d->dtype, dc, ac, c);
+			break;
+		case PWTPU_OP_COMPARE:
+			pwfw_k_compare(in->mode, a->dtype, dc, ac, bc, c);
+			break;
+		case PWTPU_OP_CONVERT:
+			pwfw_k_convert(d->dtype, dc, a->dtype, ac, c);
+			break;
+		case PWTPU_OP_SELECT:
+			pwfw_l_select(dsz, dc, ac, bc, cc, c);
+			break;
+		default:
+			pwfw_k_binary(in->op, d->dtype, dc, ac, bc, c);
+			break;
+		}
+		if (fpu)
+			pwfw_plat_fpu_end();
+		pwfw_plat_yield();
+	}
+}
+
+/* RESHAPE, TRANSPOSE, BROADCAST, SLICE: integer moves, no FPU section. */
+static void pwfw_x_layout(const struct pwfw_x *x, const struct pwtpu_insn *in)
+{
+	const struct pwtpu_tensor *d = pwfw_x_tensor(x, in->dst);
+	const struct pwtpu_tensor *a = pwfw_x_tensor(x, in->src[0]);
+	u8 *dp = pwfw_x_ptr(x, in->dst), *ap = pwfw_x_ptr(x, in->src[0]);
+	u32 esize = pwfw_dtype_size(d->dtype);
+	u64 n = pwfw_tensor_elems(d), i, c;
+	struct pwfw_l_gather g;
+
+	switch (in->op) {
+	case PWTPU_OP_TRANSPOSE:
+		pwfw_l_init_transpose(&g, dp, d, ap, a, in->arg);
+		break;
+	case PWTPU_OP_BROADCAST:
+		pwfw_l_init_broadcast(&g, dp, d, ap, a);
+		break;
+	case PWTPU_OP_SLICE:
+		pwfw_l_init_slice(&g, dp, d, ap, a, in->arg);
+		break;
+	default:
+		break;
+	}
+	for (i = 0; i < n; i += c) {
+		c = pwfw_min(n - i, PWFW_CHUNK);
+		if (in->op == PWTPU_OP_RESHAPE)
+			pwfw_l_copy(dp + i * esize, ap + i * esize, c * esize);
+		else
+			pwfw_l_gather(&g, i, c);
+		pwfw_plat_yield();
+	}
+}
+
+static void pwfw_x_reduce(const struct pwfw_x *x, const struct pwtpu_insn *in)
+{
+	const struct pwtpu_tensor *a = pwfw_x_tensor(x, in->src[0]);
+	u64 nout = pwfw_tensor_elems(pwfw_x_tensor(x, in->dst));
+	struct pwfw_k_reduce r = {
+		.mode = in->mode,
+		.dtype = a->dtype,
+		.src = pwfw_x_ptr(x, in->src[0]),
+		.dst = pwfw_x_ptr(x, in->dst),
+		.red_count = 1,
+	};
+	u64 stride[PWTPU_MAX_RANK], o, j, c;
+	u32 k, acc = 0;
+
+	pwfw_l_strides(a, stride);
+	for (k = 0; k < a->rank; k++) {
+		if (in->arg[0] & (1U << k)) {
+			r.red_shape[r.nred] = a->shape[k];
+			r.red_stride[r.nred++] = stride[k];
+			r.red_count *= a->shape[k];
+		} else {
+			r.keep_shape[r.nkeep] = a->shape[k];
+			r.keep_stride[r.nkeep++] = stride[k];
+		}
+	}
+	if (r.red_count <= PWFW_CHUNK) {
+		/* Whole outputs, as many as fit in one piece. */
+		for (o = 0; o < nout; o += c) {
+			c = pwfw_min(nout - o, PWFW_CHUNK / r.red_count);
+			pwfw_plat_fpu_begin();
+			pwfw_k_reduce(&r, o, c);
+			pwfw_plat_fpu_end();
+			pwfw_plat_yield();
+		}
+		return;
+	}
+	/* One output in pieces; the u32 accumulator is opaque here. */
+	for (o = 0; o < nout; o++) {
+		for (j = 0; j < r.red_count; j += c) {
+			c = pwfw_min(r.red_count - j, PWFW_CHUNK);
+			pwfw_plat_fpu_begin();
+			pwfw_k_reduce_part(&r, o, j, c, &acc);
+			if (j + c == r.red_count)
+				pwfw_k_reduce_store(&r, o, acc);
+			pwfw_plat_fpu_end();
+			pwfw_plat_yield();
+		}
+	}
+}
+
+/*
+ * A piece is a block of rows x columns x K tiles of about PWFW_CHUNK
+ * multiply-adds: whole rows when a row fits, else one row over fewer K
+ * tiles, else one K tile of a column block. The result does not depend on
+ * the blocking (see pwfw_k_matmul()).
+ */
+static void pwfw_x_matmul(const struct pwfw_x *x, const struct pwtpu_insn *in)
+{
+	const struct pwtpu_tensor *a = pwfw_x_tensor(x, in->src[0]);
+	const struct pwtpu_tensor *b = pwfw_x_tensor(x, in->src[1]);
+	struct pwfw_k_matmul mm = {
+		.dtype = a->dtype,
+		.m = a->shape[0],
+		.k = a->shape[1],
+		.n = b->shape[1],
+		.tile = x->prog->array_dim ? x->prog->array_dim :
+					     PWFW_DEFAULT_ARRAY_DIM,
+		.a = pwfw_x_ptr(x, in->src[0]),
+		.b = pwfw_x_ptr(x, in->src[1]),
+		.dst = pwfw_x_ptr(x, in->dst),
+	};
+	u32 ktiles = (u32)(((u64)mm.k + mm.tile - 1) / mm.tile);
+	u64 row = (u64)mm.n * mm.k, ktile_row = (u64)mm.n * mm.tile;
+	u32 rows = 1, cols = mm.n, kts = ktiles;
+	bool simd = pwfw_plat_simd();
+	u32 m0, n0, kt0;
+
+	if (row <= PWFW_CHUNK) {
+		rows = (u32)(PWFW_CHUNK / row);
+	} else if (ktile_row <= PWFW_CHUNK) {
+		kts = (u32)(PWFW_CHUNK / ktile_row);
+	} else {
+		kts = 1;
+		cols = (PWFW_CHUNK / mm.tile) & ~(PWFW_MXU_COLS - 1);
+		if (!cols)
+			cols = PWFW_MXU_COLS;
+	}
+	for (m0 = 0; m0 < mm.m; m0 += rows) {
+		for (n0 = 0; n0 < mm.n; n0 += cols) {
+			for (kt0 = 0; kt0 < ktiles; kt0 += kts) {
+				pwfw_plat_fpu_begin();
+				pwfw_k_matmul(&mm, m0, pwfw_min(m0 + rows, mm.m),
+					      n0, pwfw_min(n0 + cols, mm.n),
+					      kt0, pwfw_min(kt0 + kts, ktiles),
+					      simd);
+				pwfw_plat_fpu_end();
+				pwfw_plat_yield();
+			}
+		}
+	}
+}
+
+static void pwfw_x_insn(const struct pwfw_x *x, const struct pwtpu_insn *in)
+{
+	switch (in->op) {
+	case PWTPU_OP_MATMUL:
+		pwfw_x_matmul(x, in);
+		break;
+	case PWTPU_OP_REDUCE:
+		pwfw_x_reduce(x, in);
+		break;
+	case PWTPU_OP_RESHAPE:
+	case PWTPU_OP_TRANSPOSE:
+	case PWTPU_OP_BROADCAST:
+	case PWTPU_OP_SLICE:
+		pwfw_x_layout(x, in);
+		break;
+	case PWTPU_OP_DELAY:
+		pwfw_plat_delay_ns(in->arg[0] | (u64)in->arg[1] << 32);
+		break;
+	default:
+		pwfw_x_elementwise(x, in);
+		break;
+	}
+}
+
+/**
+ * struct pwfw_x_loop - a loop being run
+ * @first: index of the body's first instruction.
+ * @end: one past the body's last instruction.
+ * @left: trips still to start after the current one.
+ */
+struct pwfw_x_loop {
+	u32 first;
+	u32 end;
+	u32 left;
+};
+
+int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
+	      u32 nbufs)
+{
+	struct pwfw_x_loop loops[PWTPU_MAX_LOOP_DEPTH], *top;
+	struct pwfw_x x = { .prog = prog, .bufs = bufs };
+	const struct pwtpu_insn *in;
+	u32 pc = 0, depth = 0, i;
+
+	if (nbufs != prog->nbufs)
+		return -PWFW_EINVAL;
+	for (i = 0; i < nbufs; i++)
+		if (bufs[i].size < prog->buf_bytes[i])
+			return -PWFW_ERANGE;
+
+	for (;;) {
+		if (depth) {
+			top = &loops[depth - 1];
+			if (pc == top->end) {
+				/* Next trip, or leave (to an outer end?). */
+				if (top->left) {
+					top->left--;
+					pc = top->first;
+				} else {
+					depth--;
+				}
+				continue;
+			}
+		}
+		if (pc >= prog->ninsns)
+			break;
+		in = &prog->insns[pc++];
+		if (in->op != PWTPU_OP_LOOP) {
+			pwfw_x_insn(&x, in);
+			continue;
+		}
+		/* The verifier bounds trips, body and depth; stay safe anyway. */
+		if (!in->arg[0] || !in->arg[1] ||
+		    depth == PWTPU_MAX_LOOP_DEPTH)
+			return -PWFW_EINVAL;
+		loops[depth++] = (struct pwfw_x_loop){
+			.first = pc,
+			.end = pc + in->arg[1],
+			.left = in->arg[0] - 1,
+		};
+	}
+	return 0;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pwfw_timing.c - the timing model: how long each instruction and each
+ * host copy takes on a device of a given spec. Integer nanoseconds only;
+ * every step saturates at U64_MAX instead of wrapping. The formulas are
+ * in docs/firmware.md, section "Timing model".
+ */
+#include "pwfw.h"
+#include "pwfw_tensor.h"
+
+/* Cycles per vector-unit pass of exp, log, tanh and rsqrt. */
+#define PWFW_TRANSCENDENTAL_CYCLES	4
+
+#define U64_SAT	(~0ULL)
+
+static u64 add_sat(u64 a, u64 b)
+{
+	return a + b < a ? U64_SAT : a + b;
+}
+
+static u64 mul_sat(u64 a, u64 b)
+{
+	if (a && b > U64_SAT / a)
+		return U64_SAT;
+	return a * b;
+}
+
+/* A spec from pwfw_spec_parse() has no zero rate; never divide by 0. */
+static u64 div_ceil(u64 a, u64 b)
+{
+	if (!b)
+		b = 1;
+	return a / b + (a % b != 0);
+}
+
+static u64 max_u64(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * ceil(x * 1000 / per_us), exact without a wider type: x = q * per_us + r
+ * gives q * 1000 + ceil(r * 1000 / per_us), where only q * 1000 can
+ * overflow (and saturates).
+ */
+static u64 per_us_to_ns(u64 x, u32 per_us)
+{
+	u64 d = per_us ? per_us : 1;
+
+	return add_sat(mul_sat(x / d, 1000), div_ceil(x % d * 1000, d));
+}
+
+/* A clock of f MHz runs f cycles per microsecond. */
+static u64 cycles_ns(const struct pwfw_spec *spec, u64 cycles)
+{
+	return per_us_to_ns(cycles, spec->clock_mhz);
+}
+
+/* 1 MB/s is 10^6 bytes per second: one byte per microsecond. */
+static u64 transfer_ns(u64 bytes, u32 mbps)
+{
+	return per_us_to_ns(bytes, mbps);
+}
+
+static const struct pwtpu_tensor *operand(const struct pwfw_prog *prog,
+					  u16 index)
+{
+	return index < prog->ntensors ? &prog->tensors[index] : NULL;
+}
+
+static u64 operand_bytes(const struct pwfw_prog *prog, u16 index)
+{
+	const struct pwtpu_tensor *t = operand(prog, index);
+
+	return t ? pwfw_tensor_bytes(t) : 0;
+}
+
+static u64 operand_elems(const struct pwfw_prog *prog, u16 index)
+{
+	const struct pwtpu_tensor *t = operand(prog, index);
+
+	return t ? pwfw_tensor_elems(t) : 0;
+}
+
+/* Bytes the instruction reads from and writes to HBM. */
+static u64 insn_bytes(const struct pwfw_prog *prog,
+		      const struct pwtpu_insn *insn)
+{
+	u64 dst = operand_bytes(prog, insn->dst);
+	u64 bytes = dst;
+	u32 k;
+
+	/* A slice reads only its window, the size of its result. */
+	if (insn->op == PWTPU_OP_SLICE)
+		return add_sat(dst, dst);
+	for (k = 0; k < 3; k++)
+		bytes = add_sat(bytes, operand_bytes(prog, insn->src[k]));
+	return bytes;
+}
+
+/*
+ * Weight-stationary systolic array of D x D: for each (K tile, N tile)
+ * the weights load (D cycles), then M rows stream through, then the
+ * pipeline drains (D cycles).
+ */
+static u64 matmul_cycles(const struct pwfw_spec *spec,
+			 const struct pwfw_prog *prog,
+			 const struct pwtpu_insn *insn)
+{
+	const struct pwtpu_tensor *a = operand(prog, insn->src[0]);
+	const struct pwtpu_tensor *b = operand(prog, insn->src[1]);
+	u64 d = spec->array_dim;
+	u64 tiles;
+
+	if (!a || !b || a->rank != 2 || b->rank != 2)
+		return 0;
+	tiles = mul_sat(div_ceil(a->shape[1], d), div_ceil(b->shape[1], d));
+	return mul_sat(tiles, add_sat(a->shape[0], 2 * d));
+}
+
+static u64 vector_cycles(const struct pwfw_spec *spec,
+			 const struct pwfw_prog *prog,
+			 const struct pwtpu_insn *insn)
+{
+	/* A reduction works through its input, the others their result. */
+	u16 t = insn->op == PWTPU_OP_REDUCE ? insn->src[0] : insn->dst;
+	u64 passes = div_ceil(operand_elems(prog, t), spec->vector_lanes);
+
+	switch (insn->op) {
+	case PWTPU_OP_EXP:
+	case PWTPU_OP_LOG:
+	case PWTPU_OP_TANH:
+	case PWTPU_OP_RSQRT:
+		return mul_sat(passes, PWFW_TRANSCENDENTAL_CYCLES);
+	default:
+		return passes;
+	}
+}
+
+u64 pwfw_model_insn_ns(const struct pwfw_spec *spec,
+		       const struct pwfw_prog *prog,
+		       const struct pwtpu_insn *insn)
+{
+	u64 compute = 0;
+	u64 ns;
+
+	switch (insn->op) {
+	case PWTPU_OP_LOOP:
+		/* Its body is counted, trip by trip, by the verifier. */
+		return spec->insn_overhead_ns;
+	case PWTPU_OP_DELAY:
+		ns = insn->arg[0] | (u64)insn->arg[1] << 32;
+		return add_sat(ns, spec->insn_overhead_ns);
+	case PWTPU_OP_MATMUL:
+		compute = cycles_ns(spec, matmul_cycles(spec, prog, insn));
+		break;
+	case PWTPU_OP_ADD ... PWTPU_OP_SELECT:
+	case PWTPU_OP_REDUCE:
+		compute = cycles_ns(spec, vector_cycles(spec, prog, insn));
+		break;
+	case PWTPU_OP_CONVERT ... PWTPU_OP_SLICE:
+		/* Layout ops only move memory. */
+		break;
+	default:
+		return spec->insn_overhead_ns;
+	}
+	ns = max_u64(compute, transfer_ns(insn_bytes(prog, insn),
+					  spec->hbm_mbps));
+	return add_sat(ns, spec->insn_overhead_ns);
+}
+
+u64 pwfw_model_copy_ns(const struct pwfw_spec *spec, u64 bytes)
+{
+	return add_sat(spec->host_latency_ns,
+		       transfer_ns(bytes, spec->host_mbps));
+}

@@ -1,0 +1,932 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pwfw_verify.c - the program verifier: every rule of the program format
+ * in include/uapi/pwtpu.h, checked once at load on untrusted input.
+ *
+ * What an accepted program guarantees the interpreter (pwfw_exec.c),
+ * which relies on it and checks only that each bound buffer holds at
+ * least prog->buf_bytes[b] bytes:
+ *  - The image is exactly header + ntensors tensors + ninsns insns, with
+ *    1 <= ntensors <= PWTPU_MAX_TENSORS, ninsns <= PWTPU_MAX_INSNS,
+ *    nbufs <= PWTPU_MAX_BUFS; every flags and reserved field is 0.
+ *  - Every tensor (used or not): known dtype; rank <= PWTPU_MAX_RANK;
+ *    shape[k] >= 1 for k < rank and 0 after; at most PWTPU_MAX_ELEMS
+ *    elements; buf < nbufs; offset a multiple of the element size;
+ *    offset + bytes <= PWTPU_MAX_OFFSET and <= prog->buf_bytes[buf].
+ *  - Every instruction: known op; mode valid for COMPARE and REDUCE, 0
+ *    otherwise; each operand the op uses is a tensor index < ntensors,
+ *    each it does not use is PWTPU_NO_TENSOR; args it does not use are 0.
+ *  - Dtypes and shapes follow the op's rules (see check_* below): e.g.
+ *    MATMUL is rank 2 [M,K] x [K,N] -> [M,N], f32/bf16 -> f32 or
+ *    i8 -> i32; TRANSPOSE's arg[0..rank-1] is a permutation; SLICE's
+ *    window lies inside its source; REDUCE's mask is non-zero with bits
+ *    below the rank.
+ *  - Overlap: the result of ADD..RSQRT, and of SELECT with respect to
+ *    b and c, is either byte-disjoint from an operand or exactly the same
+ *    tensor; the result of every other op (and SELECT's a) is disjoint
+ *    from all its operands. Operands may overlap each other.
+ *  - LOOP: 1 <= trips <= PWTPU_MAX_TRIPS; the body (the next arg[1] >= 1
+ *    insns) lies inside the program and inside the enclosing body; at
+ *    most PWTPU_MAX_LOOP_DEPTH loops are open at any instruction.
+ *  - DELAY: at most PWTPU_MAX_DELAY_NS.
+ *  - One execution runs prog->dyn_insns <= PWTPU_MAX_DYN_INSNS
+ *    instructions and takes prog->modeled_ns <= PWTPU_MAX_PROG_NS.
+ *  - prog->array_dim is the spec's (8..1024 for a parsed spec).
+ *
+ * The image must be 8-byte aligned (tensors hold a u64) and little endian
+ * like the host. The verifier never recurses and keeps a small frame.
+ */
+#include "pwfw.h"
+#include "pwfw_fmt.h"
+#include "pwfw_tensor.h"
+
+/* op_info.nargs: one arg per dimension of src[0]. */
+#define ARGS_PER_DIM	0xff
+
+/**
+ * struct op_info - what an instruction's fields mean for one op
+ * @name: for messages.
+ * @nsrc: operands used: src[0..nsrc-1].
+ * @dst: whether dst is used.
+ * @nmodes: modes are 0..nmodes-1; 0 means mode must be 0.
+ * @nargs: args used: arg[0..nargs-1], or ARGS_PER_DIM.
+ */
+struct op_info {
+	const char *name;
+	u8 nsrc;
+	u8 dst;
+	u8 nmodes;
+	u8 nargs;
+};
+
+static const struct op_info op_infos[PWTPU_OP_COUNT] = {
+	[PWTPU_OP_MATMUL] = { "matmul", 2, 1, 0, 0 },
+	[PWTPU_OP_ADD] = { "add", 2, 1, 0, 0 },
+	[PWTPU_OP_SUB] = { "sub", 2, 1, 0, 0 },
+	[PWTPU_OP_MUL] = { "mul", 2, 1, 0, 0 },
+	[PWTPU_OP_DIV] = { "div", 2, 1, 0, 0 },
+	[PWTPU_OP_MAX] = { "max", 2, 1, 0, 0 },
+	[PWTPU_OP_MIN] = { "min", 2, 1, 0, 0 },
+	[PWTPU_OP_NEG] = { "neg", 1, 1, 0, 0 },
+	[PWTPU_OP_ABS] = { "abs", 1, 1, 0, 0 },
+	[PWTPU_OP_EXP] = { "exp", 1, 1, 0, 0 },
+	[PWTPU_OP_LOG] = { "log", 1, 1, 0, 0 },
+	[PWTPU_OP_TANH] = { "tanh", 1, 1, 0, 0 },
+	[PWTPU_OP_RSQRT] = { "rsqrt", 1, 1, 0, 0 },
+	[PWTPU_OP_COMPARE] = { "compare", 2, 1, PWTPU_CMP_GE + 1, 0 },
+	[PWTPU_OP_SELECT] = { "select", 3, 1, 0, 0 },
+	[PWTPU_OP_CONVERT] = { "convert", 1, 1, 0, 0 },
+	[PWTPU_OP_BROADCAST] = { "broadcast", 1, 1, 0, 0 },
+	[PWTPU_OP_RESHAPE] = { "reshape", 1, 1, 0, 0 },
+	[PWTPU_OP_TRANSPOSE] = { "transpose", 1, 1, 0, ARGS_PER_DIM },
+	[PWTPU_OP_SLICE] = { "slice", 1, 1, 0, ARGS_PER_DIM },
+	[PWTPU_OP_REDUCE] = { "reduce", 1, 1, PWTPU_REDUCE_MIN + 1, 1 },
+	[PWTPU_OP_LOOP] = { "loop", 0, 0, 0, 2 },
+	[PWTPU_OP_DELAY] = { "delay", 0, 0, 0, 2 },
+};
+
+static const char * const src_names[3] = { "a", "b", "c" };
+
+/**
+ * struct vctx - the verifier's state
+ * @prog: the program being filled in.
+ * @spec: for the timing model.
+ * @err: the verdict.
+ * @msg: cursor over @err->msg.
+ * @idx: index of the instruction being checked.
+ * @in: that instruction.
+ * @dst: its result tensor, once its operands are checked.
+ * @src: its operand tensors, once checked (0 when unused).
+ */
+struct vctx {
+	struct pwfw_prog *prog;
+	const struct pwfw_spec *spec;
+	struct pwfw_verr *err;
+	struct pwfw_fmt msg;
+	u32 idx;
+	const struct pwtpu_insn *in;
+	const struct pwtpu_tensor *dst;
+	const struct pwtpu_tensor *src[3];
+};
+
+/* Record a rejection and start its message; the caller appends why. */
+static struct pwfw_fmt *reject(struct vctx *v, s32 code, u32 insn)
+{
+	v->err->code = code;
+	v->err->insn = insn;
+	pwfw_fmt_init(&v->msg, v->err->msg, sizeof(v->err->msg));
+	return &v->msg;
+}
+
+static struct pwfw_fmt *reject_image(struct vctx *v, s32 code)
+{
+	return reject(v, code, PWTPU_VERR_NO_INSN);
+}
+
+static struct pwfw_fmt *reject_tensor(struct vctx *v, s32 code, u32 t)
+{
+	struct pwfw_fmt *f = reject(v, code, PWTPU_VERR_NO_INSN);
+
+	pwfw_fmt_str(f, "tensor ");
+	pwfw_fmt_u64(f, t);
+	pwfw_fmt_str(f, ": ");
+	return f;
+}
+
+/* "insn 3 (matmul): " */
+static struct pwfw_fmt *reject_insn(struct vctx *v, s32 code)
+{
+	struct pwfw_fmt *f = reject(v, code, v->idx);
+	u32 op = v->in->op;
+
+	pwfw_fmt_str(f, "insn ");
+	pwfw_fmt_u64(f, v->idx);
+	pwfw_fmt_str(f, " (");
+	if (op < PWTPU_OP_COUNT && op_infos[op].name) {
+		pwfw_fmt_str(f, op_infos[op].name);
+	} else {
+		pwfw_fmt_str(f, "op ");
+		pwfw_fmt_u64(f, op);
+	}
+	pwfw_fmt_str(f, "): ");
+	return f;
+}
+
+static int fail_insn(struct vctx *v, s32 code, const char *why)
+{
+	pwfw_fmt_str(reject_insn(v, code), why);
+	return -PWFW_EINVAL;
+}
+
+/* "<n1> is [4,5] but <n2> is [6,7]: <why>" */
+static int fail_shapes(struct vctx *v, s32 code,
+		       const char *n1, const struct pwtpu_tensor *t1,
+		       const char *n2, const struct pwtpu_tensor *t2,
+		       const char *why)
+{
+	struct pwfw_fmt *f = reject_insn(v, code);
+
+	pwfw_fmt_str(f, n1);
+	pwfw_fmt_str(f, " is ");
+	pwfw_fmt_shape(f, t1);
+	pwfw_fmt_str(f, " but ");
+	pwfw_fmt_str(f, n2);
+	pwfw_fmt_str(f, " is ");
+	pwfw_fmt_shape(f, t2);
+	pwfw_fmt_str(f, ": ");
+	pwfw_fmt_str(f, why);
+	return -PWFW_EINVAL;
+}
+
+/* "<n1> is f32 but <n2> is bf16: <why>" */
+static int fail_dtypes(struct vctx *v, s32 code,
+		       const char *n1, const struct pwtpu_tensor *t1,
+		       const char *n2, const struct pwtpu_tensor *t2,
+		       const char *why)
+{
+	struct pwfw_fmt *f = reject_insn(v, code);
+
+	pwfw_fmt_str(f, n1);
+	pwfw_fmt_str(f, " is ");
+	pwfw_fmt_str(f, pwfw_dtype_name(t1->dtype));
+	pwfw_fmt_str(f, " but ");
+	pwfw_fmt_str(f, n2);
+	pwfw_fmt_str(f, " is ");
+	pwfw_fmt_str(f, pwfw_dtype_name(t2->dtype));
+	pwfw_fmt_str(f, ": ");
+	pwfw_fmt_str(f, why);
+	return -PWFW_EINVAL;
+}
+
+/* "<name> is i32: <why>" */
+static int fail_dtype(struct vctx *v, const char *name,
+		      const struct pwtpu_tensor *t, const char *why)
+{
+	struct pwfw_fmt *f = reject_insn(v, PWTPU_VERR_DTYPE);
+
+	pwfw_fmt_str(f, name);
+	pwfw_fmt_str(f, " is ");
+	pwfw_fmt_str(f, pwfw_dtype_name(t->dtype));
+	pwfw_fmt_str(f, ": ");
+	pwfw_fmt_str(f, why);
+	return -PWFW_EINVAL;
+}
+
+static int verify_header(struct vctx *v, const void *image, u64 size)
+{
+	const struct pwtpu_prog_header *h = image;
+	struct pwfw_fmt *f;
+	u64 want;
+
+	if (!image || size < sizeof(*h)) {
+		f = reject_image(v, PWTPU_VERR_TRUNCATED);
+		pwfw_fmt_str(f, "image of ");
+		pwfw_fmt_u64(f, image ? size : 0);
+		pwfw_fmt_str(f, " bytes is shorter than the 32-byte header");
+		return -PWFW_EINVAL;
+	}
+	if (h->magic != PWTPU_PROG_MAGIC) {
+		pwfw_fmt_str(reject_image(v, PWTPU_VERR_MAGIC),
+			     "bad magic, not a pwtpu program");
+		return -PWFW_EINVAL;
+	}
+	if (h->version != PWTPU_PROG_VERSION) {
+		f = reject_image(v, PWTPU_VERR_VERSION);
+		pwfw_fmt_str(f, "program version ");
+		pwfw_fmt_u64(f, h->version);
+		pwfw_fmt_str(f, " is not supported (only 1)");
+		return -PWFW_EINVAL;
+	}
+	if (h->flags || h->reserved[0] || h->reserved[1] || h->reserved[2]) {
+		pwfw_fmt_str(reject_image(v, PWTPU_VERR_RESERVED),
+			     "header flags and reserved fields must be 0");
+		return -PWFW_EINVAL;
+	}
+	if (!h->ntensors || h->ntensors > PWTPU_MAX_TENSORS ||
+	    h->ninsns > PWTPU_MAX_INSNS || h->nbufs > PWTPU_MAX_BUFS) {
+		f = reject_image(v, PWTPU_VERR_LIMIT);
+		pwfw_fmt_str(f, "header has ");
+		pwfw_fmt_u64(f, h->ntensors);
+		pwfw_fmt_str(f, " tensors, ");
+		pwfw_fmt_u64(f, h->ninsns);
+		pwfw_fmt_str(f, " insns, ");
+		pwfw_fmt_u64(f, h->nbufs);
+		pwfw_fmt_str(f, " bufs; limits are 1..1024, 0..4096, 0..16");
+		return -PWFW_EINVAL;
+	}
+	/* Bounded counts: no overflow. */
+	want = sizeof(*h) + (u64)h->ntensors * sizeof(struct pwtpu_tensor) +
+	       (u64)h->ninsns * sizeof(struct pwtpu_insn);
+	if (size != want) {
+		f = reject_image(v, PWTPU_VERR_TRUNCATED);
+		pwfw_fmt_str(f, "image is ");
+		pwfw_fmt_u64(f, size);
+		pwfw_fmt_str(f, " bytes but its header makes it ");
+		pwfw_fmt_u64(f, want);
+		return -PWFW_EINVAL;
+	}
+	v->prog->tensors = (const struct pwtpu_tensor *)(h + 1);
+	v->prog->insns = (const struct pwtpu_insn *)
+			 (v->prog->tensors + h->ntensors);
+	v->prog->ntensors = h->ntensors;
+	v->prog->ninsns = h->ninsns;
+	v->prog->nbufs = h->nbufs;
+	return 0;
+}
+
+static int verify_tensor(struct vctx *v, u32 i)
+{
+	const struct pwtpu_tensor *t = &v->prog->tensors[i];
+	u32 size = pwfw_dtype_size(t->dtype);
+	struct pwfw_fmt *f;
+	u64 elems = 1, end;
+	u32 k;
+
+	if (t->flags) {
+		pwfw_fmt_str(reject_tensor(v, PWTPU_VERR_RESERVED, i),
+			     "flags must be 0");
+		return -PWFW_EINVAL;
+	}
+	if (!size) {
+		f = reject_tensor(v, PWTPU_VERR_DTYPE, i);
+		pwfw_fmt_str(f, "unknown dtype ");
+		pwfw_fmt_u64(f, t->dtype);
+		return -PWFW_EINVAL;
+	}
+	if (t->rank > PWTPU_MAX_RANK) {
+		f = reject_tensor(v, PWTPU_VERR_SHAPE, i);
+		pwfw_fmt_str(f, "rank ");
+		pwfw_fmt_u64(f, t->rank);
+		pwfw_fmt_str(f, " is above 4");
+		return -PWFW_EINVAL;
+	}
+	for (k = 0; k < PWTPU_MAX_RANK; k++) {
+		if (k < t->rank ? !t->shape[k] : t->shape[k]) {
+			f = reject_tensor(v, PWTPU_VERR_SHAPE, i);
+			pwfw_fmt_str(f, "shape[");
+			pwfw_fmt_u64(f, k);
+			pwfw_fmt_str(f, "] is ");
+			pwfw_fmt_u64(f, t->shape[k]);
+			pwfw_fmt_str(f, k < t->rank ?
+				     ", extents must be >= 1" :
+				     ", must be 0 past the rank");
+			return -PWFW_EINVAL;
+		}
+		/* elems <= 2^26 before, extent < 2^32: no overflow. */
+		if (k < t->rank)
+			elems *= t->shape[k];
+		if (elems > PWTPU_MAX_ELEMS) {
+			f = reject_tensor(v, PWTPU_VERR_SHAPE, i);
+			pwfw_fmt_str(f, "more than 67108864 elements");
+			return -PWFW_EINVAL;
+		}
+	}
+	if (t->buf >= v->prog->nbufs) {
+		f = reject_tensor(v, PWTPU_VERR_BUFFER, i);
+		pwfw_fmt_str(f, "buf ");
+		pwfw_fmt_u64(f, t->buf);
+		pwfw_fmt_str(f, " but the program binds ");
+		pwfw_fmt_u64(f, v->prog->nbufs);
+		return -PWFW_EINVAL;
+	}
+	if (t->offset % size) {
+		f = reject_tensor(v, PWTPU_VERR_BUFFER, i);
+		pwfw_fmt_str(f, "offset ");
+		pwfw_fmt_u64(f, t->offset);
+		pwfw_fmt_str(f, " is not a multiple of ");
+		pwfw_fmt_u64(f, size);
+		return -PWFW_EINVAL;
+	}
+	/* bytes <= 2^28: compare without forming offset + bytes first. */
+	if (t->offset > PWTPU_MAX_OFFSET - elems * size) {
+		f = reject_tensor(v, PWTPU_VERR_BUFFER, i);
+		pwfw_fmt_str(f, "offset ");
+		pwfw_fmt_u64(f, t->offset);
+		pwfw_fmt_str(f, " + ");
+		pwfw_fmt_u64(f, elems * size);
+		pwfw_fmt_str(f, " bytes ends past 2^32");
+		return -PWFW_EINVAL;
+	}
+	end = t->offset + elems * size;
+	if (end > v->prog->buf_bytes[t->buf])
+		v->prog->buf_bytes[t->buf] = end;
+	return 0;
+}
+
+/* Operand @index for slot @name: present and in range. */
+static int check_operand(struct vctx *v, const char *name, u16 index,
+			 const struct pwtpu_tensor **t)
+{
+	struct pwfw_fmt *f;
+
+	if (index == PWTPU_NO_TENSOR) {
+		f = reject_insn(v, PWTPU_VERR_OPERAND);
+		pwfw_fmt_str(f, name);
+		pwfw_fmt_str(f, " is missing");
+		return -PWFW_EINVAL;
+	}
+	if (index >= v->prog->ntensors) {
+		f = reject_insn(v, PWTPU_VERR_OPERAND);
+		pwfw_fmt_str(f, name);
+		pwfw_fmt_str(f, " is tensor ");
+		pwfw_fmt_u64(f, index);
+		pwfw_fmt_str(f, " but the program has ");
+		pwfw_fmt_u64(f, v->prog->ntensors);
+		return -PWFW_EINVAL;
+	}
+	*t = &v->prog->tensors[index];
+	return 0;
+}
+
+static int check_unused_operand(struct vctx *v, const char *name, u16 index)
+{
+	struct pwfw_fmt *f;
+
+	if (index == PWTPU_NO_TENSOR)
+		return 0;
+	f = reject_insn(v, PWTPU_VERR_RESERVED);
+	pwfw_fmt_str(f, name);
+	pwfw_fmt_str(f, " is unused and must be 0xffff");
+	return -PWFW_EINVAL;
+}
+
+/* Fields every op shares: op, flags, mode, operand slots, unused args. */
+static int check_fields(struct vctx *v)
+{
+	const struct pwtpu_insn *in = v->in;
+	const struct op_info *info;
+	struct pwfw_fmt *f;
+	u32 k, nargs;
+	int ret;
+
+	if (!in->op || in->op >= PWTPU_OP_COUNT)
+		return fail_insn(v, PWTPU_VERR_OPCODE, "unknown op");
+	info = &op_infos[in->op];
+	if (in->flags)
+		return fail_insn(v, PWTPU_VERR_RESERVED, "flags must be 0");
+	if (!info->nmodes && in->mode)
+		return fail_insn(v, PWTPU_VERR_RESERVED,
+				 "mode is unused and must be 0");
+	if (in->mode >= info->nmodes && info->nmodes) {
+		f = reject_insn(v, PWTPU_VERR_OPCODE);
+		pwfw_fmt_str(f, "unknown mode ");
+		pwfw_fmt_u64(f, in->mode);
+		return -PWFW_EINVAL;
+	}
+	v->dst = NULL;
+	if (info->dst)
+		ret = check_operand(v, "dst", in->dst, &v->dst);
+	else
+		ret = check_unused_operand(v, "dst", in->dst);
+	if (ret)
+		return ret;
+	for (k = 0; k < 3; k++) {
+		v->src[k] = NULL;
+		if (k < info->nsrc)
+			ret = check_operand(v, src_names[k], in->src[k],
+					    &v->src[k]);
+		else
+			ret = check_unused_operand(v, src_names[k],
+						   in->src[k]);
+		if (ret)
+			return ret;
+	}
+	nargs = info->nargs == ARGS_PER_DIM ? v->src[0]->rank : info->nargs;
+	for (k = nargs; k < 5; k++) {
+		if (in->arg[k]) {
+			f = reject_insn(v, PWTPU_VERR_RESERVED);
+			pwfw_fmt_str(f, "arg[");
+			pwfw_fmt_u64(f, k);
+			pwfw_fmt_str(f, "] is unused and must be 0");
+			return -PWFW_EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* A result byte-disjoint from @t, or (if @exact_ok) exactly @t. */
+static int check_overlap(struct vctx *v, const char *name,
+			 const struct pwtpu_tensor *t, bool exact_ok)
+{
+	if (!pwfw_tensor_overlap(v->dst, t))
+		return 0;
+	if (exact_ok && pwfw_tensor_same(v->dst, t))
+		return 0;
+	return fail_shapes(v, PWTPU_VERR_OVERLAP, "dst", v->dst, name, t,
+			   exact_ok ?
+			   "they overlap without being the same tensor" :
+			   "they overlap");
+}
+
+/* A result disjoint from every operand. */
+static int check_disjoint(struct vctx *v)
+{
+	u32 k;
+	int ret;
+
+	for (k = 0; k < 3; k++) {
+		if (!v->src[k])
+			continue;
+		ret = check_overlap(v, src_names[k], v->src[k], 0);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ADD..RSQRT: every operand like dst; exact aliasing allowed. */
+static int check_elementwise(struct vctx *v)
+{
+	const struct pwtpu_tensor *a = v->src[0];
+	u32 k;
+	int ret;
+
+	if (v->in->op >= PWTPU_OP_EXP && v->in->op <= PWTPU_OP_RSQRT &&
+	    !pwfw_dtype_is_float(a->dtype))
+		return fail_dtype(v, "a", a, "this op takes f32 or bf16 only");
+	for (k = 0; k < 3 && v->src[k]; k++) {
+		if (v->src[k]->dtype != v->dst->dtype)
+			return fail_dtypes(v, PWTPU_VERR_MISMATCH, "dst",
+					   v->dst, src_names[k], v->src[k],
+					   "dtypes differ");
+		if (!pwfw_shape_equal(v->src[k], v->dst))
+			return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst",
+					   v->dst, src_names[k], v->src[k],
+					   "shapes differ");
+		ret = check_overlap(v, src_names[k], v->src[k], 1);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int check_compare(struct vctx *v)
+{
+	const struct pwtpu_tensor *a = v->src[0], *b = v->src[1];
+
+	if (a->dtype != b->dtype)
+		return fail_dtypes(v, PWTPU_VERR_MISMATCH, "a", a, "b", b,
+				   "dtypes differ");
+	if (!pwfw_shape_equal(a, b))
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, "a", a, "b", b,
+				   "shapes differ");
+	if (v->dst->dtype != PWTPU_DT_I8)
+		return fail_dtype(v, "dst", v->dst, "compare writes i8");
+	if (!pwfw_shape_equal(v->dst, a))
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", v->dst,
+				   "a", a, "shapes differ");
+	return check_disjoint(v);
+}
+
+static int check_select(struct vctx *v)
+{
+	const struct pwtpu_tensor *a = v->src[0];
+	u32 k;
+	int ret;
+
+	if (a->dtype != PWTPU_DT_I8)
+		return fail_dtype(v, "a", a, "the predicate must be i8");
+	if (!pwfw_shape_equal(v->dst, a))
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", v->dst,
+				   "a", a, "shapes differ");
+	ret = check_overlap(v, "a", a, 0);
+	if (ret)
+		return ret;
+	for (k = 1; k < 3; k++) {
+		if (v->src[k]->dtype != v->dst->dtype)
+			return fail_dtypes(v, PWTPU_VERR_MISMATCH, "dst",
+					   v->dst, src_names[k], v->src[k],
+					   "dtypes differ");
+		if (!pwfw_shape_equal(v->src[k], a))
+			return fail_shapes(v, PWTPU_VERR_MISMATCH,
+					   src_names[k], v->src[k], "a", a,
+					   "shapes differ");
+		ret = check_overlap(v, src_names[k], v->src[k], 1);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int check_matmul(struct vctx *v)
+{
+	const struct pwtpu_tensor *a = v->src[0], *b = v->src[1];
+	struct pwfw_fmt *f;
+	u32 want;
+
+	switch (a->dtype) {
+	case PWTPU_DT_F32:
+	case PWTPU_DT_BF16:
+		want = PWTPU_DT_F32;
+		break;
+	case PWTPU_DT_I8:
+		want = PWTPU_DT_I32;
+		break;
+	default:
+		return fail_dtype(v, "a", a, "matmul takes f32, bf16 or i8");
+	}
+	if (b->dtype != a->dtype)
+		return fail_dtypes(v, PWTPU_VERR_MISMATCH, "a", a, "b", b,
+				   "dtypes differ");
+	if (v->dst->dtype != want) {
+		f = reject_insn(v, PWTPU_VERR_MISMATCH);
+		pwfw_fmt_str(f, "dst is ");
+		pwfw_fmt_str(f, pwfw_dtype_name(v->dst->dtype));
+		pwfw_fmt_str(f, " but a matmul of ");
+		pwfw_fmt_str(f, pwfw_dtype_name(a->dtype));
+		pwfw_fmt_str(f, " gives ");
+		pwfw_fmt_str(f, pwfw_dtype_name(want));
+		return -PWFW_EINVAL;
+	}
+	if (a->rank != 2 || b->rank != 2 || v->dst->rank != 2)
+		return fail_insn(v, PWTPU_VERR_SHAPE,
+				 "a, b and dst must all have rank 2");
+	if (a->shape[1] != b->shape[0])
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, "a", a, "b", b,
+				   "inner dimensions differ");
+	if (v->dst->shape[0] != a->shape[0] ||
+	    v->dst->shape[1] != b->shape[1]) {
+		/* "dst is [5,7] but a [4,5] x b [5,7] gives [4,7]" */
+		f = reject_insn(v, PWTPU_VERR_MISMATCH);
+		pwfw_fmt_str(f, "dst is ");
+		pwfw_fmt_shape(f, v->dst);
+		pwfw_fmt_str(f, " but a ");
+		pwfw_fmt_shape(f, a);
+		pwfw_fmt_str(f, " x b ");
+		pwfw_fmt_shape(f, b);
+		pwfw_fmt_str(f, " gives [");
+		pwfw_fmt_u64(f, a->shape[0]);
+		pwfw_fmt_char(f, ',');
+		pwfw_fmt_u64(f, b->shape[1]);
+		pwfw_fmt_char(f, ']');
+		return -PWFW_EINVAL;
+	}
+	return check_disjoint(v);
+}
+
+static int check_same_dtype(struct vctx *v)
+{
+	if (v->dst->dtype == v->src[0]->dtype)
+		return 0;
+	return fail_dtypes(v, PWTPU_VERR_MISMATCH, "dst", v->dst, "a",
+			   v->src[0], "dtypes differ");
+}
+
+static int check_convert(struct vctx *v)
+{
+	if (!pwfw_shape_equal(v->dst, v->src[0]))
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", v->dst, "a",
+				   v->src[0], "shapes differ");
+	return check_disjoint(v);
+}
+
+static int check_broadcast(struct vctx *v)
+{
+	const struct pwtpu_tensor *a = v->src[0], *d = v->dst;
+	u32 k, lead;
+	int ret = check_same_dtype(v);
+
+	if (ret)
+		return ret;
+	if (a->rank > d->rank)
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", d, "a", a,
+				   "a has the higher rank");
+	/* Right aligned: a's dimension k is dst's dimension lead + k. */
+	lead = d->rank - a->rank;
+	for (k = 0; k < a->rank; k++)
+		if (a->shape[k] != 1 && a->shape[k] != d->shape[lead + k])
+			return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", d,
+					   "a", a,
+					   "a's extents must be 1 or dst's");
+	return check_disjoint(v);
+}
+
+static int check_reshape(struct vctx *v)
+{
+	int ret = check_same_dtype(v);
+
+	if (ret)
+		return ret;
+	if (pwfw_tensor_elems(v->dst) != pwfw_tensor_elems(v->src[0]))
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", v->dst, "a",
+				   v->src[0], "element counts differ");
+	return check_disjoint(v);
+}
+
+static int check_transpose(struct vctx *v)
+{
+	const struct pwtpu_tensor *a = v->src[0], *d = v->dst;
+	const u32 *perm = v->in->arg;
+	u32 k, seen = 0;
+	int ret = check_same_dtype(v);
+
+	if (ret)
+		return ret;
+	if (d->rank != a->rank)
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", d, "a", a,
+				   "ranks differ");
+	for (k = 0; k < a->rank; k++) {
+		if (perm[k] >= a->rank || seen & (1U << perm[k]))
+			return fail_insn(v, PWTPU_VERR_ARG,
+					 "arg[0..rank-1] is not a permutation");
+		seen |= 1U << perm[k];
+	}
+	for (k = 0; k < a->rank; k++)
+		if (d->shape[k] != a->shape[perm[k]])
+			return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", d,
+					   "a", a,
+					   "want dst.shape[k] = a.shape[arg[k]]");
+	return check_disjoint(v);
+}
+
+static int check_slice(struct vctx *v)
+{
+	const struct pwtpu_tensor *a = v->src[0], *d = v->dst;
+	struct pwfw_fmt *f;
+	u32 k;
+	int ret = check_same_dtype(v);
+
+	if (ret)
+		return ret;
+	if (d->rank != a->rank)
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", d, "a", a,
+				   "ranks differ");
+	for (k = 0; k < a->rank; k++) {
+		/* u64: start + extent cannot wrap. */
+		if ((u64)v->in->arg[k] + d->shape[k] > a->shape[k]) {
+			f = reject_insn(v, PWTPU_VERR_ARG);
+			pwfw_fmt_str(f, "window ");
+			pwfw_fmt_u64(f, v->in->arg[k]);
+			pwfw_fmt_str(f, "+");
+			pwfw_fmt_u64(f, d->shape[k]);
+			pwfw_fmt_str(f, " of dimension ");
+			pwfw_fmt_u64(f, k);
+			pwfw_fmt_str(f, " is past a's extent ");
+			pwfw_fmt_u64(f, a->shape[k]);
+			return -PWFW_EINVAL;
+		}
+	}
+	return check_disjoint(v);
+}
+
+static int check_reduce(struct vctx *v)
+{
+	const struct pwtpu_tensor *a = v->src[0], *d = v->dst;
+	u32 mask = v->in->arg[0];
+	u32 k, kept = 0;
+	int ret;
+
+	if (!mask || mask >> a->rank)
+		return fail_insn(v, PWTPU_VERR_ARG,
+				 "axis mask arg[0] must be non-zero with bits below a's rank");
+	ret = check_same_dtype(v);
+	if (ret)
+		return ret;
+	/* dst's dimensions are a's kept ones, in order. */
+	for (k = 0; k < a->rank; k++) {
+		if (mask & (1U << k))
+			continue;
+		if (kept >= d->rank || d->shape[kept] != a->shape[k])
+			break;
+		kept++;
+	}
+	if (k < a->rank || kept != d->rank)
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", d, "a", a,
+				   "want a's shape without the reduced axes");
+	return check_disjoint(v);
+}
+
+static int check_delay(struct vctx *v)
+{
+	u64 ns = v->in->arg[0] | (u64)v->in->arg[1] << 32;
+	struct pwfw_fmt *f;
+
+	if (ns <= PWTPU_MAX_DELAY_NS)
+		return 0;
+	f = reject_insn(v, PWTPU_VERR_LIMIT);
+	pwfw_fmt_u64(f, ns);
+	pwfw_fmt_str(f, " ns is above the limit of 1000000000");
+	return -PWFW_EINVAL;
+}
+
+/* A loop's own fields; where its body lies is checked by the caller. */
+static int check_loop(struct vctx *v)
+{
+	u32 trips = v->in->arg[0];
+
+	if (!trips || trips > PWTPU_MAX_TRIPS)
+		return fail_insn(v, PWTPU_VERR_LOOP,
+				 "trip count arg[0] must be 1..1048576");
+	if (!v->in->arg[1])
+		return fail_insn(v, PWTPU_VERR_LOOP,
+				 "body length arg[1] must be >= 1");
+	return 0;
+}
+
+/* Every rule of one instruction that does not depend on its position. */
+static int verify_insn(struct vctx *v)
+{
+	int ret = check_fields(v);
+
+	if (ret)
+		return ret;
+	switch (v->in->op) {
+	case PWTPU_OP_MATMUL:
+		return check_matmul(v);
+	case PWTPU_OP_COMPARE:
+		return check_compare(v);
+	case PWTPU_OP_SELECT:
+		return check_select(v);
+	case PWTPU_OP_CONVERT:
+		return check_convert(v);
+	case PWTPU_OP_BROADCAST:
+		return check_broadcast(v);
+	case PWTPU_OP_RESHAPE:
+		return check_reshape(v);
+	case PWTPU_OP_TRANSPOSE:
+		return check_transpose(v);
+	case PWTPU_OP_SLICE:
+		return check_slice(v);
+	case PWTPU_OP_REDUCE:
+		return check_reduce(v);
+	case PWTPU_OP_LOOP:
+		return check_loop(v);
+	case PWTPU_OP_DELAY:
+		return check_delay(v);
+	default:
+		return check_elementwise(v);
+	}
+}
+
+/**
+ * struct loop_nest - the loops open at the current instruction
+ * @depth: how many.
+ * @last: index of the last body instruction of each, innermost last.
+ * @runs: how often one execution runs an instruction at each depth;
+ *	@runs[0] is 1, @runs[d + 1] is @runs[d] times loop d's trips.
+ */
+struct loop_nest {
+	u32 depth;
+	u32 last[PWTPU_MAX_LOOP_DEPTH];
+	u64 runs[PWTPU_MAX_LOOP_DEPTH + 1];
+};
+
+/* Open the loop at v->idx, already checked by check_loop(). */
+static int enter_loop(struct vctx *v, struct loop_nest *nest)
+{
+	u64 last = (u64)v->idx + v->in->arg[1];
+	u64 runs = nest->runs[nest->depth] * v->in->arg[0];
+	struct pwfw_fmt *f;
+
+	if (last >= v->prog->ninsns) {
+		f = reject_insn(v, PWTPU_VERR_LOOP);
+		pwfw_fmt_str(f, "body ends at insn ");
+		pwfw_fmt_u64(f, last);
+		pwfw_fmt_str(f, ", past the program's last insn ");
+		pwfw_fmt_u64(f, v->prog->ninsns - 1);
+		return -PWFW_EINVAL;
+	}
+	if (nest->depth && last > nest->last[nest->depth - 1]) {
+		f = reject_insn(v, PWTPU_VERR_LOOP);
+		pwfw_fmt_str(f, "body ends at insn ");
+		pwfw_fmt_u64(f, last);
+		pwfw_fmt_str(f, ", past the enclosing body's end at insn ");
+		pwfw_fmt_u64(f, nest->last[nest->depth - 1]);
+		return -PWFW_EINVAL;
+	}
+	if (nest->depth == PWTPU_MAX_LOOP_DEPTH)
+		return fail_insn(v, PWTPU_VERR_LOOP,
+				 "loops nest deeper than 4");
+	/*
+	 * The body's first instruction runs @runs times: past the limit,
+	 * the program is over it (runs <= 2^22 * 2^20: no overflow).
+	 */
+	if (runs > PWTPU_MAX_DYN_INSNS) {
+		f = reject_insn(v, PWTPU_VERR_BOUND);
+		pwfw_fmt_str(f, "its body runs ");
+		pwfw_fmt_u64(f, runs);
+		pwfw_fmt_str(f, " times, above the limit of 4194304 insns");
+		return -PWFW_EINVAL;
+	}
+	nest->last[nest->depth] = (u32)last;
+	nest->runs[++nest->depth] = runs;
+	return 0;
+}
+
+/* Add @runs executions of the current instruction to the totals. */
+static int count_insn(struct vctx *v, u64 runs)
+{
+	u64 ns = pwfw_model_insn_ns(v->spec, v->prog, v->in);
+	struct pwfw_prog *prog = v->prog;
+	struct pwfw_fmt *f;
+
+	/* runs <= 2^22, dyn_insns <= 2^22 before: no overflow. */
+	prog->dyn_insns += runs;
+	if (prog->dyn_insns > PWTPU_MAX_DYN_INSNS) {
+		f = reject_insn(v, PWTPU_VERR_BOUND);
+		pwfw_fmt_str(f, "the program runs more than 4194304 insns");
+		return -PWFW_EINVAL;
+	}
+	/* ns and modeled_ns <= 10^10 < 2^34 before the sums: no overflow. */
+	if (ns > PWTPU_MAX_PROG_NS ||
+	    ns * runs > PWTPU_MAX_PROG_NS - prog->modeled_ns) {
+		f = reject_insn(v, PWTPU_VERR_BOUND);
+		pwfw_fmt_str(f, "modelled time passes the 10 s limit (this insn: ");
+		pwfw_fmt_u64(f, runs);
+		pwfw_fmt_str(f, " x ");
+		pwfw_fmt_u64(f, ns);
+		pwfw_fmt_str(f, " ns)");
+		return -PWFW_EINVAL;
+	}
+	prog->modeled_ns += ns * runs;
+	return 0;
+}
+
+static int verify_insns(struct vctx *v)
+{
+	struct loop_nest nest = { .depth = 0, .runs = { 1 } };
+	u64 runs;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < v->prog->ninsns; i++) {
+		v->idx = i;
+		v->in = &v->prog->insns[i];
+		while (nest.depth && nest.last[nest.depth - 1] < i)
+			nest.depth--;
+		/* The instruction itself runs as often as its loop's body. */
+		runs = nest.runs[nest.depth];
+		ret = verify_insn(v);
+		if (!ret && v->in->op == PWTPU_OP_LOOP)
+			ret = enter_loop(v, &nest);
+		if (!ret)
+			ret = count_insn(v, runs);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int pwfw_verify(const void *image, u64 size, const struct pwfw_spec *spec,
+		struct pwfw_prog *prog, struct pwfw_verr *err)
+{
+	struct vctx v = { .prog = prog, .spec = spec, .err = err };
+	u32 i;
+	int ret;
+
+	*prog = (struct pwfw_prog){ 0 };
+	err->code = PWTPU_VERR_OK;
+	err->insn = PWTPU_VERR_NO_INSN;
+	err->msg[0] = '\0';
+
+	/* The interpreter tiles MATMUL like the spec's array. */
+	prog->array_dim = spec->array_dim;
+	ret = verify_header(&v, image, size);
+	for (i = 0; !ret && i < prog->ntensors; i++)
+		ret = verify_tensor(&v, i);
+	if (!ret)
+		ret = verify_insns(&v);
+	if (ret)
+		*prog = (struct pwfw_prog){ 0 };
+	return ret;
+}

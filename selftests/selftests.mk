@@ -1,0 +1,4 @@
+# Test fragments: each appends to HOST_TESTS or GUEST_TESTS.
+include selftests/driver/driver.mk
+include selftests/firmware/ops.mk
+include selftests/firmware/firmware.mk
