@@ -53,6 +53,8 @@ struct pwtpu_dev {
 	u32 coords[PWTPU_MESH_MAX_DIMS];
 
 	atomic64_t hbm_used;
+	atomic64_t staged;		/* bytes of copies held in staging */
+	wait_queue_head_t stage_wait;
 	atomic64_t cmds_completed;
 	atomic64_t busy_ns;
 	atomic64_t next_job_id;
@@ -82,6 +84,8 @@ struct pwtpu_ctx {
 	struct pwtpu_dev *pdev;
 	struct xarray bos;		/* handle -> struct pwtpu_bo */
 	struct xarray progs;		/* handle -> struct pwtpu_prog */
+	u32 next_bo;			/* cyclic: a stale handle stays stale */
+	u32 next_prog;
 };
 
 /*
@@ -103,6 +107,7 @@ struct pwtpu_job {
 	u64 length;
 	u64 host_ptr;
 	void *bounce;			/* host-link staging of a copy */
+	u64 staged;			/* bytes of pdev->staged it holds */
 	u64 submit_ns;
 	u64 start_ns;
 	u64 end_ns;

@@ -76,8 +76,9 @@ int pwtpu_bo_create(struct pwtpu_ctx *ctx, struct pwtpu_bo_create __user *uarg)
 		goto err_put;
 	}
 
-	ret = xa_alloc(&ctx->bos, &handle, bo, xa_limit_31b, GFP_KERNEL);
-	if (ret)
+	ret = xa_alloc_cyclic(&ctx->bos, &handle, bo, xa_limit_31b,
+			      &ctx->next_bo, GFP_KERNEL);
+	if (ret < 0)
 		goto err_put;
 
 	arg.handle = handle;

@@ -130,6 +130,7 @@ static int pwtpu_dev_add(struct pwtpu_island *isl, u32 index)
 	spin_lock_init(&pdev->qlock);
 	INIT_LIST_HEAD(&pdev->queue);
 	init_waitqueue_head(&pdev->qwait);
+	init_waitqueue_head(&pdev->stage_wait);
 
 	device_initialize(&pdev->dev);
 	pdev->dev.class = pwtpu_class;

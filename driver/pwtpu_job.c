@@ -22,17 +22,42 @@ static struct pwtpu_job *pwtpu_job_alloc(struct pwtpu_dev *pdev, u32 nr)
 	return job;
 }
 
+/*
+ * Staging memory for copies is bounded per device by its HBM size, so a
+ * deep queue of large copies waits for earlier ones instead of taking
+ * the host's memory: back-pressure, not failure.
+ */
+static bool pwtpu_stage_try(struct pwtpu_dev *pdev, u64 bytes)
+{
+	s64 used = atomic64_read(&pdev->staged);
+
+	do {
+		if (bytes > pdev->isl->hbm_bytes - used)
+			return false;
+	} while (!atomic64_try_cmpxchg(&pdev->staged, &used, used + bytes));
+	return true;
+}
+
+static void pwtpu_stage_release(struct pwtpu_dev *pdev, u64 bytes)
+{
+	if (!bytes)
+		return;
+	atomic64_sub(bytes, &pdev->staged);
+	wake_up(&pdev->stage_wait);
+}
+
 void pwtpu_job_put(struct pwtpu_job *job)
 {
 	u32 i;
 
 	if (!refcount_dec_and_test(&job->refs))
 		return;
+	kvfree(job->bounce);
+	pwtpu_stage_release(job->pdev, job->staged);
 	for (i = 0; i < job->nbos; i++)
 		pwtpu_bo_put(job->bos[i]);
 	if (job->prog)
 		pwtpu_prog_put(job->prog);
-	kvfree(job->bounce);
 	kfree(job);
 }
 
@@ -86,7 +111,11 @@ static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 	job->length = cmd->length;
 	job->host_ptr = cmd->host_ptr;
 
-	job->bounce = kvmalloc(cmd->length, GFP_KERNEL);
+	if (wait_event_killable(job->pdev->stage_wait,
+				pwtpu_stage_try(job->pdev, cmd->length)))
+		return -EINTR;
+	job->staged = cmd->length;
+	job->bounce = kvmalloc(cmd->length, GFP_KERNEL_ACCOUNT);
 	if (!job->bounce)
 		return -ENOMEM;
 	if (to_dev && copy_from_user(job->bounce,

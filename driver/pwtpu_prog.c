@@ -90,8 +90,9 @@ int pwtpu_prog_load(struct pwtpu_ctx *ctx, struct pwtpu_prog_load __user *uarg)
 		goto err_free;
 	}
 
-	ret = xa_alloc(&ctx->progs, &handle, prog, xa_limit_31b, GFP_KERNEL);
-	if (ret)
+	ret = xa_alloc_cyclic(&ctx->progs, &handle, prog, xa_limit_31b,
+			      &ctx->next_prog, GFP_KERNEL);
+	if (ret < 0)
 		goto err_free;
 	verr->code = PWTPU_VERR_OK;
 	verr->insn = PWTPU_VERR_NO_INSN;

@@ -59,6 +59,14 @@ int pwtpu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 	if (!(issue_flags & IO_URING_F_SQE128) ||
 	    !(issue_flags & IO_URING_F_CQE32))
 		return -EINVAL;
+	/*
+	 * Copies stage their data and may wait for staging memory: not on
+	 * the non-blocking submit path, io_uring reissues them from a worker.
+	 */
+	if ((issue_flags & IO_URING_F_NONBLOCK) &&
+	    (ioucmd->cmd_op == PWTPU_CMD_COPY_TO_DEV ||
+	     ioucmd->cmd_op == PWTPU_CMD_COPY_FROM_DEV))
+		return -EAGAIN;
 	memcpy(&cmd, ioucmd->cmd, sizeof(cmd));
 
 	job = pwtpu_job_prepare(ctx, ioucmd->cmd_op, &cmd);

@@ -6,8 +6,10 @@
  * Everything a process exchanges with /dev/pwtpuN is defined here: ioctl
  * and io_uring command numbers, their argument structs, the layout of the
  * extra CQE32 word, and the executable program format. All structs have a
- * fixed layout with explicit padding; every reserved field and every flags
- * field without defined bits must be zero, or the call fails with -EINVAL.
+ * fixed layout with explicit padding; every reserved field, every flags
+ * field without defined bits and every output field must be zero on
+ * input, or the call fails with -EINVAL. Handles are per open file and
+ * allocated cyclically, so a destroyed handle is not soon reused.
  * Incompatible changes bump PWTPU_UAPI_VERSION (reported by
  * PWTPU_IOCTL_INFO) and, for programs, PWTPU_PROG_VERSION.
  */
@@ -97,8 +99,9 @@ struct pwtpu_info {
  * @size: bytes, 1..hbm_total; rounded up to whole pages for accounting.
  * @flags: zero.
  * @handle: out: handle, valid in this open file only.
- * @mmap_offset: out: pass to mmap(2) to map the buffer (ordinary pages,
- *	so ibv_reg_mr() can pin them).
+ * @mmap_offset: out: pass to mmap(2) (MAP_SHARED) to map the buffer, or
+ *	add a page multiple to map a part of it (ordinary pages, so
+ *	ibv_reg_mr() can pin them).
  * @reserved: zero.
  *
  * Fails with -ENOSPC when the device's HBM cannot hold it.
@@ -138,7 +141,9 @@ struct pwtpu_handle_arg {
  * @reserved: zero.
  *
  * A program that fails verification fails the ioctl with -EINVAL and
- * @verr, @err_insn and the log say which rule was broken where.
+ * @verr, @err_insn and the log say which rule was broken where. An image
+ * larger than the format's limits allow fails with -E2BIG before it is
+ * read.
  */
 struct pwtpu_prog_load {
 	__u64 prog_ptr;
@@ -203,7 +208,10 @@ struct pwtpu_cmd {
  * with IORING_SETUP_SQE128 | IORING_SETUP_CQE32; sqe->cmd_op is one of
  * these and the SQE command area holds a struct pwtpu_cmd) or the same
  * number as a synchronous ioctl. Each device runs its queue in order.
- * Completion: cqe->res is 0 or a negative errno.
+ * Completion: cqe->res is 0 or a negative errno. Commands execute in
+ * submission order, but CQEs may be posted in another order: match them
+ * by user_data. Host copies are staged in kernel memory bounded per
+ * device (HBM size); past that, submission waits (back-pressure).
  */
 #define PWTPU_CMD_NOP		_IOWR(PWTPU_IOC_MAGIC, 0x10, struct pwtpu_cmd)
 #define PWTPU_CMD_EXEC		_IOWR(PWTPU_IOC_MAGIC, 0x11, struct pwtpu_cmd)
