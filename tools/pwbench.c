@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pwbench - pwtpu micro-benchmarks. Subcommands:
+ *   dispatch   latency and throughput of one command through each path
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pwbench.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pwbench SUBCOMMAND [OPTIONS]\n"
+		"  dispatch   dispatch latency of each command path "
+		"(pwbench dispatch -h)\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "dispatch"))
+		return pwbench_dispatch_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "pwbench: unknown subcommand '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

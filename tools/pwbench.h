@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pwbench.h - what the pwbench subcommands share: a clock and latency
+ * summaries. A benchmark reports; it never passes or fails on timing.
+ */
+#ifndef PWBENCH_H
+#define PWBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* CLOCK_MONOTONIC in ns: the clock the driver stamps commands with. */
+uint64_t pwbench_now_ns(void);
+
+struct pwbench_summary {
+	uint64_t min;
+	uint64_t p50;
+	uint64_t p99;
+	uint64_t max;
+	double mean;
+};
+
+/* Summarise @n samples; sorts a copy, @v is left as it was. */
+int pwbench_summarize(const uint64_t *v, size_t n, struct pwbench_summary *s);
+
+/* `pwbench dispatch ...`: argv[0] is "dispatch". */
+int pwbench_dispatch_main(int argc, char **argv);
+
+#endif /* PWBENCH_H */
