@@ -29,7 +29,6 @@ all: module user
 include firmware/user.mk
 -include lib/lib.mk
 -include tools/tools.mk
--include tools/demo.mk
 -include selftests/selftests.mk
 
 module:
