@@ -17,6 +17,7 @@
 #include <linux/device.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -24,6 +25,7 @@
 
 #include "../include/uapi/pwtpu.h"
 #include "../firmware/pwfw.h"
+#include "../firmware/pwfw_island.h"
 
 #define PWTPU_MAX_DEVICES	64
 #define PWTPU_MAX_HBM_MIB	4096
@@ -40,9 +42,32 @@ struct pwtpu_island {
 	u64 hbm_bytes;
 	u32 timing;			/* enum pwtpu_timing_mode */
 	u32 poll_us;
+	u64 gang_timeout_ns;
 	struct pwfw_spec spec;
 	struct pwfw_mesh mesh;
 	struct pwtpu_dev *devs[PWTPU_MAX_DEVICES];
+
+	/* The firmware's shared island state (links, gang rendezvous). */
+	struct pwfw_island *fw;
+	struct mutex fw_lock;		/* pwfw_plat_lock(): guards *fw */
+	wait_queue_head_t fw_wait;	/* pwfw_plat_wait(), wake_all() */
+};
+
+#define PWTPU_LINK_FIELDS	4
+
+/* sysfs attribute of one link counter; see pwtpu_sysfs.c. */
+struct pwtpu_link_attr {
+	struct device_attribute attr;
+	u8 axis;
+	u8 dir;
+	u8 field;
+};
+
+struct pwtpu_link_sysfs {
+	struct pwtpu_link_attr attrs[PWTPU_LINK_FIELDS];
+	struct attribute *ptrs[PWTPU_LINK_FIELDS + 1];
+	struct attribute_group group;
+	char name[16];
 };
 
 struct pwtpu_dev {
@@ -51,6 +76,9 @@ struct pwtpu_dev {
 	struct pwtpu_island *isl;
 	u32 index;
 	u32 coords[PWTPU_MESH_MAX_DIMS];
+	/* This device's sysfs groups: the common one and its links'. */
+	const struct attribute_group *groups[2 + 2 * PWTPU_MESH_MAX_DIMS];
+	struct pwtpu_link_sysfs links[PWTPU_MESH_MAX_DIMS][2];
 
 	atomic64_t hbm_used;
 	atomic64_t staged;		/* bytes of copies held in staging */
@@ -101,9 +129,12 @@ struct pwtpu_job {
 	u64 id;
 	u32 nr;				/* _IOC_NR of the PWTPU_CMD_* */
 	struct pwtpu_prog *prog;
+	struct pwtpu_gang *gang;	/* EXEC with collectives */
 	struct pwtpu_bo *bos[PWTPU_MAX_BUFS];
 	u32 nbos;
+	struct pwtpu_dev *peer;		/* COPY_PEER: destination device */
 	u64 offset;
+	u64 peer_offset;
 	u64 length;
 	u64 host_ptr;
 	void *bounce;			/* host-link staging of a copy */
@@ -118,7 +149,9 @@ struct pwtpu_job {
 
 extern struct pwtpu_island pwtpu_isl;
 extern const struct file_operations pwtpu_fops;
-extern const struct attribute_group *pwtpu_dev_groups[];
+
+/* pwtpu_sysfs.c */
+void pwtpu_sysfs_groups(struct pwtpu_dev *pdev);
 
 /* pwtpu_drv.c */
 const char *pwtpu_timing_name(u32 mode);

@@ -29,11 +29,15 @@ MODULE_PARM_DESC(mesh, "mesh shape: 8, 2x4, 2x2x2, 4x4t (torus); default 1-D of 
 
 static char *spec = "";
 module_param(spec, charp, 0444);
-MODULE_PARM_DESC(spec, "device spec overrides: key=value,... (array_dim, clock_mhz, hbm_mbps, host_mbps, ici_mbps, vector_lanes, host_latency_ns, insn_overhead_ns)");
+MODULE_PARM_DESC(spec, "device spec overrides: key=value,... (array_dim, clock_mhz, hbm_mbps, host_mbps, ici_mbps, ici_latency_ns, vector_lanes, host_latency_ns, insn_overhead_ns)");
 
 static char *timing = "native";
 module_param(timing, charp, 0444);
 MODULE_PARM_DESC(timing, "timing mode: native, modeled or skip (default native)");
+
+static unsigned int gang_timeout_ms = 2000;
+module_param(gang_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(gang_timeout_ms, "a collective whose peers do not all arrive in this time fails with -ETIMEDOUT (10-600000, default 2000)");
 
 static unsigned int poll_us;
 module_param(poll_us, uint, 0444);
@@ -80,6 +84,11 @@ static int pwtpu_parse_params(struct pwtpu_island *isl)
 		pr_err("hbm_mib=%u: must be 1..%u\n", hbm_mib, PWTPU_MAX_HBM_MIB);
 		return -EINVAL;
 	}
+	if (gang_timeout_ms < 10 || gang_timeout_ms > 600000) {
+		pr_err("gang_timeout_ms=%u: must be 10..600000\n",
+		       gang_timeout_ms);
+		return -EINVAL;
+	}
 	if (poll_us > 1000) {
 		pr_err("poll_us=%u: must be 0..1000\n", poll_us);
 		return -EINVAL;
@@ -94,6 +103,7 @@ static int pwtpu_parse_params(struct pwtpu_island *isl)
 	isl->ndev = ndev;
 	isl->island = island;
 	isl->poll_us = poll_us;
+	isl->gang_timeout_ns = (u64)gang_timeout_ms * NSEC_PER_MSEC;
 	isl->hbm_bytes = (u64)hbm_mib << 20;
 
 	if (pwfw_spec_parse(&isl->spec, spec, err, sizeof(err))) {
@@ -135,7 +145,8 @@ static int pwtpu_dev_add(struct pwtpu_island *isl, u32 index)
 	device_initialize(&pdev->dev);
 	pdev->dev.class = pwtpu_class;
 	pdev->dev.devt = MKDEV(MAJOR(pwtpu_devt), index);
-	pdev->dev.groups = pwtpu_dev_groups;
+	pwtpu_sysfs_groups(pdev);
+	pdev->dev.groups = pdev->groups;
 	pdev->dev.release = pwtpu_dev_release;
 	dev_set_drvdata(&pdev->dev, pdev);
 	ret = dev_set_name(&pdev->dev, "pwtpu%u", index);
@@ -191,9 +202,16 @@ static int __init pwtpu_init(void)
 	if (ret)
 		return ret;
 
+	mutex_init(&isl->fw_lock);
+	init_waitqueue_head(&isl->fw_wait);
+	isl->fw = pwfw_island_create(isl, &isl->spec, &isl->mesh, isl->ndev,
+				     isl->gang_timeout_ns);
+	if (!isl->fw)
+		return -ENOMEM;
+
 	ret = alloc_chrdev_region(&pwtpu_devt, 0, isl->ndev, "pwtpu");
 	if (ret)
-		return ret;
+		goto err_island;
 
 	pwtpu_class = pwtpu_class_create("pwtpu");
 	if (IS_ERR(pwtpu_class)) {
@@ -218,6 +236,8 @@ err_devs:
 	class_destroy(pwtpu_class);
 err_region:
 	unregister_chrdev_region(pwtpu_devt, isl->ndev);
+err_island:
+	pwfw_island_destroy(isl->fw);
 	return ret;
 }
 
@@ -226,6 +246,7 @@ static void __exit pwtpu_exit(void)
 	pwtpu_remove_all(&pwtpu_isl);
 	class_destroy(pwtpu_class);
 	unregister_chrdev_region(pwtpu_devt, pwtpu_isl.ndev);
+	pwfw_island_destroy(pwtpu_isl.fw);
 }
 
 module_init(pwtpu_init);

@@ -34,8 +34,15 @@ static int pwtpu_info(struct pwtpu_ctx *ctx, struct pwtpu_info __user *uarg)
 		.max_insns = PWTPU_MAX_INSNS,
 	};
 
+	u32 axis, dir;
+
 	memcpy(info.mesh_shape, isl->mesh.shape, sizeof(info.mesh_shape));
 	memcpy(info.mesh_coords, pdev->coords, sizeof(info.mesh_coords));
+	for (axis = 0; axis < PWTPU_MESH_MAX_DIMS; axis++)
+		for (dir = 0; dir < 2; dir++)
+			info.neighbors[axis][dir] =
+				pwfw_island_neighbor(isl->fw, pdev->index,
+						     axis, dir);
 	return copy_to_user(uarg, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
@@ -92,6 +99,7 @@ long pwtpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PWTPU_CMD_EXEC:
 	case PWTPU_CMD_COPY_TO_DEV:
 	case PWTPU_CMD_COPY_FROM_DEV:
+	case PWTPU_CMD_COPY_PEER:
 		return pwtpu_cmd_sync(ctx, cmd, uarg);
 	default:
 		return -ENOTTY;

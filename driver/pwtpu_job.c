@@ -4,6 +4,8 @@
  * references on what it uses, stage host data. Shared by the io_uring and
  * ioctl paths, so both accept and reject exactly the same commands.
  */
+#include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -58,7 +60,30 @@ void pwtpu_job_put(struct pwtpu_job *job)
 		pwtpu_bo_put(job->bos[i]);
 	if (job->prog)
 		pwtpu_prog_put(job->prog);
+	kfree(job->gang);
 	kfree(job);
+}
+
+/* The gang of an EXEC, copied and checked now: the device runs it later. */
+static int pwtpu_job_gang(struct pwtpu_job *job, const struct pwtpu_cmd *cmd)
+{
+	struct pwtpu_dev *pdev = job->pdev;
+
+	/* A gang exactly when the program has collectives. */
+	if (!cmd->gang_ptr != !job->prog->fw.ncoll)
+		return -EINVAL;
+	if (!cmd->gang_ptr)
+		return 0;
+	job->gang = memdup_user(u64_to_user_ptr(cmd->gang_ptr),
+				sizeof(*job->gang));
+	if (IS_ERR(job->gang)) {
+		int ret = PTR_ERR(job->gang);
+
+		job->gang = NULL;
+		return ret;
+	}
+	return pwfw_gang_check(pdev->isl->fw, pdev->index, job->gang) ?
+		-EINVAL : 0;
 }
 
 static int pwtpu_job_bind(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
@@ -66,14 +91,19 @@ static int pwtpu_job_bind(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 {
 	u32 handles[PWTPU_MAX_BUFS];
 	u32 i, j;
+	int ret;
 
+	if (cmd->peer_handle || cmd->host_ptr || cmd->offset || cmd->length ||
+	    cmd->peer_offset)
+		return -EINVAL;
 	job->prog = pwtpu_ctx_get_prog(ctx, cmd->handle);
 	if (!job->prog)
 		return -ENOENT;
-	if (cmd->length || cmd->offset || cmd->host_ptr)
-		return -EINVAL;
 	if (cmd->nbufs != job->prog->fw.nbufs)
 		return -EINVAL;
+	ret = pwtpu_job_gang(job, cmd);
+	if (ret)
+		return ret;
 	if (copy_from_user(handles, u64_to_user_ptr(cmd->bufs_ptr),
 			   cmd->nbufs * sizeof(u32)))
 		return -EFAULT;
@@ -92,20 +122,69 @@ static int pwtpu_job_bind(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 	return 0;
 }
 
+/* Both ends of a copy: @bo must hold [@offset, @offset + @length). */
+static bool pwtpu_range_ok(const struct pwtpu_bo *bo, u64 offset, u64 length)
+{
+	return length && offset <= bo->size && length <= bo->size - offset;
+}
+
+/*
+ * The destination of a COPY_PEER: a BO of another open pwtpu file of the
+ * caller's, named by its fd, on any device of the island.
+ */
+static int pwtpu_job_peer(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
+			  const struct pwtpu_cmd *cmd)
+{
+	struct pwtpu_ctx *peer;
+	struct pwtpu_bo *bo;
+	struct file *file;
+
+	if (cmd->bufs_ptr || cmd->host_ptr || cmd->gang_ptr)
+		return -EINVAL;
+	job->bos[0] = pwtpu_ctx_get_bo(ctx, cmd->handle);
+	if (!job->bos[0])
+		return -ENOENT;
+	job->nbos = 1;
+
+	file = fget(cmd->peer_fd);
+	if (!file)
+		return -EBADF;
+	if (file->f_op != &pwtpu_fops) {
+		fput(file);
+		return -EINVAL;
+	}
+	peer = file->private_data;
+	bo = pwtpu_ctx_get_bo(peer, cmd->peer_handle);
+	job->peer = peer->pdev;
+	fput(file);
+	if (!bo)
+		return -ENOENT;
+	job->bos[1] = bo;
+	job->nbos = 2;
+
+	if (!pwtpu_range_ok(job->bos[0], cmd->offset, cmd->length) ||
+	    !pwtpu_range_ok(bo, cmd->peer_offset, cmd->length))
+		return -EINVAL;
+	job->offset = cmd->offset;
+	job->peer_offset = cmd->peer_offset;
+	job->length = cmd->length;
+	return 0;
+}
+
 static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 			     const struct pwtpu_cmd *cmd, bool to_dev)
 {
 	struct pwtpu_bo *bo;
 
-	if (cmd->nbufs || cmd->bufs_ptr)
+	if (cmd->nbufs || cmd->peer_handle || cmd->bufs_ptr || cmd->gang_ptr ||
+	    cmd->peer_offset)
 		return -EINVAL;
 	bo = pwtpu_ctx_get_bo(ctx, cmd->handle);
 	if (!bo)
 		return -ENOENT;
 	job->bos[0] = bo;
 	job->nbos = 1;
-	if (!cmd->length || cmd->offset > bo->size ||
-	    cmd->length > bo->size - cmd->offset)
+	if (!pwtpu_range_ok(bo, cmd->offset, cmd->length))
 		return -EINVAL;
 	job->offset = cmd->offset;
 	job->length = cmd->length;
@@ -130,9 +209,10 @@ static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 
 /*
  * Returns a job holding one reference, or an ERR_PTR: -ENOTTY for an
- * unknown command, -EINVAL for malformed fields, -ENOENT for a handle
- * this context does not own, -ERANGE for a buffer too small for its
- * binding, -EFAULT for bad user memory.
+ * unknown command, -EINVAL for malformed fields (and a malformed gang, a
+ * peer file that is not a pwtpu device), -ENOENT for a handle the file
+ * does not own, -ERANGE for a buffer too small for its binding, -EBADF
+ * for a peer fd that is not open, -EFAULT for bad user memory.
  */
 struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 				    const struct pwtpu_cmd *cmd)
@@ -145,12 +225,12 @@ struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 	case PWTPU_CMD_EXEC:
 	case PWTPU_CMD_COPY_TO_DEV:
 	case PWTPU_CMD_COPY_FROM_DEV:
+	case PWTPU_CMD_COPY_PEER:
 		break;
 	default:
 		return ERR_PTR(-ENOTTY);
 	}
-	if (cmd->flags || cmd->reserved0 ||
-	    memchr_inv(cmd->reserved, 0, sizeof(cmd->reserved)))
+	if (cmd->flags)
 		return ERR_PTR(-EINVAL);
 
 	job = pwtpu_job_alloc(ctx->pdev, _IOC_NR(cmd_op));
@@ -159,11 +239,16 @@ struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 
 	switch (cmd_op) {
 	case PWTPU_CMD_NOP:
-		ret = (cmd->handle || cmd->nbufs || cmd->bufs_ptr ||
-		       cmd->host_ptr || cmd->offset || cmd->length) ? -EINVAL : 0;
+		ret = (cmd->handle || cmd->nbufs || cmd->peer_handle ||
+		       cmd->bufs_ptr || cmd->host_ptr || cmd->offset ||
+		       cmd->length || cmd->gang_ptr || cmd->peer_offset) ?
+		      -EINVAL : 0;
 		break;
 	case PWTPU_CMD_EXEC:
 		ret = pwtpu_job_bind(job, ctx, cmd);
+		break;
+	case PWTPU_CMD_COPY_PEER:
+		ret = pwtpu_job_peer(job, ctx, cmd);
 		break;
 	default:
 		ret = pwtpu_job_copy_in(job, ctx, cmd,

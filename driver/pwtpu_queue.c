@@ -58,31 +58,46 @@ static void pwtpu_wait_until(u64 deadline)
 			   TASK_IDLE);
 }
 
+static u64 pwtpu_job_exec(struct pwtpu_job *job, bool compute)
+{
+	struct pwtpu_dev *pdev = job->pdev;
+	struct pwfw_buf bufs[PWTPU_MAX_BUFS];
+	struct pwfw_exec_env env = {
+		.isl = pdev->isl->fw,
+		.dev = pdev->index,
+		.gang = job->gang,
+		.compute = compute,
+	};
+	u32 i;
+
+	for (i = 0; i < job->nbos; i++) {
+		bufs[i].base = job->bos[i]->vaddr;
+		bufs[i].size = job->bos[i]->size;
+	}
+	job->result = pwfw_exec(&job->prog->fw, bufs, job->nbos, &env);
+	return job->prog->fw.modeled_ns + env.link_ns;
+}
+
+/* Runs one command; returns its modelled duration. */
 static u64 pwtpu_job_run(struct pwtpu_job *job, bool compute)
 {
 	struct pwtpu_island *isl = job->pdev->isl;
-	struct pwfw_buf bufs[PWTPU_MAX_BUFS];
-	u8 *hbm;
-	u32 i;
+	u8 *hbm = job->nbos ? (u8 *)job->bos[0]->vaddr + job->offset : NULL;
 
 	switch (job->nr) {
 	case _IOC_NR(PWTPU_CMD_EXEC):
-		if (!compute)
-			return job->prog->fw.modeled_ns;
-		for (i = 0; i < job->nbos; i++) {
-			bufs[i].base = job->bos[i]->vaddr;
-			bufs[i].size = job->bos[i]->size;
-		}
-		job->result = pwfw_exec(&job->prog->fw, bufs, job->nbos);
-		return job->prog->fw.modeled_ns;
+		return pwtpu_job_exec(job, compute);
 	case _IOC_NR(PWTPU_CMD_COPY_TO_DEV):
-	case _IOC_NR(PWTPU_CMD_COPY_FROM_DEV):
-		hbm = (u8 *)job->bos[0]->vaddr + job->offset;
-		if (job->nr == _IOC_NR(PWTPU_CMD_COPY_TO_DEV))
-			memcpy(hbm, job->bounce, job->length);
-		else
-			memcpy(job->bounce, hbm, job->length);
+		memcpy(hbm, job->bounce, job->length);
 		return pwfw_model_copy_ns(&isl->spec, job->length);
+	case _IOC_NR(PWTPU_CMD_COPY_FROM_DEV):
+		memcpy(job->bounce, hbm, job->length);
+		return pwfw_model_copy_ns(&isl->spec, job->length);
+	case _IOC_NR(PWTPU_CMD_COPY_PEER):
+		memmove((u8 *)job->bos[1]->vaddr + job->peer_offset, hbm,
+			job->length);
+		return pwfw_island_transfer(isl->fw, job->pdev->index,
+					    job->peer->index, job->length);
 	default:
 		return 0;
 	}

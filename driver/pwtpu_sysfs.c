@@ -73,6 +73,32 @@ static ssize_t timing_mode_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(timing_mode);
 
+/* Neighbours per axis, minus then plus; "-" where there is no link. */
+static ssize_t neighbors_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct pwtpu_dev *pdev = to_pwtpu(dev);
+	struct pwtpu_island *isl = pdev->isl;
+	u32 axis, dir, peer;
+	int len = 0;
+
+	for (axis = 0; axis < isl->mesh.ndims; axis++) {
+		for (dir = 0; dir < 2; dir++) {
+			peer = pwfw_island_neighbor(isl->fw, pdev->index, axis,
+						    dir);
+			if (peer == PWTPU_NO_DEVICE)
+				len += sysfs_emit_at(buf, len, "%s-",
+						     len ? " " : "");
+			else
+				len += sysfs_emit_at(buf, len, "%s%u",
+						     len ? " " : "", peer);
+		}
+	}
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+static DEVICE_ATTR_RO(neighbors);
+
 static struct attribute *pwtpu_dev_attrs[] = {
 	&dev_attr_index.attr,
 	&dev_attr_island.attr,
@@ -85,6 +111,7 @@ static struct attribute *pwtpu_dev_attrs[] = {
 	&dev_attr_queue_depth.attr,
 	&dev_attr_spec.attr,
 	&dev_attr_timing_mode.attr,
+	&dev_attr_neighbors.attr,
 	NULL,
 };
 
@@ -92,7 +119,83 @@ static const struct attribute_group pwtpu_dev_group = {
 	.attrs = pwtpu_dev_attrs,
 };
 
-const struct attribute_group *pwtpu_dev_groups[] = {
-	&pwtpu_dev_group,
-	NULL,
+/*
+ * link_<axis>_<minus|plus>/{peer,bytes,transfers,busy_ns}: traffic this
+ * device sent on one link. Each device gets a group for each link it
+ * has, so a directory exists exactly where a link does.
+ */
+static const char * const pwtpu_link_files[PWTPU_LINK_FIELDS] = {
+	"peer", "bytes", "transfers", "busy_ns",
 };
+
+static ssize_t pwtpu_link_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct pwtpu_link_attr *la = container_of(attr, struct pwtpu_link_attr,
+						  attr);
+	struct pwtpu_dev *pdev = to_pwtpu(dev);
+	struct pwfw_link_stats st;
+	u64 val;
+
+	pwfw_island_link_stats(pdev->isl->fw, pdev->index, la->axis, la->dir,
+			       &st);
+	switch (la->field) {
+	case 0:
+		val = pwfw_island_neighbor(pdev->isl->fw, pdev->index,
+					   la->axis, la->dir);
+		break;
+	case 1:
+		val = st.bytes;
+		break;
+	case 2:
+		val = st.transfers;
+		break;
+	default:
+		val = st.busy_ns;
+		break;
+	}
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+static void pwtpu_link_group(struct pwtpu_link_sysfs *ls, u32 axis, u32 dir)
+{
+	u32 f;
+
+	for (f = 0; f < PWTPU_LINK_FIELDS; f++) {
+		struct pwtpu_link_attr *la = &ls->attrs[f];
+
+		sysfs_attr_init(&la->attr.attr);
+		la->attr.attr.name = pwtpu_link_files[f];
+		la->attr.attr.mode = 0444;
+		la->attr.show = pwtpu_link_show;
+		la->axis = axis;
+		la->dir = dir;
+		la->field = f;
+		ls->ptrs[f] = &la->attr.attr;
+	}
+	ls->ptrs[PWTPU_LINK_FIELDS] = NULL;
+	snprintf(ls->name, sizeof(ls->name), "link_%u_%s", axis,
+		 dir ? "plus" : "minus");
+	ls->group.name = ls->name;
+	ls->group.attrs = ls->ptrs;
+}
+
+/* Fill pdev->groups before the device is added. */
+void pwtpu_sysfs_groups(struct pwtpu_dev *pdev)
+{
+	u32 axis, dir, n = 0;
+
+	pdev->groups[n++] = &pwtpu_dev_group;
+	for (axis = 0; axis < PWTPU_MESH_MAX_DIMS; axis++) {
+		for (dir = 0; dir < 2; dir++) {
+			struct pwtpu_link_sysfs *ls = &pdev->links[axis][dir];
+
+			if (pwfw_island_neighbor(pdev->isl->fw, pdev->index,
+						 axis, dir) == PWTPU_NO_DEVICE)
+				continue;
+			pwtpu_link_group(ls, axis, dir);
+			pdev->groups[n++] = &ls->group;
+		}
+	}
+	pdev->groups[n] = NULL;
+}

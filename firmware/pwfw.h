@@ -12,8 +12,10 @@
 #include "pwfw_types.h"
 #include "../include/uapi/pwtpu.h"
 
+#define PWFW_ENOMEM	12
 #define PWFW_EINVAL	22
 #define PWFW_ERANGE	34
+#define PWFW_ETIMEDOUT	110
 
 /**
  * struct pwfw_spec - one device kind, the input of the timing model
@@ -25,6 +27,7 @@
  * @vector_lanes: elements per cycle of the vector unit.
  * @host_latency_ns: fixed cost of one host-link transfer.
  * @insn_overhead_ns: fixed cost of issuing one instruction.
+ * @ici_latency_ns: fixed cost of one hop over a mesh link.
  */
 struct pwfw_spec {
 	u32 array_dim;
@@ -35,6 +38,7 @@ struct pwfw_spec {
 	u32 vector_lanes;
 	u32 host_latency_ns;
 	u32 insn_overhead_ns;
+	u32 ici_latency_ns;
 };
 
 void pwfw_spec_default(struct pwfw_spec *spec);
@@ -82,8 +86,12 @@ u32 pwfw_mesh_format(const struct pwfw_mesh *mesh, char *buf, u32 len);
  *	verified for (struct pwfw_spec.array_dim); MATMUL sums K in tiles
  *	of this size (docs/firmware-ops.md). The verifier sets it.
  * @buf_bytes: bytes each binding must have at least.
+ * @ncoll: collective instructions in the program (counted once each,
+ *	loops not unrolled); an EXEC of a program with any needs a gang.
  * @dyn_insns: instructions one execution runs, loops unrolled.
- * @modeled_ns: modelled duration of one execution.
+ * @modeled_ns: modelled duration of one execution; a collective counts
+ *	only its issue overhead here, its link time is reported by
+ *	pwfw_exec() in struct pwfw_exec_env.link_ns.
  *
  * The host keeps the image alive and unchanged while the program exists.
  */
@@ -94,6 +102,7 @@ struct pwfw_prog {
 	u32 ninsns;
 	u32 nbufs;
 	u32 array_dim;
+	u32 ncoll;
 	u64 buf_bytes[PWTPU_MAX_BUFS];
 	u64 dyn_insns;
 	u64 modeled_ns;
@@ -128,15 +137,51 @@ struct pwfw_buf {
 	u64 size;
 };
 
+struct pwfw_island;
+
+/**
+ * struct pwfw_exec_env - what one execution reaches beyond its buffers
+ * @isl: the device's island, for collectives; NULL: none can run.
+ * @dev: this device's index in the island.
+ * @gang: the execution's gang, checked by pwfw_gang_check(), or NULL.
+ * @compute: false in skip timing mode: collectives still meet their
+ *	peers and charge the links, but no arithmetic or data moves.
+ * @link_ns: out: modelled time the execution's collectives spent on
+ *	links, beyond the program's static modeled_ns.
+ */
+struct pwfw_exec_env {
+	struct pwfw_island *isl;
+	u32 dev;
+	const struct pwtpu_gang *gang;
+	bool compute;
+	u64 link_ns;
+};
+
 /*
  * Run a verified program over @nbufs bound buffers. Returns 0,
  * -PWFW_EINVAL when @nbufs is not the program's, or -PWFW_ERANGE when a
- * buffer is smaller than the program needs (nothing is executed then).
- * Float work runs inside bounded pwfw_plat_fpu_begin/end sections with
- * pwfw_plat_yield() between them.
+ * buffer is smaller than the program needs (nothing is executed then);
+ * -PWFW_EINVAL when the program has collectives and @env has no gang or
+ * the gang's group does not fit their shapes, or the peers disagree;
+ * -PWFW_ETIMEDOUT when the peers of a collective do not all arrive in
+ * the island's gang timeout; -PWFW_ENOMEM when a collective's scratch
+ * cannot be allocated. With @env->compute false nothing but the
+ * collectives' meetings and link charges runs. Float work runs inside
+ * bounded pwfw_plat_fpu_begin/end sections with pwfw_plat_yield()
+ * between them.
  */
 int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
-	      u32 nbufs);
+	      u32 nbufs, struct pwfw_exec_env *env);
+
+/*
+ * Check a gang descriptor taken from user space for device @dev of @isl:
+ * 0, or -PWFW_EINVAL on any malformed field (reserved or flags set, bad
+ * counts, devices out of the island or repeated, devices[rank] != @dev,
+ * permute targets outside the member's group or shared by two members,
+ * entries past ndevices not zero).
+ */
+int pwfw_gang_check(const struct pwfw_island *isl, u32 dev,
+		    const struct pwtpu_gang *gang);
 
 /* Timing model; see docs/firmware.md. */
 u64 pwfw_model_insn_ns(const struct pwfw_spec *spec,

@@ -11,8 +11,16 @@
  * pwfw_plat_yield() runs between pieces, never inside a section.
  *
  * Everything about the program itself was checked by pwfw_verify(); the
- * interpreter checks only the binding of buffers.
+ * interpreter checks only the binding of buffers and, for a program with
+ * collectives, the gang. Collectives (pwfw_coll.c) meet the other
+ * members of this device's replica group; they are numbered in the
+ * order this execution runs them, loops unrolled, from 0.
+ *
+ * In skip timing mode (env->compute false) only the collectives run, to
+ * meet their peers and charge the links; everything else, DELAY
+ * included, is left to the timing model.
  */
+#include "pwfw_coll.h"
 #include "pwfw_kernels.h"
 #include "pwfw_platform.h"
 
@@ -26,10 +34,19 @@
  * struct pwfw_x - one execution
  * @prog: the verified program.
  * @bufs: its bound buffers, at least prog->buf_bytes[] each.
+ * @env: the island, gang and mode; NULL when the program has no
+ *	collectives and the caller gave none.
+ * @compute: whether arithmetic and data movement run.
+ * @seq: collectives run so far.
+ * @grp: this member's replica group, when the program has collectives.
  */
 struct pwfw_x {
 	const struct pwfw_prog *prog;
 	const struct pwfw_buf *bufs;
+	struct pwfw_exec_env *env;
+	bool compute;
+	u32 seq;
+	struct pwfw_group grp;
 };
 
 static const struct pwtpu_tensor *pwfw_x_tensor(const struct pwfw_x *x,
@@ -251,8 +268,33 @@ static void pwfw_x_matmul(const struct pwfw_x *x, const struct pwtpu_insn *in)
 	}
 }
 
-static void pwfw_x_insn(const struct pwfw_x *x, const struct pwtpu_insn *in)
+static int pwfw_x_coll(struct pwfw_x *x, const struct pwtpu_insn *in)
 {
+	const struct pwtpu_tensor *d = pwfw_x_tensor(x, in->dst);
+	const struct pwtpu_tensor *a = pwfw_x_tensor(x, in->src[0]);
+	struct pwfw_coll c = {
+		.env = x->env,
+		.grp = &x->grp,
+		.seq = x->seq++,
+		.op = in->op,
+		.mode = in->mode,
+		.dtype = d->dtype,
+		.src = pwfw_x_ptr(x, in->src[0]),
+		.dst = pwfw_x_ptr(x, in->dst),
+		.src_elems = pwfw_tensor_elems(a),
+		.dst_elems = pwfw_tensor_elems(d),
+	};
+
+	return pwfw_coll_run(&c);
+}
+
+static int pwfw_x_insn(struct pwfw_x *x, const struct pwtpu_insn *in)
+{
+	if (in->op >= PWTPU_OP_ALL_REDUCE &&
+	    in->op <= PWTPU_OP_COLLECTIVE_PERMUTE)
+		return pwfw_x_coll(x, in);
+	if (!x->compute)
+		return 0;
 	switch (in->op) {
 	case PWTPU_OP_MATMUL:
 		pwfw_x_matmul(x, in);
@@ -273,6 +315,7 @@ static void pwfw_x_insn(const struct pwfw_x *x, const struct pwtpu_insn *in)
 		pwfw_x_elementwise(x, in);
 		break;
 	}
+	return 0;
 }
 
 /**
@@ -287,19 +330,44 @@ struct pwfw_x_loop {
 	u32 left;
 };
 
+/* A program with collectives needs an island and a well-formed gang. */
+static int pwfw_x_env(struct pwfw_x *x)
+{
+	struct pwfw_exec_env *env = x->env;
+
+	if (!x->prog->ncoll)
+		return 0;
+	if (!env || !env->isl || !env->gang ||
+	    pwfw_gang_check(env->isl, env->dev, env->gang))
+		return -PWFW_EINVAL;
+	pwfw_gang_group(env->gang, &x->grp);
+	return 0;
+}
+
 int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
-	      u32 nbufs)
+	      u32 nbufs, struct pwfw_exec_env *env)
 {
 	struct pwfw_x_loop loops[PWTPU_MAX_LOOP_DEPTH], *top;
-	struct pwfw_x x = { .prog = prog, .bufs = bufs };
+	struct pwfw_x x = {
+		.prog = prog,
+		.bufs = bufs,
+		.env = env,
+		.compute = !env || env->compute,
+	};
 	const struct pwtpu_insn *in;
 	u32 pc = 0, depth = 0, i;
+	int ret;
 
+	if (env)
+		env->link_ns = 0;
 	if (nbufs != prog->nbufs)
 		return -PWFW_EINVAL;
 	for (i = 0; i < nbufs; i++)
 		if (bufs[i].size < prog->buf_bytes[i])
 			return -PWFW_ERANGE;
+	ret = pwfw_x_env(&x);
+	if (ret)
+		return ret;
 
 	for (;;) {
 		if (depth) {
@@ -319,7 +387,9 @@ int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 			break;
 		in = &prog->insns[pc++];
 		if (in->op != PWTPU_OP_LOOP) {
-			pwfw_x_insn(&x, in);
+			ret = pwfw_x_insn(&x, in);
+			if (ret)
+				return ret;
 			continue;
 		}
 		/* The verifier bounds trips, body and depth; stay safe anyway. */

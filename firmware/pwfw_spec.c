@@ -25,7 +25,7 @@ struct spec_key {
 
 /*
  * In the order of struct pwfw_spec, which is also the canonical order.
- * Rates must not be 0 (the timing model divides by them); the two fixed
+ * Rates must not be 0 (the timing model divides by them); the fixed
  * costs may be, for an idealised device.
  */
 static const struct spec_key spec_keys[] = {
@@ -37,6 +37,7 @@ static const struct spec_key spec_keys[] = {
 	SPEC_KEY(vector_lanes, 1, 0xffffffffU),
 	SPEC_KEY(host_latency_ns, 0, 0xffffffffU),
 	SPEC_KEY(insn_overhead_ns, 0, 0xffffffffU),
+	SPEC_KEY(ici_latency_ns, 0, 0xffffffffU),
 	{ 0 }
 };
 
@@ -51,6 +52,7 @@ void pwfw_spec_default(struct pwfw_spec *spec)
 	spec->vector_lanes = 1024;
 	spec->host_latency_ns = 1000;
 	spec->insn_overhead_ns = 50;
+	spec->ici_latency_ns = 1000;
 }
 
 static u32 *spec_field(struct pwfw_spec *spec, const struct spec_key *key)

@@ -13,9 +13,10 @@
  *    shape[k] >= 1 for k < rank and 0 after; at most PWTPU_MAX_ELEMS
  *    elements; buf < nbufs; offset a multiple of the element size;
  *    offset + bytes <= PWTPU_MAX_OFFSET and <= prog->buf_bytes[buf].
- *  - Every instruction: known op; mode valid for COMPARE and REDUCE, 0
- *    otherwise; each operand the op uses is a tensor index < ntensors,
- *    each it does not use is PWTPU_NO_TENSOR; args it does not use are 0.
+ *  - Every instruction: known op; mode valid for COMPARE, REDUCE (SUM,
+ *    MAX, MIN), ALL_REDUCE and REDUCE_SCATTER (also PROD), 0 otherwise;
+ *    each operand the op uses is a tensor index < ntensors, each it does
+ *    not use is PWTPU_NO_TENSOR; args it does not use are 0.
  *  - Dtypes and shapes follow the op's rules (see check_* below): e.g.
  *    MATMUL is rank 2 [M,K] x [K,N] -> [M,N], f32/bf16 -> f32 or
  *    i8 -> i32; TRANSPOSE's arg[0..rank-1] is a permutation; SLICE's
@@ -25,6 +26,11 @@
  *    b and c, is either byte-disjoint from an operand or exactly the same
  *    tensor; the result of every other op (and SELECT's a) is disjoint
  *    from all its operands. Operands may overlap each other.
+ *  - Collectives: ALL_REDUCE and REDUCE_SCATTER take f32, bf16 or i32;
+ *    dst has a's dtype; ALL_REDUCE and COLLECTIVE_PERMUTE keep a's shape;
+ *    ALL_GATHER's dst (REDUCE_SCATTER's a) has the other's rank >= 1 and
+ *    dimensions 1.., and dimension 0 a multiple of the other's; dst is
+ *    disjoint from a. prog->ncoll counts them (statically).
  *  - LOOP: 1 <= trips <= PWTPU_MAX_TRIPS; the body (the next arg[1] >= 1
  *    insns) lies inside the program and inside the enclosing body; at
  *    most PWTPU_MAX_LOOP_DEPTH loops are open at any instruction.
@@ -83,6 +89,11 @@ static const struct op_info op_infos[PWTPU_OP_COUNT] = {
 	[PWTPU_OP_REDUCE] = { "reduce", 1, 1, PWTPU_REDUCE_MIN + 1, 1 },
 	[PWTPU_OP_LOOP] = { "loop", 0, 0, 0, 2 },
 	[PWTPU_OP_DELAY] = { "delay", 0, 0, 0, 2 },
+	[PWTPU_OP_ALL_REDUCE] = { "all_reduce", 1, 1, PWTPU_REDUCE_PROD + 1, 0 },
+	[PWTPU_OP_ALL_GATHER] = { "all_gather", 1, 1, 0, 0 },
+	[PWTPU_OP_REDUCE_SCATTER] = { "reduce_scatter", 1, 1,
+				      PWTPU_REDUCE_PROD + 1, 0 },
+	[PWTPU_OP_COLLECTIVE_PERMUTE] = { "collective_permute", 1, 1, 0, 0 },
 };
 
 static const char * const src_names[3] = { "a", "b", "c" };
@@ -736,6 +747,85 @@ static int check_reduce(struct vctx *v)
 	return check_disjoint(v);
 }
 
+static bool is_collective(u32 op)
+{
+	return op >= PWTPU_OP_ALL_REDUCE && op <= PWTPU_OP_COLLECTIVE_PERMUTE;
+}
+
+/*
+ * dst and a of ALL_GATHER (@big is dst) or REDUCE_SCATTER (@big is a):
+ * same rank >= 1, dimensions 1.. equal, the big one's dimension 0 a
+ * multiple of the small one's. Which multiple is the gang's group size,
+ * known only at exec.
+ */
+static int check_blocks(struct vctx *v, const char *big_name,
+			const struct pwtpu_tensor *big, const char *small_name,
+			const struct pwtpu_tensor *small)
+{
+	u32 k;
+
+	if (!big->rank || !small->rank)
+		return fail_insn(v, PWTPU_VERR_SHAPE,
+				 "a and dst must have rank >= 1");
+	if (big->rank != small->rank)
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", v->dst, "a",
+				   v->src[0], "ranks differ");
+	for (k = 1; k < big->rank; k++)
+		if (big->shape[k] != small->shape[k])
+			return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst",
+					   v->dst, "a", v->src[0],
+					   "dimensions past the first differ");
+	if (big->shape[0] % small->shape[0]) {
+		struct pwfw_fmt *f = reject_insn(v, PWTPU_VERR_MISMATCH);
+
+		pwfw_fmt_str(f, big_name);
+		pwfw_fmt_str(f, ".shape[0] ");
+		pwfw_fmt_u64(f, big->shape[0]);
+		pwfw_fmt_str(f, " is not a multiple of ");
+		pwfw_fmt_str(f, small_name);
+		pwfw_fmt_str(f, ".shape[0] ");
+		pwfw_fmt_u64(f, small->shape[0]);
+		return -PWFW_EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, COLLECTIVE_PERMUTE. dst never
+ * overlaps a: peers read a (and dst) while this device writes dst.
+ */
+static int check_collective(struct vctx *v)
+{
+	const struct pwtpu_tensor *a = v->src[0], *d = v->dst;
+	u32 op = v->in->op;
+	int ret;
+
+	if ((op == PWTPU_OP_ALL_REDUCE || op == PWTPU_OP_REDUCE_SCATTER) &&
+	    a->dtype != PWTPU_DT_F32 && a->dtype != PWTPU_DT_BF16 &&
+	    a->dtype != PWTPU_DT_I32)
+		return fail_dtype(v, "a", a,
+				  "reductions take f32, bf16 or i32");
+	ret = check_same_dtype(v);
+	if (ret)
+		return ret;
+	switch (op) {
+	case PWTPU_OP_ALL_GATHER:
+		ret = check_blocks(v, "dst", d, "a", a);
+		break;
+	case PWTPU_OP_REDUCE_SCATTER:
+		ret = check_blocks(v, "a", a, "dst", d);
+		break;
+	default:
+		if (!pwfw_shape_equal(d, a))
+			ret = fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", d,
+					  "a", a, "shapes differ");
+		break;
+	}
+	if (ret)
+		return ret;
+	return check_disjoint(v);
+}
+
 static int check_delay(struct vctx *v)
 {
 	u64 ns = v->in->arg[0] | (u64)v->in->arg[1] << 32;
@@ -793,6 +883,8 @@ static int verify_insn(struct vctx *v)
 		return check_loop(v);
 	case PWTPU_OP_DELAY:
 		return check_delay(v);
+	case PWTPU_OP_ALL_REDUCE ... PWTPU_OP_COLLECTIVE_PERMUTE:
+		return check_collective(v);
 	default:
 		return check_elementwise(v);
 	}
@@ -897,6 +989,8 @@ static int verify_insns(struct vctx *v)
 		/* The instruction itself runs as often as its loop's body. */
 		runs = nest.runs[nest.depth];
 		ret = verify_insn(v);
+		if (!ret && is_collective(v->in->op))
+			v->prog->ncoll++;
 		if (!ret && v->in->op == PWTPU_OP_LOOP)
 			ret = enter_loop(v, &nest);
 		if (!ret)

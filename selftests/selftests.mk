@@ -2,3 +2,5 @@
 include selftests/driver/driver.mk
 include selftests/firmware/ops.mk
 include selftests/firmware/firmware.mk
+include selftests/firmware/island.mk
+include selftests/firmware/coll.mk

@@ -40,6 +40,8 @@ enum pwtpu_timing_mode {
 	PWTPU_TIMING_SKIP = 2,
 };
 
+#define PWTPU_NO_DEVICE		0xffffffffU
+
 /* pwtpu_info.mesh_flags */
 #define PWTPU_MESH_TORUS	(1U << 0)
 
@@ -66,6 +68,9 @@ enum pwtpu_timing_mode {
  * @max_bufs: largest number of buffer bindings of one program.
  * @max_tensors: largest number of tensors in one program.
  * @max_insns: largest number of instructions in one program.
+ * @neighbors: device linked to this one along each mesh dimension, in the
+ *	minus [0] and plus [1] direction, or PWTPU_NO_DEVICE.
+ * @reserved0: zero.
  * @reserved: zero.
  */
 struct pwtpu_info {
@@ -90,8 +95,9 @@ struct pwtpu_info {
 	__u32 max_bufs;
 	__u32 max_tensors;
 	__u32 max_insns;
+	__u32 neighbors[PWTPU_MESH_MAX_DIMS][2];
 	__u32 reserved0;
-	__u64 reserved[6];
+	__u64 reserved[3];
 };
 
 /**
@@ -163,19 +169,26 @@ struct pwtpu_prog_load {
 /**
  * struct pwtpu_cmd - a device command, 80 bytes: the whole command area
  * of a 128-byte SQE, and the argument of the synchronous ioctl path.
+ * Fields a command does not use must be zero.
  * @flags: zero.
- * @handle: EXEC: program handle; COPY_*: buffer object handle.
+ * @handle: EXEC: program handle; COPY_*: buffer object handle (the source
+ *	of COPY_PEER).
  * @nbufs: EXEC: number of buffer handles at @bufs_ptr; must equal the
  *	program's header nbufs. A buffer may appear once per command.
- * @reserved0: zero.
+ * @peer_fd: COPY_PEER: an open file of the destination device, held by
+ *	the caller (the same device is allowed).
+ * @peer_handle: COPY_PEER: destination buffer object, a handle of
+ *	@peer_fd's file.
  * @bufs_ptr: EXEC: user address of __u32 buffer handles, binding order.
- * @host_ptr: COPY_*: user address of the host side of the copy.
- * @offset: COPY_*: byte offset in the buffer object.
- * @length: COPY_*: bytes to copy; offset + length must lie in the buffer.
+ * @host_ptr: COPY_TO_DEV, COPY_FROM_DEV: user address of the host side.
+ * @offset: COPY_*: byte offset in the (source) buffer object.
+ * @length: COPY_*: bytes to copy; the range must lie in the buffer(s).
  * @start_ns: out, ioctl path only: CLOCK_MONOTONIC time the device
  *	started the command. Ignored on input.
  * @end_ns: out, ioctl path only: time the device finished it.
- * @reserved: zero.
+ * @gang_ptr: EXEC: user address of a struct pwtpu_gang when the program
+ *	has collectives, else 0.
+ * @peer_offset: COPY_PEER: byte offset in the destination buffer object.
  *
  * The io_uring path reports times in the CQE32 extra word instead; see
  * PWTPU_CQE_QUEUE_NS().
@@ -183,15 +196,53 @@ struct pwtpu_prog_load {
 struct pwtpu_cmd {
 	__u32 flags;
 	__u32 handle;
-	__u32 nbufs;
-	__u32 reserved0;
+	union {
+		__u32 nbufs;
+		__s32 peer_fd;
+	};
+	__u32 peer_handle;
 	__u64 bufs_ptr;
 	__u64 host_ptr;
 	__u64 offset;
 	__u64 length;
 	__u64 start_ns;
 	__u64 end_ns;
-	__u64 reserved[2];
+	__u64 gang_ptr;
+	__u64 peer_offset;
+};
+
+#define PWTPU_MAX_GANG		64
+#define PWTPU_NO_RANK		0xffffffffU
+
+/**
+ * struct pwtpu_gang - who takes part in the collectives of one EXEC
+ * @gang_id: nonzero and the same in every member's EXEC; members meet by
+ *	it (across processes too), so draw it at random for each run.
+ * @ndevices: members, 1..PWTPU_MAX_GANG.
+ * @rank: which member this EXEC is; @devices[@rank] is its device.
+ * @flags: zero.
+ * @reserved: zero.
+ * @devices: island index of each member's device, all distinct.
+ * @group: replica group id of each member: a collective runs among the
+ *	members whose id equals this member's, in rank order ("group rank").
+ * @permute: COLLECTIVE_PERMUTE: the rank each member sends to, in its
+ *	own group, or PWTPU_NO_RANK.
+ *
+ * Entries past @ndevices are zero. Every member passes the same struct
+ * but for @rank; a member whose collective disagrees with its peers' (op,
+ * dtype, shape, gang) fails with -EINVAL, and a collective whose peers do
+ * not all arrive within the module's gang_timeout_ms fails with
+ * -ETIMEDOUT; the driver logs which gangs and devices waited.
+ */
+struct pwtpu_gang {
+	__u64 gang_id;
+	__u32 ndevices;
+	__u32 rank;
+	__u32 flags;
+	__u32 reserved;
+	__u32 devices[PWTPU_MAX_GANG];
+	__u32 group[PWTPU_MAX_GANG];
+	__u32 permute[PWTPU_MAX_GANG];
 };
 
 /*
@@ -217,6 +268,11 @@ struct pwtpu_cmd {
 #define PWTPU_CMD_EXEC		_IOWR(PWTPU_IOC_MAGIC, 0x11, struct pwtpu_cmd)
 #define PWTPU_CMD_COPY_TO_DEV	_IOWR(PWTPU_IOC_MAGIC, 0x12, struct pwtpu_cmd)
 #define PWTPU_CMD_COPY_FROM_DEV	_IOWR(PWTPU_IOC_MAGIC, 0x13, struct pwtpu_cmd)
+/*
+ * Device to device over the mesh links, dimension-ordered routing; runs
+ * in the source device's queue, charged to every link it crosses.
+ */
+#define PWTPU_CMD_COPY_PEER	_IOWR(PWTPU_IOC_MAGIC, 0x14, struct pwtpu_cmd)
 
 /*
  * CQE32 extra word (cqe->big_cqe[0]) of a completed command: nanoseconds
@@ -350,6 +406,16 @@ struct pwtpu_tensor {
  *	lies wholly inside its enclosing body.
  * @PWTPU_OP_DELAY: synthetic compute of arg[0] | (u64)arg[1] << 32
  *	nanoseconds, at most PWTPU_MAX_DELAY_NS.
+ * @PWTPU_OP_ALL_REDUCE: dst = a reduced (mode is enum pwtpu_reduce, PROD
+ *	allowed) over the members of this device's replica group (struct
+ *	pwtpu_gang); f32, bf16 or i32; the order of the reduction is fixed
+ *	(docs/collectives.md).
+ * @PWTPU_OP_ALL_GATHER: dst = the members' a concatenated along
+ *	dimension 0 in group-rank order: dst.shape[0] = n * a.shape[0].
+ * @PWTPU_OP_REDUCE_SCATTER: dst = block (group rank) of a reduced over
+ *	the group, split along dimension 0: a.shape[0] = n * dst.shape[0].
+ * @PWTPU_OP_COLLECTIVE_PERMUTE: dst = a of the member whose permute
+ *	target is this one, or zeros if none.
  * @PWTPU_OP_COUNT: number of opcodes; not an instruction.
  */
 enum pwtpu_op {
@@ -376,6 +442,10 @@ enum pwtpu_op {
 	PWTPU_OP_REDUCE,
 	PWTPU_OP_LOOP,
 	PWTPU_OP_DELAY,
+	PWTPU_OP_ALL_REDUCE,
+	PWTPU_OP_ALL_GATHER,
+	PWTPU_OP_REDUCE_SCATTER,
+	PWTPU_OP_COLLECTIVE_PERMUTE,
 	PWTPU_OP_COUNT,
 };
 
@@ -394,6 +464,7 @@ enum pwtpu_reduce {
 	PWTPU_REDUCE_SUM = 0,
 	PWTPU_REDUCE_MAX,
 	PWTPU_REDUCE_MIN,
+	PWTPU_REDUCE_PROD,	/* collectives only */
 };
 
 /**

@@ -283,9 +283,15 @@ TEST_F(cmd, reserved_and_flags)
 			}
 			switch (field) {
 			case 0: cmd.flags = 1; break;
-			case 1: cmd.reserved0 = 1; break;
-			case 2: cmd.reserved[0] = 1; break;
-			case 3: cmd.reserved[1] = 1; break;
+			case 1: cmd.peer_handle = 1; break;
+			case 2: cmd.peer_offset = 1; break;
+			/* A field only another command uses. */
+			case 3:
+				if (ops[i] == PWTPU_CMD_EXEC)
+					cmd.length = 4;
+				else
+					cmd.gang_ptr = 1;
+				break;
 			}
 			EXPECT_EQ(-EINVAL, run(self, variant, ops[i], &cmd)) {
 				TH_LOG("op %#x field %d", ops[i], field);

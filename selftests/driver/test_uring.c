@@ -188,7 +188,7 @@ TEST_F(uring, needs_sqe128_and_cqe32)
 TEST_F(uring, unknown_cmd_op)
 {
 	const uint32_t ops[] = {
-		_IOWR(PWTPU_IOC_MAGIC, 0x14, struct pwtpu_cmd),
+		_IOWR(PWTPU_IOC_MAGIC, 0x15, struct pwtpu_cmd),
 		_IOWR(PWTPU_IOC_MAGIC, 0xff, struct pwtpu_cmd),
 		_IOWR('x', 0x10, struct pwtpu_cmd),	/* another driver's */
 		PWTPU_IOCTL_INFO,			/* control: ioctl only */
@@ -215,13 +215,13 @@ TEST_F(uring, reserved_fields)
 		memset(&cmd, 0, sizeof(cmd));
 		switch (field) {
 		case 0: cmd.flags = 1; break;
-		case 1: cmd.reserved0 = 1; break;
-		case 2: cmd.reserved[0] = 1; break;
-		case 3: cmd.reserved[1] = 1ull << 63; break;
+		case 1: cmd.peer_handle = 1; break;
+		case 2: cmd.gang_ptr = 1; break;
+		case 3: cmd.peer_offset = 1ull << 63; break;
 		}
 		EXPECT_EQ(-EINVAL, pwtpu_uring_run(&self->d.ring, self->d.fd,
 						   PWTPU_CMD_NOP, &cmd, NULL)) {
-			TH_LOG("reserved field %d", field);
+			TH_LOG("field %d a NOP does not use", field);
 		}
 	}
 	/* The out fields of the ioctl path are ignored on input. */

@@ -95,7 +95,7 @@ int ops_run(struct ops *o)
 		free(img);
 		return OPS_VERIFY_FAILED;
 	}
-	ret = pwfw_exec(&o->prog, &buf, 1);
+	ret = pwfw_exec(&o->prog, &buf, 1, NULL);
 	free(img);
 	return ret;
 }

@@ -203,7 +203,7 @@ TEST(several_bindings)
 		m1[i] = 100 * i;
 	}
 	memset(m2, 0, sizeof(m2));
-	ASSERT_EQ(0, pwfw_exec(&prog, bufs, 3));
+	ASSERT_EQ(0, pwfw_exec(&prog, bufs, 3, NULL));
 	for (i = 0; i < 8; i++)
 		EXPECT_EQ(101 * i, m2[8 + i]);
 	for (i = 0; i < 8; i++)
@@ -228,20 +228,20 @@ TEST(bad_bindings_touch_nothing)
 	memset(m2, 0x5a, sizeof(m2));
 	memcpy(before, m2, sizeof(m2));
 
-	EXPECT_EQ(-EINVAL, pwfw_exec(&prog, bufs, 2));
-	EXPECT_EQ(-EINVAL, pwfw_exec(&prog, bufs, 4));
+	EXPECT_EQ(-EINVAL, pwfw_exec(&prog, bufs, 2, NULL));
+	EXPECT_EQ(-EINVAL, pwfw_exec(&prog, bufs, 4, NULL));
 	EXPECT_EQ(0, memcmp(before, m2, sizeof(m2)));
 
 	bufs[2].size = 63;	/* one byte short of the result's end */
-	EXPECT_EQ(-ERANGE, pwfw_exec(&prog, bufs, 3));
+	EXPECT_EQ(-ERANGE, pwfw_exec(&prog, bufs, 3, NULL));
 	EXPECT_EQ(0, memcmp(before, m2, sizeof(m2)));
 	bufs[2].size = 64;
 	bufs[0].size = 47;	/* a source short: still refused */
-	EXPECT_EQ(-ERANGE, pwfw_exec(&prog, bufs, 3));
+	EXPECT_EQ(-ERANGE, pwfw_exec(&prog, bufs, 3, NULL));
 	EXPECT_EQ(0, memcmp(before, m2, sizeof(m2)));
 
 	bufs[0].size = 48;	/* and exactly big enough runs */
-	EXPECT_EQ(0, pwfw_exec(&prog, bufs, 3));
+	EXPECT_EQ(0, pwfw_exec(&prog, bufs, 3, NULL));
 	EXPECT_NE(0, memcmp(before, m2, sizeof(m2)));
 	free(img);
 }

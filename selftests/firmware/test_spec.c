@@ -11,7 +11,7 @@
 
 #define DEFAULT_TEXT "array_dim=128,clock_mhz=1050,hbm_mbps=1200000," \
 	"host_mbps=16000,ici_mbps=45000,vector_lanes=1024," \
-	"host_latency_ns=1000,insn_overhead_ns=50"
+	"host_latency_ns=1000,insn_overhead_ns=50,ici_latency_ns=1000"
 
 /* A spec no parse produces, to see whether a failed parse wrote it. */
 static void poison(struct pwfw_spec *s)
@@ -32,6 +32,7 @@ TEST(defaults)
 	EXPECT_EQ(1024U, s.vector_lanes);
 	EXPECT_EQ(1000U, s.host_latency_ns);
 	EXPECT_EQ(50U, s.insn_overhead_ns);
+	EXPECT_EQ(1000U, s.ici_latency_ns);
 }
 
 TEST(empty_means_defaults)
@@ -85,6 +86,10 @@ TEST(every_key_and_its_limits)
 		  offsetof(struct pwfw_spec, host_latency_ns), 0 },
 		{ "insn_overhead_ns=4294967295",
 		  offsetof(struct pwfw_spec, insn_overhead_ns), 4294967295U },
+		{ "ici_latency_ns=0",
+		  offsetof(struct pwfw_spec, ici_latency_ns), 0 },
+		{ "ici_latency_ns=4294967295",
+		  offsetof(struct pwfw_spec, ici_latency_ns), 4294967295U },
 	};
 	struct pwfw_spec s, want;
 	char err[80];
@@ -119,6 +124,7 @@ TEST(format_round_trip)
 		.array_dim = 1024, .clock_mhz = 4294967295U, .hbm_mbps = 1,
 		.host_mbps = 2, .ici_mbps = 3, .vector_lanes = 4,
 		.host_latency_ns = 0, .insn_overhead_ns = 5,
+		.ici_latency_ns = 6,
 	}, back;
 	char buf[256], err[80];
 
@@ -177,6 +183,8 @@ BAD(overflow_then_junk, "ici_mbps=99999999999999999999x", "not a decimal");
 BAD(array_small, "array_dim=7", "array_dim=7 is outside 8..1024");
 BAD(array_large, "array_dim=1025", "array_dim=1025 is outside 8..1024");
 BAD(array_zero, "array_dim=0", "outside 8..1024");
+BAD(ici_latency_overflow, "ici_latency_ns=4294967296", "4294967296 is outside");
+BAD(ici_latency_negative, "ici_latency_ns=-1", "not a decimal");
 BAD(twice, "clock_mhz=1,array_dim=8,clock_mhz=2", "clock_mhz is given twice");
 BAD(trailing_comma, "clock_mhz=1,", "ends with ','");
 BAD(leading_comma, ",clock_mhz=1", "empty item");
