@@ -12,9 +12,11 @@
  * step reads only what its peers finished writing before the previous
  * pwfw_rv_barrier(), and writes only what no peer reads in the same
  * step. Each member charges the link traffic of its own sends to the
- * island (pwfw_island_transfer() routes it over the links); a step lasts
- * as long as its slowest member's send, and the steps' sum is the
- * collective's modelled time, added to env->link_ns.
+ * island (pwfw_island_transfer_at() routes it over the links) on a model
+ * clock: a step starts when the previous step's last byte arrived at any
+ * member, and its sends queue behind earlier traffic on their links. The
+ * clock's advance over the collective is its modelled time, added to
+ * env->link_ns.
  *
  * ALL_REDUCE is a ring reduce-scatter followed by a ring all-gather, per
  * mesh axis when the group is the whole island on a mesh of two or more
@@ -36,7 +38,7 @@
  * @src: its operand.
  * @dst: its result.
  * @scratch: REDUCE_SCATTER: two slots of partial blocks, or NULL.
- * @step_ns: modelled time of its send in even and odd steps.
+ * @step_end: model time its send of an even or odd step arrived.
  *
  * The rendezvous carries one pointer per member for this: the member's
  * pwfw_member.src points here.
@@ -45,7 +47,7 @@ struct coll_peer {
 	const u8 *src;
 	u8 *dst;
 	u8 *scratch;
-	u64 step_ns[2];
+	u64 step_end[2];
 };
 
 /**
@@ -56,6 +58,7 @@ struct coll_peer {
  * @me: what the peers see of this member.
  * @esize: bytes per element.
  * @steps: steps done so far.
+ * @clock: model time the next step may start.
  */
 struct coll_ctx {
 	const struct pwfw_coll *c;
@@ -64,6 +67,7 @@ struct coll_ctx {
 	struct coll_peer me;
 	u32 esize;
 	u32 steps;
+	u64 clock;
 };
 
 /**
@@ -154,38 +158,39 @@ static void coll_reduce(const struct coll_ctx *x, u8 *out, const u8 *acc,
 }
 
 /* Charge @bytes from this member's device to @to; modelled ns. */
+/* Charge a send starting at the step's clock; the model time it arrives. */
 static u64 coll_send(const struct coll_ctx *x, u32 to, u64 bytes)
 {
 	u32 from = x->c->env->dev;
 
 	if (!bytes || to == from)
-		return 0;
-	return pwfw_island_transfer(x->isl, from, to, bytes);
+		return x->clock;
+	return pwfw_island_transfer_at(x->isl, from, to, bytes, x->clock);
 }
 
 /*
- * End a step whose own send took @send_ns: wait for every member, then
- * add the slowest send to the link time. A peer writes the same slot of
- * step_ns again only two steps on, after this member's next barrier.
+ * End a step whose own send arrives at @end: wait for every member, then
+ * start the next step when the last send arrived. A peer writes the same
+ * slot of step_end again only two steps on, after this member's next
+ * barrier.
  */
-static int coll_step_done(struct coll_ctx *x, u64 send_ns)
+static int coll_step_done(struct coll_ctx *x, u64 end)
 {
 	const struct pwfw_group *g = x->c->grp;
 	struct pwfw_exec_env *env = x->c->env;
 	u32 slot = x->steps & 1, r;
-	u64 max = 0, ns;
+	u64 last = x->clock, t;
 	int ret;
 
-	x->me.step_ns[slot] = send_ns;
+	x->me.step_end[slot] = end;
 	ret = pwfw_rv_barrier(x->rv, g->grank);
 	if (ret)
 		return ret;
 	for (r = 0; r < g->n; r++) {
-		ns = coll_peer_of(x, r)->step_ns[slot];
-		max = ns > max ? ns : max;
+		t = coll_peer_of(x, r)->step_end[slot];
+		last = t > last ? t : last;
 	}
-	env->link_ns = max > COLL_U64_MAX - env->link_ns ? COLL_U64_MAX :
-			env->link_ns + max;
+	x->clock = last;
 	x->steps++;
 	pwfw_plat_trace_coll(pwfw_island_host(env->isl), env->dev,
 			     env->gang->gang_id, x->c->seq, x->c->op,
@@ -446,7 +451,7 @@ static int coll_permute(struct coll_ctx *x)
 {
 	const struct pwfw_group *g = x->c->grp;
 	u64 bytes = x->c->dst_elems * x->esize;
-	u64 ns = 0;
+	u64 end = x->clock;
 
 	if (x->c->env->compute && g->recv_from != PWTPU_NO_RANK)
 		coll_copy(x->me.dst, coll_peer_of(x, g->recv_from)->src,
@@ -454,8 +459,8 @@ static int coll_permute(struct coll_ctx *x)
 	else if (x->c->env->compute)
 		coll_zero(x->me.dst, bytes);
 	if (g->send_to != PWTPU_NO_RANK)
-		ns = coll_send(x, g->devs[g->send_to], bytes);
-	return coll_step_done(x, ns);
+		end = coll_send(x, g->devs[g->send_to], bytes);
+	return coll_step_done(x, end);
 }
 
 /* Whether the group size fits the shapes, the same verdict everywhere. */
@@ -506,6 +511,29 @@ static bool coll_alloc(struct coll_ctx *x)
 	return x->me.scratch;
 }
 
+/*
+ * Agree on when the collective starts: the model clock of its last
+ * member to arrive, so every member reports the same modelled time.
+ */
+static int coll_start(struct coll_ctx *x)
+{
+	const struct pwfw_group *g = x->c->grp;
+	u64 t;
+	u32 r;
+	int ret;
+
+	x->me.step_end[1] = pwfw_plat_now_ns();
+	ret = pwfw_rv_barrier(x->rv, g->grank);
+	if (ret)
+		return ret;
+	x->clock = 0;
+	for (r = 0; r < g->n; r++) {
+		t = coll_peer_of(x, r)->step_end[1];
+		x->clock = t > x->clock ? t : x->clock;
+	}
+	return 0;
+}
+
 int pwfw_coll_run(const struct pwfw_coll *c)
 {
 	struct coll_ctx x = {
@@ -525,10 +553,12 @@ int pwfw_coll_run(const struct pwfw_coll *c)
 		.dtype = c->dtype,
 		.src_elems = c->src_elems,
 		.dst_elems = c->dst_elems,
+		.shapes = c->shapes,
 	};
 	struct pwfw_member me = { .src = &x.me, .dst = c->dst,
 				  .dev = c->env->dev };
 	bool nomem = !coll_alloc(&x);
+	u64 start;
 	int ret;
 
 	/* Out of memory: a signature no one else has fails every member. */
@@ -543,7 +573,12 @@ int pwfw_coll_run(const struct pwfw_coll *c)
 	}
 	if (ret)
 		goto out;
-	ret = coll_fits(c) ? coll_algorithm(&x) : -PWFW_EINVAL;
+	ret = coll_start(&x);
+	start = x.clock;
+	if (!ret)
+		ret = coll_fits(c) ? coll_algorithm(&x) : -PWFW_EINVAL;
+	c->env->link_ns = x.clock - start > COLL_U64_MAX - c->env->link_ns ?
+			  COLL_U64_MAX : c->env->link_ns + (x.clock - start);
 	/*
 	 * The last step ended with a barrier; peers may still read x.me's
 	 * step times, but leaving waits until every member leaves.

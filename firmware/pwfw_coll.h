@@ -35,6 +35,9 @@ struct pwfw_group {
 
 /* This member's group of a gang that pwfw_gang_check() accepted. */
 void pwfw_gang_group(const struct pwtpu_gang *gang, struct pwfw_group *g);
+/* Digest of a collective's operand and result shapes, for its signature. */
+u64 pwfw_shapes_digest(const struct pwtpu_tensor *a,
+		       const struct pwtpu_tensor *d);
 
 /**
  * struct pwfw_coll - one collective instruction, as run by one member
@@ -61,6 +64,7 @@ struct pwfw_coll {
 	void *dst;
 	u64 src_elems;
 	u64 dst_elems;
+	u64 shapes;
 };
 
 /*

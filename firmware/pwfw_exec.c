@@ -283,6 +283,7 @@ static int pwfw_x_coll(struct pwfw_x *x, const struct pwtpu_insn *in)
 		.dst = pwfw_x_ptr(x, in->dst),
 		.src_elems = pwfw_tensor_elems(a),
 		.dst_elems = pwfw_tensor_elems(d),
+		.shapes = pwfw_shapes_digest(a, d),
 	};
 
 	return pwfw_coll_run(&c);

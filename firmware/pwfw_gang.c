@@ -97,6 +97,19 @@ static u64 gang_layout(const struct pwtpu_gang *gang)
 	return h;
 }
 
+u64 pwfw_shapes_digest(const struct pwtpu_tensor *a,
+		       const struct pwtpu_tensor *d)
+{
+	u64 h = FNV64_OFFSET;
+	u32 i;
+
+	for (i = 0; i < PWTPU_MAX_RANK; i++) {
+		h = fnv1a_u32(h, a->shape[i]);
+		h = fnv1a_u32(h, d->shape[i]);
+	}
+	return h;
+}
+
 /* Group rank of gang rank @r: members of its group before it. */
 static u32 gang_group_rank(const struct pwtpu_gang *gang, u32 r)
 {

@@ -229,25 +229,23 @@ static u32 route_axis(const struct pwfw_island *isl, u32 from, u32 to,
 	return plus <= minus ? plus : minus;
 }
 
-u64 pwfw_island_transfer(struct pwfw_island *isl, u32 src, u32 dst,
-			 u64 bytes)
+u64 pwfw_island_transfer_at(struct pwfw_island *isl, u32 src, u32 dst,
+			    u64 bytes, u64 start_ns)
 {
 	u64 send = send_ns(bytes, isl->spec.ici_mbps);
 	u64 latency = isl->spec.ici_latency_ns;
-	u64 now, at, start, end;
+	u64 at = start_ns, end = start_ns, start;
 	u32 cur = src, axis, dir, hops;
 
 	if (src == dst || src >= isl->ndev || dst >= isl->ndev)
-		return 0;
+		return start_ns;
 	pwfw_plat_lock(isl->host);
-	now = pwfw_plat_now_ns();
-	at = now;	/* when the data can start over the next hop */
-	end = now;
 	for (axis = 0; axis < isl->mesh.ndims; axis++) {
 		for (hops = route_axis(isl, cur, dst, axis, &dir); hops; hops--) {
 			struct pwfw_link *link = link_of(isl, cur, axis, dir);
 			u32 next = pwfw_island_neighbor(isl, cur, axis, dir);
 
+			/* at: when the data can start over this hop */
 			start = max_u64(at, link->busy_until);
 			link->busy_until = add_sat(start, send);
 			link->stats.bytes = add_sat(link->stats.bytes, bytes);
@@ -257,10 +255,18 @@ u64 pwfw_island_transfer(struct pwfw_island *isl, u32 src, u32 dst,
 			end = add_sat(at, send);
 			/* The trace hook must not take the island lock. */
 			pwfw_plat_trace_link(isl->host, cur, next, bytes,
-					     end - now);
+					     end - start_ns);
 			cur = next;
 		}
 	}
 	pwfw_plat_unlock(isl->host);
-	return end - now;
+	return end;
+}
+
+u64 pwfw_island_transfer(struct pwfw_island *isl, u32 src, u32 dst,
+			 u64 bytes)
+{
+	u64 now = pwfw_plat_now_ns();
+
+	return pwfw_island_transfer_at(isl, src, dst, bytes, now) - now;
 }

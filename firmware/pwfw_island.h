@@ -54,6 +54,14 @@ void pwfw_island_link_stats(struct pwfw_island *isl, u32 dev, u32 axis,
  */
 u64 pwfw_island_transfer(struct pwfw_island *isl, u32 src, u32 dst,
 			 u64 bytes);
+/*
+ * The same with the data ready at @start_ns on the model's clock (which
+ * may run ahead of pwfw_plat_now_ns() when the host is faster than the
+ * model, or in skip mode): returns the model time the last byte arrives,
+ * @start_ns when @src == @dst. Collectives chain their steps with it.
+ */
+u64 pwfw_island_transfer_at(struct pwfw_island *isl, u32 src, u32 dst,
+			    u64 bytes, u64 start_ns);
 
 /**
  * struct pwfw_coll_sig - what all members of one collective agree on
@@ -67,6 +75,7 @@ u64 pwfw_island_transfer(struct pwfw_island *isl, u32 src, u32 dst,
  * @dtype: element type.
  * @src_elems: elements of each member's source.
  * @dst_elems: elements of each member's result.
+ * @shapes: digest of the source and result shapes.
  */
 struct pwfw_coll_sig {
 	u64 gang_id;
@@ -79,6 +88,7 @@ struct pwfw_coll_sig {
 	u32 dtype;
 	u64 src_elems;
 	u64 dst_elems;
+	u64 shapes;
 };
 
 /**
@@ -109,7 +119,12 @@ const struct pwfw_member *pwfw_rv_member(const struct pwfw_rv *rv,
 					 u32 grank);
 /* Wait until every member finished the current step; -PWFW_ETIMEDOUT. */
 int pwfw_rv_barrier(struct pwfw_rv *rv, u32 grank);
-/* Done with the collective; the last member out frees it. */
+/*
+ * Done with the collective: waits (bounded by the gang timeout) until no
+ * other member still works in it, so no peer reads a buffer whose command
+ * has completed; the last member out frees it. Every successful join is
+ * followed by exactly one leave, also after a failed barrier.
+ */
 void pwfw_rv_leave(struct pwfw_rv *rv, u32 grank);
 
 #endif /* PWFW_ISLAND_H */

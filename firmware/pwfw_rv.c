@@ -174,7 +174,8 @@ static bool same_sig(const struct pwfw_coll_sig *a,
 {
 	return same_key(a, b) && a->layout == b->layout && a->n == b->n &&
 	       a->op == b->op && a->mode == b->mode && a->dtype == b->dtype &&
-	       a->src_elems == b->src_elems && a->dst_elems == b->dst_elems;
+	       a->src_elems == b->src_elems && a->dst_elems == b->dst_elems &&
+	       a->shapes == b->shapes;
 }
 
 static struct pwfw_rv *rv_find(struct pwfw_rv_table *tab,

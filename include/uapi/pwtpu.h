@@ -225,14 +225,18 @@ struct pwtpu_cmd {
  * @devices: island index of each member's device, all distinct.
  * @group: replica group id of each member: a collective runs among the
  *	members whose id equals this member's, in rank order ("group rank").
- * @permute: COLLECTIVE_PERMUTE: the rank each member sends to, in its
- *	own group, or PWTPU_NO_RANK.
+ * @permute: COLLECTIVE_PERMUTE: the gang rank each member sends to (a
+ *	member of its own group; no two members send to the same rank), or
+ *	PWTPU_NO_RANK. Fill it with PWTPU_NO_RANK when the program has no
+ *	COLLECTIVE_PERMUTE.
  *
  * Entries past @ndevices are zero. Every member passes the same struct
  * but for @rank; a member whose collective disagrees with its peers' (op,
- * dtype, shape, gang) fails with -EINVAL, and a collective whose peers do
- * not all arrive within the module's gang_timeout_ms fails with
- * -ETIMEDOUT; the driver logs which gangs and devices waited.
+ * mode, dtype, shapes, gang) fails with -EINVAL, and a collective whose
+ * peers do not all arrive within the module's gang_timeout_ms fails with
+ * -ETIMEDOUT; the driver logs which gangs and devices waited. When two
+ * gangs wait for each other (members enqueued in inconsistent orders),
+ * at least one fails on all its members; none half-succeeds.
  */
 struct pwtpu_gang {
 	__u64 gang_id;
