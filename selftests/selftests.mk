@@ -2,5 +2,6 @@
 include selftests/driver/driver.mk
 include selftests/firmware/ops.mk
 include selftests/firmware/firmware.mk
+include selftests/tools/tools.mk
 include selftests/firmware/island.mk
 include selftests/firmware/coll.mk

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pwbench - pwtpu micro-benchmarks. Subcommands:
- *   dispatch   latency and throughput of one command through each path
+ *   dispatch     latency and throughput of one command through each path
+ *   collective   all-reduce time and bandwidth over 2, 4, 8 devices
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,8 +13,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: pwbench SUBCOMMAND [OPTIONS]\n"
-		"  dispatch   dispatch latency of each command path "
-		"(pwbench dispatch -h)\n");
+		"  dispatch     dispatch latency of each command path "
+		"(pwbench dispatch -h)\n"
+		"  collective   all-reduce bandwidth over the mesh "
+		"(pwbench collective -h)\n");
 }
 
 int main(int argc, char **argv)
@@ -24,6 +27,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "dispatch"))
 		return pwbench_dispatch_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "collective"))
+		return pwbench_collective_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return 0;

@@ -6,6 +6,7 @@
  * Reads sysfs only, so it works while other processes hold the devices
  * and needs no permission on /dev/pwtpu*. Utilisation is the share of a
  * short sampling interval the device spent executing (busy_ns delta).
+ * --topo draws the mesh and its link traffic instead (pwtpu_smi_topo.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +18,8 @@
 #include <time.h>
 
 #include "pwtpu/pwtpu_dev.h"
+
+#include "pwtpu_smi.h"
 
 #define MAX_DEVS	256
 
@@ -44,10 +47,12 @@ static uint64_t now_ns(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pwtpu-smi [-j] [-i MS]\n"
+		"usage: pwtpu-smi [-j] [-i MS] [--topo]\n"
 		"  -j      JSON instead of a table\n"
 		"  -i MS   utilisation sampling interval in ms (default 200;\n"
-		"          0 skips sampling and shows no utilisation)\n");
+		"          0 skips sampling and shows no utilisation)\n"
+		"  --topo  draw the island's mesh and the bytes sent on each\n"
+		"          link (with -j: the topology as JSON)\n");
 }
 
 static void read_row(struct dev_row *r)
@@ -152,15 +157,23 @@ static void print_json(const struct dev_row *rows, int n,
 
 int main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "topo", no_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	static struct dev_row rows[MAX_DEVS];
 	unsigned int idx[MAX_DEVS];
 	uint64_t interval_ns = 0, t0, t1;
 	long interval_ms = 200;
-	bool json = false;
+	bool json = false, topo = false;
 	int n, i, opt;
 
-	while ((opt = getopt(argc, argv, "ji:h")) != -1) {
+	while ((opt = getopt_long(argc, argv, "ji:h", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'T':
+			topo = true;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -198,6 +211,8 @@ int main(int argc, char **argv)
 	}
 	if (n > MAX_DEVS)
 		n = MAX_DEVS;
+	if (topo)
+		return smi_topo(idx, n, json);
 
 	t0 = now_ns();
 	for (i = 0; i < n; i++) {

@@ -1,9 +1,12 @@
 # Driver selftests: kselftest-harness binaries run inside the testbed guest
 # with pwtpu.ko loaded (selftests/driver/run-in-guest.sh runs them all).
-DRV_TEST_NAMES := info bo prog exec uring badinput isolation race
+DRV_TEST_NAMES := info bo prog exec uring badinput isolation race \
+	mesh coll gang
 DRV_TEST_DIR := $(BUILD)/selftests/driver
 DRV_TEST_BINS := $(patsubst %,$(DRV_TEST_DIR)/test_%,$(DRV_TEST_NAMES))
-DRV_TEST_COMMON := $(DRV_TEST_DIR)/drv_common.o $(DRV_TEST_DIR)/drv_ref.o
+DRV_TEST_COMMON := $(DRV_TEST_DIR)/drv_common.o $(DRV_TEST_DIR)/drv_ref.o \
+	$(DRV_TEST_DIR)/drv_mesh.o $(DRV_TEST_DIR)/drv_gang.o \
+	$(DRV_TEST_DIR)/coll_ref.o
 
 # The kernel's kselftest_harness.h is -Wall clean but not -Wextra clean:
 # its TEST() wrappers and SIGALRM handler have unused parameters.

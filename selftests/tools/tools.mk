@@ -1,0 +1,12 @@
+# Host tests of the tools: pwtrace's parser and converter on a checked-in
+# trace (selftests/tools/pwtrace_sample.txt, found relative to this
+# source, so run the binary from the top of the tree).
+TOOLS_TEST_DIR := $(BUILD)/selftests/tools
+
+$(TOOLS_TEST_DIR)/%.o: USER_CFLAGS += -Wno-unused-parameter
+
+$(TOOLS_TEST_DIR)/test_pwtrace: $(TOOLS_TEST_DIR)/test_pwtrace.o \
+		$(PWTRACE_LIB_OBJS)
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+HOST_TESTS += $(TOOLS_TEST_DIR)/test_pwtrace
