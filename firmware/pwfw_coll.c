@@ -20,11 +20,14 @@
  *
  * ALL_REDUCE is a ring reduce-scatter followed by a ring all-gather, per
  * mesh axis when the group is the whole island on a mesh of two or more
- * axes longer than 1 (reduce-scatter along each axis in turn on the
- * shrinking chunk, all-gather back in reverse), else one ring over the
- * group in group-rank order. ALL_GATHER and REDUCE_SCATTER are the two
- * ring halves, COLLECTIVE_PERMUTE one step. Rings run in one direction.
- * The reduction order is fixed: docs/collectives.md.
+ * axes longer than 1, or on a torus (reduce-scatter along each axis in
+ * turn on the shrinking chunk, all-gather back in reverse), else one
+ * ring over the group in group-rank order. On a torus the per-axis rings
+ * are bidirectional: the first half of dst goes round them forward, over
+ * the plus links, the second half backward, over the minus links, in the
+ * same steps. ALL_GATHER and REDUCE_SCATTER are the two ring halves of
+ * the group's ring, COLLECTIVE_PERMUTE one step; they run in one
+ * direction. The reduction order is fixed: docs/collectives.md.
  */
 #include "pwfw_coll.h"
 #include "pwfw_kernels.h"
@@ -32,6 +35,7 @@
 #include "pwfw_rv.h"
 
 #define COLL_U64_MAX	(~0ULL)
+#define COLL_NO_AXIS	PWTPU_MESH_MAX_DIMS
 
 /**
  * struct coll_peer - what a member shows its peers during a collective
@@ -74,19 +78,29 @@ struct coll_ctx {
  * struct coll_ring - this member's ring for one phase
  * @m: members, >= 2.
  * @pos: this member's position, 0..m-1.
- * @prev: group rank of the member at position pos - 1 (mod m).
- * @next_dev: device of the member at position pos + 1 (mod m).
+ * @back: the ring runs backward: from position p to p - 1.
+ * @prev: group rank of the member it receives from: at position pos - 1
+ *	(mod m), or pos + 1 backward.
+ * @next_dev: device of the member it sends to: at position pos + 1, or
+ *	pos - 1 backward.
  */
 struct coll_ring {
 	u32 m;
 	u32 pos;
+	bool back;
 	u32 prev;
 	u32 next_dev;
+	u32 link_axis;
 };
 
 static u64 coll_min(u64 a, u64 b)
 {
 	return a < b ? a : b;
+}
+
+static u64 coll_max(u64 a, u64 b)
+{
+	return a > b ? a : b;
 }
 
 static const struct coll_peer *coll_peer_of(const struct coll_ctx *x,
@@ -109,6 +123,15 @@ static void coll_chunk(u64 len, u32 m, u32 i, u64 *start, u64 *count)
 static u32 coll_back(u32 pos, u32 m, u32 back)
 {
 	return (pos + 2 * m - back) % m;
+}
+
+/*
+ * The position @k members upstream of this one: @k steps against the
+ * ring's direction (pos - k forward, pos + k backward), @k <= 2 * m.
+ */
+static u32 coll_up(const struct coll_ring *rg, u32 k)
+{
+	return rg->back ? (rg->pos + k) % rg->m : coll_back(rg->pos, rg->m, k);
 }
 
 static void coll_copy(void *dst, const void *src, u64 bytes)
@@ -168,6 +191,16 @@ static u64 coll_send(const struct coll_ctx *x, u32 to, u64 bytes)
 	return pwfw_island_transfer_at(x->isl, from, to, bytes, x->clock);
 }
 
+/* A ring step's send: over the ring's own link when it has one. */
+static u64 coll_ring_send(const struct coll_ctx *x, const struct coll_ring *rg,
+			  u64 bytes)
+{
+	if (rg->link_axis == COLL_NO_AXIS || !bytes)
+		return coll_send(x, rg->next_dev, bytes);
+	return pwfw_island_send_at(x->isl, x->c->env->dev, rg->link_axis,
+				   rg->back ? 0 : 1, bytes, x->clock);
+}
+
 /*
  * End a step whose own send arrives at @end: wait for every member, then
  * start the next step when the last send arrived. A peer writes the same
@@ -200,50 +233,53 @@ static int coll_step_done(struct coll_ctx *x, u64 end)
 
 /*
  * Reduce-scatter step @s (0..m-2) over the segment [@off, @off + @len)
- * of dst: the member at position p folds chunk p - 2 - s, taking the
- * partial its predecessor made of it in step s - 1 (its source in step
- * 0) and adding its own value on the right. After step m - 2 position p
- * holds chunk p, reduced in the order p + 1, p + 2, ..., p. @first: the
- * own values are still in src (the first phase), else in dst.
+ * of dst: the member at position p folds chunk p - 2 - s (backward:
+ * p + 2 + s), taking the partial its predecessor made of it in step
+ * s - 1 (its source in step 0) and adding its own value on the right.
+ * After step m - 2 position p holds chunk p, reduced in the order p + 1,
+ * p + 2, ..., p (backward: p - 1, p - 2, ..., p). @first: the own values
+ * are still in src (the first phase), else in dst. Returns the model
+ * time this member's send arrives; the caller ends the step.
  */
-static int coll_rs_step(struct coll_ctx *x, const struct coll_ring *rg,
+static u64 coll_rs_work(struct coll_ctx *x, const struct coll_ring *rg,
 			u64 off, u64 len, u32 s, bool first)
 {
 	const struct coll_peer *pp = coll_peer_of(x, rg->prev);
 	const u8 *acc, *own;
 	u64 c0, cn, o;
 
-	coll_chunk(len, rg->m, coll_back(rg->pos, rg->m, 2 + s), &c0, &cn);
+	coll_chunk(len, rg->m, coll_up(rg, 2 + s), &c0, &cn);
 	if (x->c->env->compute && cn) {
 		o = (off + c0) * x->esize;
 		acc = (first && !s ? pp->src : pp->dst) + o;
 		own = (first ? x->me.src : x->me.dst) + o;
 		coll_reduce(x, x->me.dst + o, acc, own, cn);
 	}
-	/* The successor folds chunk p - 1 - s from this member. */
-	coll_chunk(len, rg->m, coll_back(rg->pos, rg->m, 1 + s), &c0, &cn);
-	return coll_step_done(x, coll_send(x, rg->next_dev, cn * x->esize));
+	/* The successor folds chunk p - 1 - s (p + 1 + s) from this member. */
+	coll_chunk(len, rg->m, coll_up(rg, 1 + s), &c0, &cn);
+	return coll_ring_send(x, rg, cn * x->esize);
 }
 
 /*
  * All-gather step @t (0..m-2) over the segment: position p copies chunk
- * p - 1 - t from its predecessor, who got it in step t - 1 or owns it.
- * @first (ALL_GATHER): a member's own chunk is its src, not yet in dst.
+ * p - 1 - t (backward: p + 1 + t) from its predecessor, who got it in
+ * step t - 1 or owns it. @first (ALL_GATHER): a member's own chunk is
+ * its src, not yet in dst. Returns the model time its send arrives.
  */
-static int coll_ag_step(struct coll_ctx *x, const struct coll_ring *rg,
+static u64 coll_ag_work(struct coll_ctx *x, const struct coll_ring *rg,
 			u64 off, u64 len, u32 t, bool first)
 {
 	const struct coll_peer *pp = coll_peer_of(x, rg->prev);
 	u64 c0, cn, o;
 
-	coll_chunk(len, rg->m, coll_back(rg->pos, rg->m, 1 + t), &c0, &cn);
+	coll_chunk(len, rg->m, coll_up(rg, 1 + t), &c0, &cn);
 	if (x->c->env->compute && cn) {
 		o = (off + c0) * x->esize;
 		coll_copy(x->me.dst + o, first && !t ? pp->src : pp->dst + o,
 			  cn * x->esize);
 	}
-	coll_chunk(len, rg->m, coll_back(rg->pos, rg->m, t), &c0, &cn);
-	return coll_step_done(x, coll_send(x, rg->next_dev, cn * x->esize));
+	coll_chunk(len, rg->m, coll_up(rg, t), &c0, &cn);
+	return coll_ring_send(x, rg, cn * x->esize);
 }
 
 /* The ring of the whole group in group-rank order. */
@@ -253,6 +289,8 @@ static void coll_group_ring(const struct coll_ctx *x, struct coll_ring *rg)
 
 	rg->m = g->n;
 	rg->pos = g->grank;
+	rg->back = false;
+	rg->link_axis = COLL_NO_AXIS;
 	rg->prev = coll_back(g->grank, g->n, 1);
 	rg->next_dev = g->devs[(g->grank + 1) % g->n];
 }
@@ -260,12 +298,14 @@ static void coll_group_ring(const struct coll_ctx *x, struct coll_ring *rg)
 /**
  * struct coll_axes - the island's mesh, as the per-axis all-reduce sees it
  * @n: axes longer than 1.
+ * @torus: their links wrap around.
  * @axis: those axes, ascending.
  * @extent: extent of each mesh dimension.
  * @stride: device index step of each dimension (row major).
  */
 struct coll_axes {
 	u32 n;
+	bool torus;
 	u32 axis[PWTPU_MESH_MAX_DIMS];
 	u32 extent[PWTPU_MESH_MAX_DIMS];
 	u32 stride[PWTPU_MESH_MAX_DIMS];
@@ -273,7 +313,9 @@ struct coll_axes {
 
 /*
  * The mesh's extents, walked along the links from device 0: the device
- * index is row major in them. False when they do not explain the island.
+ * index is row major in them. It is a torus when device 0, at coordinate
+ * 0 of every axis, has minus links. False when the extents do not
+ * explain the island.
  */
 static bool coll_mesh_axes(struct pwfw_island *isl, struct coll_axes *ax)
 {
@@ -282,6 +324,7 @@ static bool coll_mesh_axes(struct pwfw_island *isl, struct coll_axes *ax)
 	int j;
 
 	ax->n = 0;
+	ax->torus = true;
 	for (k = 0; k < PWTPU_MESH_MAX_DIMS; k++) {
 		ax->extent[k] = 1;
 		for (d = 0; ax->extent[k] < ndev; d = next) {
@@ -291,8 +334,11 @@ static bool coll_mesh_axes(struct pwfw_island *isl, struct coll_axes *ax)
 			ax->extent[k]++;
 		}
 		total *= ax->extent[k];
-		if (ax->extent[k] > 1)
-			ax->axis[ax->n++] = k;
+		if (ax->extent[k] < 2)
+			continue;
+		ax->axis[ax->n++] = k;
+		if (pwfw_island_neighbor(isl, 0, k, 0) == PWTPU_NO_DEVICE)
+			ax->torus = false;
 	}
 	for (j = PWTPU_MESH_MAX_DIMS - 1, d = 1; j >= 0; j--) {
 		ax->stride[j] = d;
@@ -311,9 +357,12 @@ static u32 coll_grank_of(const struct pwfw_group *g, u32 dev)
 	return r;
 }
 
-/* This member's ring along mesh dimension @k. */
+/*
+ * This member's ring along mesh dimension @k: towards plus, or towards
+ * minus when @back (over the minus links on a torus).
+ */
 static void coll_axis_ring(const struct coll_ctx *x,
-			   const struct coll_axes *ax, u32 k,
+			   const struct coll_axes *ax, u32 k, bool back,
 			   struct coll_ring *rg)
 {
 	u32 dev = x->c->env->dev, stride = ax->stride[k];
@@ -321,57 +370,102 @@ static void coll_axis_ring(const struct coll_ctx *x,
 
 	rg->m = ax->extent[k];
 	rg->pos = dev / stride % rg->m;
+	rg->back = back;
+	/* On a torus the successor is a neighbour: send on the ring's link. */
+	rg->link_axis = ax->torus ? k : COLL_NO_AXIS;
 	base = dev - rg->pos * stride;
-	rg->prev = coll_grank_of(x->c->grp,
-				 base + coll_back(rg->pos, rg->m, 1) * stride);
-	rg->next_dev = base + (rg->pos + 1) % rg->m * stride;
+	rg->prev = coll_grank_of(x->c->grp, base + coll_up(rg, 1) * stride);
+	rg->next_dev = base + coll_up(rg, rg->m - 1) * stride;
+}
+
+/**
+ * struct coll_half - one half of an all-reduce's dst and its rings
+ * @rings: the ring of each phase.
+ * @off: segment each phase works on, in elements of dst: its start...
+ * @len: ...and length; phase i + 1 works on the chunk this member owns
+ *	after phase i.
+ */
+struct coll_half {
+	struct coll_ring rings[PWTPU_MESH_MAX_DIMS];
+	u64 off[PWTPU_MESH_MAX_DIMS + 1];
+	u64 len[PWTPU_MESH_MAX_DIMS + 1];
+};
+
+/*
+ * The rings ALL_REDUCE runs, returning how many phases run one after the
+ * other: one per mesh axis longer than 1 when the group is the island on
+ * two or more such axes or on a torus, else the group's ring. *@nh:
+ * halves of dst, each with its own rings: 2 on a torus (the second
+ * half's rings run backward), else 1.
+ */
+static u32 coll_allreduce_rings(const struct coll_ctx *x,
+				struct coll_half hv[2], u32 *nh)
+{
+	struct coll_axes ax;
+	u32 h, i;
+
+	*nh = 1;
+	if (x->c->grp->n == pwfw_island_ndev(x->isl) &&
+	    coll_mesh_axes(x->isl, &ax) &&
+	    (ax.n >= 2 || (ax.n == 1 && ax.torus))) {
+		*nh = ax.torus ? 2 : 1;
+		for (h = 0; h < *nh; h++)
+			for (i = 0; i < ax.n; i++)
+				coll_axis_ring(x, &ax, ax.axis[i], h == 1,
+					       &hv[h].rings[i]);
+		return ax.n;
+	}
+	coll_group_ring(x, &hv[0].rings[0]);
+	return 1;
 }
 
 /*
- * The rings ALL_REDUCE runs: one per mesh axis longer than 1 when the
- * group is the island on two or more such axes, else the group's ring.
+ * Both halves take their step @s of phase @i in one step of the
+ * collective: their sends start at the step's clock, on disjoint links
+ * when the halves run in opposite directions.
  */
-static u32 coll_allreduce_rings(const struct coll_ctx *x,
-				struct coll_ring rings[PWTPU_MESH_MAX_DIMS])
+static int coll_ar_step(struct coll_ctx *x, struct coll_half *hv, u32 nh,
+			u32 i, u32 s, bool gather)
 {
-	struct coll_axes ax;
-	u32 i;
+	u64 end = x->clock;
+	u32 h;
 
-	if (x->c->grp->n == pwfw_island_ndev(x->isl) &&
-	    coll_mesh_axes(x->isl, &ax) && ax.n >= 2) {
-		for (i = 0; i < ax.n; i++)
-			coll_axis_ring(x, &ax, ax.axis[i], &rings[i]);
-		return ax.n;
-	}
-	coll_group_ring(x, &rings[0]);
-	return 1;
+	for (h = 0; h < nh; h++)
+		end = coll_max(end, gather ?
+			       coll_ag_work(x, &hv[h].rings[i], hv[h].off[i],
+					    hv[h].len[i], s, false) :
+			       coll_rs_work(x, &hv[h].rings[i], hv[h].off[i],
+					    hv[h].len[i], s, !i));
+	return coll_step_done(x, end);
 }
 
 static int coll_all_reduce(struct coll_ctx *x)
 {
-	struct coll_ring rings[PWTPU_MESH_MAX_DIMS];
-	u64 off[PWTPU_MESH_MAX_DIMS + 1], len[PWTPU_MESH_MAX_DIMS + 1];
-	u32 nr = coll_allreduce_rings(x, rings), i, s;
+	struct coll_half hv[2];
+	u32 nh, nr = coll_allreduce_rings(x, hv, &nh), h, i, s;
+	struct coll_ring *rg;
 	int ret;
 
-	off[0] = 0;
-	len[0] = x->c->dst_elems;
+	for (h = 0; h < nh; h++)
+		coll_chunk(x->c->dst_elems, nh, h, &hv[h].off[0],
+			   &hv[h].len[0]);
 	for (i = 0; i < nr; i++) {
-		for (s = 0; s + 1 < rings[i].m; s++) {
-			ret = coll_rs_step(x, &rings[i], off[i], len[i], s,
-					   !i);
+		for (s = 0; s + 1 < hv[0].rings[i].m; s++) {
+			ret = coll_ar_step(x, hv, nh, i, s, false);
 			if (ret)
 				return ret;
 		}
 		/* The next phase works on the chunk this member owns. */
-		coll_chunk(len[i], rings[i].m, rings[i].pos, &off[i + 1],
-			   &len[i + 1]);
-		off[i + 1] += off[i];
+		for (h = 0; h < nh; h++) {
+			rg = &hv[h].rings[i];
+			coll_chunk(hv[h].len[i], rg->m, rg->pos,
+				   &hv[h].off[i + 1], &hv[h].len[i + 1]);
+			hv[h].off[i + 1] += hv[h].off[i];
+		}
 	}
 	while (i--) {
-		for (s = 0; s + 1 < rings[i].m; s++) {
-			ret = coll_ag_step(x, &rings[i], off[i], len[i], s,
-					   false);
+		for (s = 0; s + 1 < hv[0].rings[i].m; s++) {
+			ret = coll_ar_step(x, hv, nh, i, s, true);
 			if (ret)
 				return ret;
 		}
@@ -391,7 +485,8 @@ static int coll_all_gather(struct coll_ctx *x)
 	if (x->c->env->compute)
 		coll_copy(x->me.dst + rg.pos * block, x->me.src, block);
 	for (t = 0; t + 1 < rg.m; t++) {
-		ret = coll_ag_step(x, &rg, 0, x->c->dst_elems, t, true);
+		ret = coll_step_done(x, coll_ag_work(x, &rg, 0,
+						     x->c->dst_elems, t, true));
 		if (ret)
 			return ret;
 	}
@@ -440,7 +535,7 @@ static int coll_reduce_scatter(struct coll_ctx *x)
 			coll_reduce(x, out, acc, x->me.src + o,
 				    x->c->dst_elems);
 		}
-		ret = coll_step_done(x, coll_send(x, rg.next_dev, block));
+		ret = coll_step_done(x, coll_ring_send(x, &rg, block));
 		if (ret)
 			return ret;
 	}

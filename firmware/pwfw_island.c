@@ -229,12 +229,36 @@ static u32 route_axis(const struct pwfw_island *isl, u32 from, u32 to,
 	return plus <= minus ? plus : minus;
 }
 
+/*
+ * One hop of @bytes from @cur along @axis/@dir, the data there at @at:
+ * queue behind the link's earlier traffic, count it, trace it. Returns
+ * when the next hop may start (cut-through); *@end gets the arrival of
+ * the last byte. With the island lock held.
+ */
+static u64 charge_hop(struct pwfw_island *isl, u32 cur, u32 axis, u32 dir,
+		      u64 bytes, u64 at, u64 origin, u64 *end)
+{
+	struct pwfw_link *link = link_of(isl, cur, axis, dir);
+	u64 send = send_ns(bytes, isl->spec.ici_mbps);
+	u64 start = max_u64(at, link->busy_until);
+
+	link->busy_until = add_sat(start, send);
+	link->stats.bytes = add_sat(link->stats.bytes, bytes);
+	link->stats.transfers = add_sat(link->stats.transfers, 1);
+	link->stats.busy_ns = add_sat(link->stats.busy_ns, send);
+	at = add_sat(start, isl->spec.ici_latency_ns);
+	*end = add_sat(at, send);
+	/* The trace hook must not take the island lock. */
+	pwfw_plat_trace_link(isl->host, cur,
+			     pwfw_island_neighbor(isl, cur, axis, dir), bytes,
+			     *end - origin);
+	return at;
+}
+
 u64 pwfw_island_transfer_at(struct pwfw_island *isl, u32 src, u32 dst,
 			    u64 bytes, u64 start_ns)
 {
-	u64 send = send_ns(bytes, isl->spec.ici_mbps);
-	u64 latency = isl->spec.ici_latency_ns;
-	u64 at = start_ns, end = start_ns, start;
+	u64 at = start_ns, end = start_ns;
 	u32 cur = src, axis, dir, hops;
 
 	if (src == dst || src >= isl->ndev || dst >= isl->ndev)
@@ -242,23 +266,25 @@ u64 pwfw_island_transfer_at(struct pwfw_island *isl, u32 src, u32 dst,
 	pwfw_plat_lock(isl->host);
 	for (axis = 0; axis < isl->mesh.ndims; axis++) {
 		for (hops = route_axis(isl, cur, dst, axis, &dir); hops; hops--) {
-			struct pwfw_link *link = link_of(isl, cur, axis, dir);
-			u32 next = pwfw_island_neighbor(isl, cur, axis, dir);
-
-			/* at: when the data can start over this hop */
-			start = max_u64(at, link->busy_until);
-			link->busy_until = add_sat(start, send);
-			link->stats.bytes = add_sat(link->stats.bytes, bytes);
-			link->stats.transfers = add_sat(link->stats.transfers, 1);
-			link->stats.busy_ns = add_sat(link->stats.busy_ns, send);
-			at = add_sat(start, latency);
-			end = add_sat(at, send);
-			/* The trace hook must not take the island lock. */
-			pwfw_plat_trace_link(isl->host, cur, next, bytes,
-					     end - start_ns);
-			cur = next;
+			at = charge_hop(isl, cur, axis, dir, bytes, at,
+					start_ns, &end);
+			cur = pwfw_island_neighbor(isl, cur, axis, dir);
 		}
 	}
+	pwfw_plat_unlock(isl->host);
+	return end;
+}
+
+u64 pwfw_island_send_at(struct pwfw_island *isl, u32 dev, u32 axis,
+			u32 dir, u64 bytes, u64 start_ns)
+{
+	u64 end = start_ns;
+
+	if (dev >= isl->ndev || axis >= isl->mesh.ndims || dir > 1 ||
+	    pwfw_island_neighbor(isl, dev, axis, dir) == PWTPU_NO_DEVICE)
+		return start_ns;
+	pwfw_plat_lock(isl->host);
+	charge_hop(isl, dev, axis, dir, bytes, start_ns, start_ns, &end);
 	pwfw_plat_unlock(isl->host);
 	return end;
 }

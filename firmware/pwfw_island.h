@@ -62,6 +62,14 @@ u64 pwfw_island_transfer(struct pwfw_island *isl, u32 src, u32 dst,
  */
 u64 pwfw_island_transfer_at(struct pwfw_island *isl, u32 src, u32 dst,
 			    u64 bytes, u64 start_ns);
+/*
+ * One hop over a given link: @dev's link along @axis in direction @dir (0
+ * minus, 1 plus), for a sender that chooses its link (on an extent-2
+ * torus both links reach the same peer). Returns the arrival time like
+ * pwfw_island_transfer_at(); @start_ns when there is no such link.
+ */
+u64 pwfw_island_send_at(struct pwfw_island *isl, u32 dev, u32 axis,
+			u32 dir, u64 bytes, u64 start_ns);
 
 /**
  * struct pwfw_coll_sig - what all members of one collective agree on

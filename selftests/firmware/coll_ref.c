@@ -118,21 +118,23 @@ uint32_t ref_fold(uint32_t mode, uint32_t dtype, uint32_t acc, uint32_t x)
 /*
  * The fold at @level (1..naxes) of the members whose positions along
  * the axes below @level vary, the others fixed in @base: positions
- * owner + 1, owner + 2, ..., owner around the ring, owner being @pos
- * [level - 1], each a fold of the level below.
+ * owner + 1, owner + 2, ..., owner around the ring (@back: owner - 1,
+ * owner - 2, ..., owner), owner being @pos[level - 1], each a fold of
+ * the level below.
  */
 static uint32_t ref_level(const struct ref_grid *g, const void *const *in,
 			  uint32_t dtype, uint32_t mode, uint32_t level,
-			  uint32_t base, const uint32_t *pos, uint64_t e)
+			  uint32_t base, const uint32_t *pos, int back,
+			  uint64_t e)
 {
 	uint32_t ax = level - 1, m = g->extent[ax], k, q, acc = 0, v;
 
 	if (!level)
 		return ref_load(in[base], dtype, e);
 	for (k = 1; k <= m; k++) {
-		q = (pos[ax] + k) % m;
+		q = back ? (pos[ax] + m - k) % m : (pos[ax] + k) % m;
 		v = ref_level(g, in, dtype, mode, level - 1,
-			      base + q * g->stride[ax], pos, e);
+			      base + q * g->stride[ax], pos, back, e);
 		acc = k == 1 ? v : ref_fold(mode, dtype, acc, v);
 	}
 	return acc;
@@ -143,7 +145,15 @@ uint32_t ref_reduce(const struct ref_grid *g, const void *const *in,
 {
 	uint32_t pos[REF_MAX_AXES] = { 0 }, k;
 	uint64_t off = 0, size;
+	int back = 0;
 
+	/* Bidirectional: the second half, from ceil(len / 2), goes back. */
+	if (g->bidir) {
+		size = (len + 1) / 2;
+		back = e >= size;
+		off = back ? size : 0;
+		len = back ? len - size : size;
+	}
 	/* Which chunk holds e at each level; the next level cuts that. */
 	for (k = 0; k < g->naxes; k++) {
 		size = (len + g->extent[k] - 1) / g->extent[k];
@@ -151,5 +161,5 @@ uint32_t ref_reduce(const struct ref_grid *g, const void *const *in,
 		off += pos[k] * size;
 		len = len - pos[k] * size < size ? len - pos[k] * size : size;
 	}
-	return ref_level(g, in, dtype, mode, g->naxes, 0, pos, e);
+	return ref_level(g, in, dtype, mode, g->naxes, 0, pos, back, e);
 }

@@ -34,6 +34,8 @@ uint32_t ref_fold(uint32_t mode, uint32_t dtype, uint32_t acc, uint32_t x);
  * @extent: members along each.
  * @stride: index step between neighbours along each; a member's index
  *	is the sum of its positions times the strides.
+ * @bidir: the rings are bidirectional (a torus): the second half of the
+ *	elements goes round every ring backward.
  *
  * One ring in group-rank order is { 1, { n }, { 1 } }; the per-axis
  * all-reduce of a mesh lists its axes longer than 1, device index as
@@ -43,6 +45,7 @@ struct ref_grid {
 	uint32_t naxes;
 	uint32_t extent[REF_MAX_AXES];
 	uint32_t stride[REF_MAX_AXES];
+	int bidir;
 };
 
 /*

@@ -2,9 +2,10 @@
 /*
  * test_coll.c - every collective, dtype and reduction mode, on simulated
  * islands (one thread per device), against references in the order that
- * docs/collectives.md fixes: exact bits, for 2, 4 and 8 devices, 1-D,
- * 2x4 torus and 2x2x2 meshes, the whole island and replica groups
- * (neighbours and not), element counts that do not divide evenly.
+ * docs/collectives.md fixes: exact bits, for 2, 4, 6 and 8 devices, 1-D,
+ * 2x4 and 2x2x2 meshes and tori of 1 to 3 dimensions (bidirectional
+ * rings), the whole island and replica groups (neighbours and not),
+ * element counts that do not divide evenly.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -47,7 +48,7 @@ FIXTURE(layout) {
 /*
  * @mesh: the island; @n gang members on devices @devs in groups @group;
  * @ext: the mesh's extents when ALL_REDUCE runs per axis (the group is
- * the whole island), else all 0.
+ * the whole island of a torus or of two or more axes), else all 0.
  */
 FIXTURE_VARIANT(layout) {
 	const char *mesh;
@@ -71,8 +72,18 @@ FIXTURE_VARIANT_ADD(layout, line8) {
 };
 
 /* Group ranks run against the devices: the ring follows the ranks. */
+FIXTURE_VARIANT_ADD(layout, line8_shuffled) {
+	.mesh = "8", .ndev = 8, .n = 8, .devs = { 3, 0, 6, 1, 7, 2, 5, 4 },
+};
+
+/* A whole 1-D torus: one bidirectional ring along the mesh. */
 FIXTURE_VARIANT_ADD(layout, ring8_shuffled) {
 	.mesh = "8t", .ndev = 8, .n = 8, .devs = { 3, 0, 6, 1, 7, 2, 5, 4 },
+	.ext = { 8, 1, 1 },
+};
+
+FIXTURE_VARIANT_ADD(layout, ring2) {
+	.mesh = "2t", .ndev = 2, .n = 2, .devs = { 1, 0 }, .ext = { 2, 1, 1 },
 };
 
 FIXTURE_VARIANT_ADD(layout, torus2x4) {
@@ -94,6 +105,17 @@ FIXTURE_VARIANT_ADD(layout, mesh2x4) {
 FIXTURE_VARIANT_ADD(layout, mesh2x2x2) {
 	.mesh = "2x2x2", .ndev = 8, .n = 8,
 	.devs = { 0, 1, 2, 3, 4, 5, 6, 7 }, .ext = { 2, 2, 2 },
+};
+
+FIXTURE_VARIANT_ADD(layout, torus2x2x2) {
+	.mesh = "2x2x2t", .ndev = 8, .n = 8,
+	.devs = { 0, 1, 2, 3, 4, 5, 6, 7 }, .ext = { 2, 2, 2 },
+};
+
+/* A ring of 3: uneven chunks of uneven halves. */
+FIXTURE_VARIANT_ADD(layout, torus3x2) {
+	.mesh = "3x2t", .ndev = 6, .n = 6, .devs = { 0, 1, 2, 3, 4, 5 },
+	.ext = { 3, 2, 1 },
 };
 
 /* Half the island: one ring, not per axis. */
@@ -217,7 +239,7 @@ static u32 expect_elem(struct _test_data_layout *self,
 {
 	const struct group *gr = &self->groups[self->of_rank[r]];
 	const void *in[REF_MAX_MEMBERS];
-	struct ref_grid grid = { 1, { gr->m }, { 1 } };
+	struct ref_grid grid = { 1, { gr->m }, { 1 }, 0 };
 	u32 i, gpos = 0;
 
 	for (i = 0; i < gr->m; i++) {
@@ -230,6 +252,8 @@ static u32 expect_elem(struct _test_data_layout *self,
 		if (variant->ext[0]) {
 			/* Per mesh axis, members indexed by device. */
 			mesh_grid(variant->ext, &grid);
+			/* On a torus the rings run both ways. */
+			grid.bidir = !!strchr(variant->mesh, 't');
 			for (i = 0; i < variant->n; i++)
 				in[variant->devs[i]] = src_of(self, sp, i);
 		}

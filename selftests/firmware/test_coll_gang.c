@@ -3,8 +3,9 @@
  * test_coll_gang.c - collectives when things are not as they should be,
  * and what they cost: malformed gangs, executions without a gang, skip
  * mode, members that disagree or never come, two gangs enqueued in
- * inconsistent orders, link counters of a 2x4 all-reduce, collectives in
- * loops, and running out of memory.
+ * inconsistent orders, link counters and modelled time of whole-torus
+ * all-reduces (both ways round), collectives in loops, and running out
+ * of memory.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -518,43 +519,102 @@ TEST_F(run, inconsistent_order_times_out)
 	expect_i32_sums(_metadata, self, 2, 1, &self->sp[0]);
 }
 
-/*
- * A 2x4 torus all-reduce runs along both axes, over the plus links:
- * 64 i32 are reduce-scattered in halves of 128 bytes along axis 0, then
- * in quarters of 32 bytes along axis 1 (3 steps), and gathered back.
- */
-TEST_F(run, torus_all_reduce_uses_both_axes)
+/* Time a link is busy sending @bytes: docs/collectives.md's model. */
+static u64 busy_ns(const struct sim *sim, u64 bytes)
 {
-	struct pwfw_link_stats st;
-	struct pwtpu_gang g;
-	u32 t, k, dir;
+	u64 mbps = sim->spec.ici_mbps;
 
-	ASSERT_EQ(0, sim_init(&self->sim, "2x4t", 8, 5000));
+	return (bytes * 1000 + mbps - 1) / mbps;
+}
+
+/* An i32 all-reduce of @elems over the whole island @mesh of @ndev. */
+static void whole_island_all_reduce(struct __test_metadata *_metadata,
+				    struct _test_data_run *self,
+				    const char *mesh, u32 ndev, u32 elems)
+{
+	struct pwtpu_gang g;
+	u32 t;
+
+	ASSERT_EQ(0, sim_init(&self->sim, mesh, ndev, 5000));
 	ASSERT_EQ(0, sim_prog_coll(&self->sp[0], AR, 0, I32, 1,
-				   (const u32[]){ 64 }, 1,
-				   (const u32[]){ 64 }));
-	sim_gang(&g, sim_gang_id(), 8, iota, NULL, NULL);
-	for (t = 0; t < 8; t++)
+				   (const u32[]){ elems }, 1,
+				   (const u32[]){ elems }));
+	sim_gang(&g, sim_gang_id(), ndev, iota, NULL, NULL);
+	for (t = 0; t < ndev; t++)
 		ASSERT_NE(NULL, setup_exec(self, t, 0, &self->sp[0], &g, t));
-	ASSERT_EQ(0, sim_run(self->x, 8));
-	for (t = 0; t < 8; t++)
+	ASSERT_EQ(0, sim_run(self->x, ndev));
+	for (t = 0; t < ndev; t++) {
 		ASSERT_EQ(0, self->x[t][0].ret);
-	expect_i32_sums(_metadata, self, 8, 0, &self->sp[0]);
-	for (t = 0; t < 8; t++) {
-		for (k = 0; k < 2; k++) {
-			for (dir = 0; dir < 2; dir++) {
-				pwfw_island_link_stats(self->sim.isl, t, k,
-						       dir, &st);
-				EXPECT_EQ(!dir ? 0ULL : k ? 192ULL : 256ULL,
-					  st.bytes)
-					TH_LOG("device %u axis %u dir %u", t,
-					       k, dir);
-			}
-		}
-		EXPECT_LT(0ULL, self->x[t][0].env.link_ns);
 		EXPECT_EQ(self->x[0][0].env.link_ns,
 			  self->x[t][0].env.link_ns);
 	}
+	expect_i32_sums(_metadata, self, ndev, 0, &self->sp[0]);
+}
+
+/*
+ * A 2x4 torus all-reduce runs along both axes, bidirectionally: 72000
+ * i32 are cut in two halves of 144000 bytes; each is reduce-scattered in
+ * halves of 72000 bytes along axis 0, then in quarters of those, 18000
+ * bytes, along axis 1 (3 steps), and gathered back; the first half goes
+ * over the plus links, the second over the minus links. Along axis 0
+ * (extent 2) the route to the one peer is the plus link either way, so
+ * both halves queue on it.
+ */
+TEST_F(run, torus_all_reduce_uses_both_axes_both_ways)
+{
+	const u64 big = 72000, small = 18000;
+	struct pwfw_link_stats st;
+	u64 want[2][2] = { { 2 * big, 2 * big }, { 6 * small, 6 * small } };
+	u64 lat, both_ways, one_way;
+	u32 t, k, dir;
+
+	whole_island_all_reduce(_metadata, self, "2x4t", 8, 72000);
+	for (t = 0; t < 8; t++)
+		for (k = 0; k < 2; k++)
+			for (dir = 0; dir < 2; dir++) {
+				pwfw_island_link_stats(self->sim.isl, t, k,
+						       dir, &st);
+				EXPECT_EQ(want[k][dir], st.bytes)
+					TH_LOG("device %u axis %u dir %u", t,
+					       k, dir);
+			}
+	/*
+	 * Axis 0 (extent 2, two links to the same peer): 72000 bytes each
+	 * way at once. Axis 1: 18000 bytes each way at once. One way round,
+	 * the steps would send twice as much over one link.
+	 */
+	lat = self->sim.spec.ici_latency_ns;
+	both_ways = 2 * (lat + busy_ns(&self->sim, big)) +
+		    6 * (lat + busy_ns(&self->sim, small));
+	one_way = 2 * (lat + busy_ns(&self->sim, 2 * big)) +
+		  6 * (lat + busy_ns(&self->sim, 2 * small));
+	EXPECT_EQ(both_ways, self->x[0][0].env.link_ns);
+	EXPECT_GT(one_way, both_ways);
+	TH_LOG("2x4t all-reduce of %llu bytes: %llu ns, one way round %llu ns",
+	       (unsigned long long)(4 * big),
+	       (unsigned long long)self->x[0][0].env.link_ns,
+	       (unsigned long long)one_way);
+}
+
+/*
+ * A whole 1-D torus is one ring along its axis, bidirectional: 4000 i32
+ * in halves of 2000, chunks of 500 (2000 bytes), 6 steps each way.
+ */
+TEST_F(run, ring_all_reduce_goes_both_ways)
+{
+	struct pwfw_link_stats st;
+	u32 t, dir;
+
+	whole_island_all_reduce(_metadata, self, "4t", 4, 4000);
+	for (t = 0; t < 4; t++)
+		for (dir = 0; dir < 2; dir++) {
+			pwfw_island_link_stats(self->sim.isl, t, 0, dir, &st);
+			EXPECT_EQ(6ULL * 2000, st.bytes)
+				TH_LOG("device %u dir %u", t, dir);
+		}
+	EXPECT_EQ(6 * (self->sim.spec.ici_latency_ns +
+		       busy_ns(&self->sim, 2000)),
+		  self->x[0][0].env.link_ns);
 }
 
 /*

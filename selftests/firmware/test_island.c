@@ -490,6 +490,40 @@ TEST_F(bucket, a_later_hop_waits_for_its_link)
 		  pwfw_island_transfer(self->isl, 0, 2, 10000));
 }
 
+/*
+ * A sender that names its link: on "4" (no wraparound) device 0 has no
+ * minus link, so nothing is charged; its plus link queues like a route.
+ * On an extent-2 torus both links reach the same peer and are separate.
+ */
+TEST_F(bucket, send_on_a_named_link)
+{
+	struct pwfw_user_island ui;
+	struct pwfw_link_stats s;
+	struct pwfw_island *t2;
+
+	EXPECT_EQ(777U, pwfw_island_send_at(self->isl, 0, 0, MINUS, 10000,
+					    777));
+	EXPECT_EQ(777U, pwfw_island_send_at(self->isl, 0, 1, PLUS, 10000,
+					    777));
+	EXPECT_EQ(777U, pwfw_island_send_at(self->isl, 9, 0, PLUS, 10000,
+					    777));
+	EXPECT_EQ(0U, self->ui.nhops);
+	EXPECT_EQ(5000U + 10100U,
+		  pwfw_island_send_at(self->isl, 0, 0, PLUS, 10000, 5000));
+	EXPECT_EQ(5000U + 20100U,
+		  pwfw_island_send_at(self->isl, 0, 0, PLUS, 10000, 5000));
+
+	t2 = island_new(&ui, "2t", 2, 1000, 100);
+	ASSERT_NE(NULL, t2);
+	EXPECT_EQ(10100U, pwfw_island_send_at(t2, 0, 0, PLUS, 10000, 0));
+	EXPECT_EQ(10100U, pwfw_island_send_at(t2, 0, 0, MINUS, 10000, 0));
+	pwfw_island_link_stats(t2, 0, 0, MINUS, &s);
+	EXPECT_EQ(10000U, s.bytes);
+	pwfw_island_link_stats(t2, 0, 0, PLUS, &s);
+	EXPECT_EQ(10000U, s.bytes);
+	island_free(&ui, t2);
+}
+
 TEST_F(bucket, zero_bytes_and_same_device)
 {
 	struct pwfw_link_stats s;
