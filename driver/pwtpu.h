@@ -81,8 +81,6 @@ struct pwtpu_dev {
 	struct pwtpu_link_sysfs links[PWTPU_MESH_MAX_DIMS][2];
 
 	atomic64_t hbm_used;
-	atomic64_t staged;		/* bytes of copies held in staging */
-	wait_queue_head_t stage_wait;
 	atomic64_t cmds_completed;
 	atomic64_t busy_ns;
 	atomic64_t next_job_id;
@@ -118,7 +116,7 @@ struct pwtpu_ctx {
 
 /*
  * A command on its way through a device queue. The uring path owns it
- * alone (freed after io_uring_cmd_done()); the ioctl path shares it
+ * alone (freed before io_uring_cmd_done()); the ioctl path shares it
  * between the waiting caller and the device thread, so a caller killed
  * while waiting leaves it to the thread.
  */
@@ -137,8 +135,7 @@ struct pwtpu_job {
 	u64 peer_offset;
 	u64 length;
 	u64 host_ptr;
-	void *bounce;			/* host-link staging of a copy */
-	u64 staged;			/* bytes of pdev->staged it holds */
+	struct mm_struct *mm;		/* host copies: the submitter's memory */
 	u64 submit_ns;
 	u64 start_ns;
 	u64 end_ns;
@@ -176,7 +173,7 @@ void pwtpu_prog_put(struct pwtpu_prog *prog);
 /* pwtpu_job.c */
 struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 				    const struct pwtpu_cmd *cmd);
-int pwtpu_job_copy_out(struct pwtpu_job *job);
+int pwtpu_job_host_copy(struct pwtpu_job *job);
 void pwtpu_job_put(struct pwtpu_job *job);
 
 /* pwtpu_queue.c */

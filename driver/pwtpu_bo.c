@@ -84,9 +84,10 @@ int pwtpu_bo_create(struct pwtpu_ctx *ctx, struct pwtpu_bo_create __user *uarg)
 	arg.handle = handle;
 	arg.mmap_offset = (u64)handle << PWTPU_MMAP_SHIFT;
 	if (copy_to_user(uarg, &arg, sizeof(arg))) {
-		xa_erase(&ctx->bos, handle);
-		ret = -EFAULT;
-		goto err_put;
+		/* Published: another thread may have destroyed it already. */
+		if (xa_erase(&ctx->bos, handle) == bo)
+			pwtpu_bo_put(bo);
+		return -EFAULT;
 	}
 	return 0;
 

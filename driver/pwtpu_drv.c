@@ -140,7 +140,6 @@ static int pwtpu_dev_add(struct pwtpu_island *isl, u32 index)
 	spin_lock_init(&pdev->qlock);
 	INIT_LIST_HEAD(&pdev->queue);
 	init_waitqueue_head(&pdev->qwait);
-	init_waitqueue_head(&pdev->stage_wait);
 
 	device_initialize(&pdev->dev);
 	pdev->dev.class = pwtpu_class;
@@ -173,20 +172,23 @@ err_put:
 	return ret;
 }
 
-static void pwtpu_dev_remove(struct pwtpu_dev *pdev)
-{
-	cdev_device_del(&pdev->cdev, &pdev->dev);
-	pwtpu_queue_stop(pdev);
-	put_device(&pdev->dev);
-}
-
+/*
+ * Every device stops (its queue drained) before any is freed: a job on
+ * one device may still name another (COPY_PEER) or hold its BOs.
+ */
 static void pwtpu_remove_all(struct pwtpu_island *isl)
 {
 	u32 i;
 
 	for (i = 0; i < isl->ndev; i++) {
+		if (!isl->devs[i])
+			continue;
+		cdev_device_del(&isl->devs[i]->cdev, &isl->devs[i]->dev);
+		pwtpu_queue_stop(isl->devs[i]);
+	}
+	for (i = 0; i < isl->ndev; i++) {
 		if (isl->devs[i])
-			pwtpu_dev_remove(isl->devs[i]);
+			put_device(&isl->devs[i]->dev);
 		isl->devs[i] = NULL;
 	}
 }

@@ -66,7 +66,7 @@ static int pwtpu_cmd_sync(struct pwtpu_ctx *ctx, unsigned int op,
 		return -EINTR;
 	}
 
-	ret = pwtpu_job_copy_out(job);
+	ret = job->result;
 	cmd.start_ns = job->start_ns;
 	cmd.end_ns = job->end_ns;
 	pwtpu_job_put(job);

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pwtpu_job.c - turn a struct pwtpu_cmd into a job: validate it, take
- * references on what it uses, stage host data. Shared by the io_uring and
- * ioctl paths, so both accept and reject exactly the same commands.
+ * references on what it uses (for host copies, the caller's address
+ * space). Shared by the io_uring and ioctl paths, so both accept and
+ * reject exactly the same commands.
  */
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/kthread.h>
+#include <linux/sched/mm.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -24,38 +28,14 @@ static struct pwtpu_job *pwtpu_job_alloc(struct pwtpu_dev *pdev, u32 nr)
 	return job;
 }
 
-/*
- * Staging memory for copies is bounded per device by its HBM size, so a
- * deep queue of large copies waits for earlier ones instead of taking
- * the host's memory: back-pressure, not failure.
- */
-static bool pwtpu_stage_try(struct pwtpu_dev *pdev, u64 bytes)
-{
-	s64 used = atomic64_read(&pdev->staged);
-
-	do {
-		if (bytes > pdev->isl->hbm_bytes - used)
-			return false;
-	} while (!atomic64_try_cmpxchg(&pdev->staged, &used, used + bytes));
-	return true;
-}
-
-static void pwtpu_stage_release(struct pwtpu_dev *pdev, u64 bytes)
-{
-	if (!bytes)
-		return;
-	atomic64_sub(bytes, &pdev->staged);
-	wake_up(&pdev->stage_wait);
-}
-
 void pwtpu_job_put(struct pwtpu_job *job)
 {
 	u32 i;
 
 	if (!refcount_dec_and_test(&job->refs))
 		return;
-	kvfree(job->bounce);
-	pwtpu_stage_release(job->pdev, job->staged);
+	if (job->mm)
+		mmput(job->mm);
 	for (i = 0; i < job->nbos; i++)
 		pwtpu_bo_put(job->bos[i]);
 	if (job->prog)
@@ -171,8 +151,14 @@ static int pwtpu_job_peer(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 	return 0;
 }
 
+/*
+ * A host copy moves data between HBM and the caller's memory when the
+ * device runs it, like DMA: the device thread works in the submitter's
+ * address space (kthread_use_mm), so nothing is staged in the kernel and
+ * the host buffer must stay valid until the command completes.
+ */
 static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
-			     const struct pwtpu_cmd *cmd, bool to_dev)
+			     const struct pwtpu_cmd *cmd)
 {
 	struct pwtpu_bo *bo;
 
@@ -186,24 +172,15 @@ static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 	job->nbos = 1;
 	if (!pwtpu_range_ok(bo, cmd->offset, cmd->length))
 		return -EINVAL;
+	if (!access_ok(u64_to_user_ptr(cmd->host_ptr), cmd->length))
+		return -EFAULT;
+	if (!current->mm)
+		return -EFAULT;
 	job->offset = cmd->offset;
 	job->length = cmd->length;
 	job->host_ptr = cmd->host_ptr;
-
-	if (wait_event_killable(job->pdev->stage_wait,
-				pwtpu_stage_try(job->pdev, cmd->length)))
-		return -EINTR;
-	job->staged = cmd->length;
-	job->bounce = kvmalloc(cmd->length, GFP_KERNEL_ACCOUNT);
-	if (!job->bounce)
-		return -ENOMEM;
-	if (to_dev && copy_from_user(job->bounce,
-				     u64_to_user_ptr(cmd->host_ptr),
-				     cmd->length))
-		return -EFAULT;
-	/* Fail now, not after the device did the work, on a bad pointer. */
-	if (!to_dev && !access_ok(u64_to_user_ptr(cmd->host_ptr), cmd->length))
-		return -EFAULT;
+	mmget(current->mm);
+	job->mm = current->mm;
 	return 0;
 }
 
@@ -251,8 +228,7 @@ struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 		ret = pwtpu_job_peer(job, ctx, cmd);
 		break;
 	default:
-		ret = pwtpu_job_copy_in(job, ctx, cmd,
-					cmd_op == PWTPU_CMD_COPY_TO_DEV);
+		ret = pwtpu_job_copy_in(job, ctx, cmd);
 		break;
 	}
 	if (ret) {
@@ -263,17 +239,26 @@ struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 }
 
 /*
- * The second half of a device-to-host copy, in the submitter's context:
- * the device staged the bytes, this puts them in the caller's memory.
+ * Run on the device thread: copy between HBM and the submitter's memory,
+ * in pieces so a large copy lets others run.
  */
-int pwtpu_job_copy_out(struct pwtpu_job *job)
+int pwtpu_job_host_copy(struct pwtpu_job *job)
 {
-	if (job->result || job->nr != _IOC_NR(PWTPU_CMD_COPY_FROM_DEV))
-		return job->result;
-	if (!current->mm || (current->flags & (PF_EXITING | PF_KTHREAD)))
-		return -ECANCELED;
-	if (copy_to_user(u64_to_user_ptr(job->host_ptr), job->bounce,
-			 job->length))
-		return -EFAULT;
-	return 0;
+	const u64 piece = SZ_1M;
+	u8 *hbm = (u8 *)job->bos[0]->vaddr + job->offset;
+	u8 __user *host = u64_to_user_ptr(job->host_ptr);
+	bool to_dev = job->nr == _IOC_NR(PWTPU_CMD_COPY_TO_DEV);
+	u64 done, n;
+	int ret = 0;
+
+	kthread_use_mm(job->mm);
+	for (done = 0; done < job->length && !ret; done += n) {
+		n = min(piece, job->length - done);
+		if (to_dev ? copy_from_user(hbm + done, host + done, n) :
+			     copy_to_user(host + done, hbm + done, n))
+			ret = -EFAULT;
+		cond_resched();
+	}
+	kthread_unuse_mm(job->mm);
+	return ret;
 }

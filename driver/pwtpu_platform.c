@@ -33,11 +33,13 @@ void pwfw_plat_yield(void)
 
 void pwfw_plat_delay_ns(u64 ns)
 {
-	if (ns < 20 * NSEC_PER_USEC)
+	if (ns < 20 * NSEC_PER_USEC) {
 		ndelay(ns);
-	else
+		cond_resched();	/* a loop of short delays must not hog */
+	} else {
 		usleep_range_state(ns / NSEC_PER_USEC, ns / NSEC_PER_USEC + 1,
 				   TASK_IDLE);
+	}
 }
 
 bool pwfw_plat_simd(void)

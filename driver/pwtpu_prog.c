@@ -100,12 +100,11 @@ int pwtpu_prog_load(struct pwtpu_ctx *ctx, struct pwtpu_prog_load __user *uarg)
 	arg.handle = handle;
 	arg.modeled_ns = prog->fw.modeled_ns;
 	ret = pwtpu_prog_report(uarg, &arg, verr);
-	if (ret) {
-		xa_erase(&ctx->progs, handle);
-		goto err_free;
-	}
 	kfree(verr);
-	return 0;
+	/* Published: another thread may have unloaded or used it already. */
+	if (ret && xa_erase(&ctx->progs, handle) == prog)
+		pwtpu_prog_put(prog);
+	return ret;
 
 err_free:
 	kfree(verr);

@@ -88,10 +88,8 @@ static u64 pwtpu_job_run(struct pwtpu_job *job, bool compute)
 	case _IOC_NR(PWTPU_CMD_EXEC):
 		return pwtpu_job_exec(job, compute);
 	case _IOC_NR(PWTPU_CMD_COPY_TO_DEV):
-		memcpy(hbm, job->bounce, job->length);
-		return pwfw_model_copy_ns(&isl->spec, job->length);
 	case _IOC_NR(PWTPU_CMD_COPY_FROM_DEV):
-		memcpy(job->bounce, hbm, job->length);
+		job->result = pwtpu_job_host_copy(job);
 		return pwfw_model_copy_ns(&isl->spec, job->length);
 	case _IOC_NR(PWTPU_CMD_COPY_PEER):
 		memmove((u8 *)job->bos[1]->vaddr + job->peer_offset, hbm,

@@ -4,10 +4,11 @@
  *
  * The 80-byte command lives in the shared SQ ring, so it is copied before
  * anything looks at it. A valid command is queued and the SQE answered
- * with -EIOCBQUEUED; the device thread completes it through task work in
- * the submitter's context, where a device-to-host copy can reach user
- * memory. Every queued command ends: the device runs a bounded program
- * and always completes (6.1 has no uring_cmd cancellation to rely on).
+ * with -EIOCBQUEUED, in submission order (nothing here blocks long, so
+ * nothing is reissued from io-wq out of order); the device thread
+ * completes it through task work. Every queued command ends: the device
+ * runs a bounded program and always completes (6.1 has no uring_cmd
+ * cancellation to rely on).
  */
 #include <linux/fs.h>
 
@@ -36,10 +37,12 @@ static void pwtpu_uring_task_cb(struct io_uring_cmd *ioucmd,
 				unsigned int issue_flags)
 {
 	struct pwtpu_job *job = pwtpu_pdu(ioucmd)->job;
-	int res = pwtpu_job_copy_out(job);
+	u64 times = pwtpu_cqe_times(job);
+	int res = job->result;
 
-	io_uring_cmd_done(ioucmd, res, pwtpu_cqe_times(job), issue_flags);
+	/* Done may drop the last file reference: nothing of ours after it. */
 	pwtpu_job_put(job);
+	io_uring_cmd_done(ioucmd, res, times, issue_flags);
 }
 
 void pwtpu_uring_complete(struct pwtpu_job *job)
@@ -59,14 +62,6 @@ int pwtpu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 	if (!(issue_flags & IO_URING_F_SQE128) ||
 	    !(issue_flags & IO_URING_F_CQE32))
 		return -EINVAL;
-	/*
-	 * Copies stage their data and may wait for staging memory: not on
-	 * the non-blocking submit path, io_uring reissues them from a worker.
-	 */
-	if ((issue_flags & IO_URING_F_NONBLOCK) &&
-	    (ioucmd->cmd_op == PWTPU_CMD_COPY_TO_DEV ||
-	     ioucmd->cmd_op == PWTPU_CMD_COPY_FROM_DEV))
-		return -EAGAIN;
 	memcpy(&cmd, ioucmd->cmd, sizeof(cmd));
 
 	job = pwtpu_job_prepare(ctx, ioucmd->cmd_op, &cmd);

@@ -7,7 +7,8 @@
  * and io_uring command numbers, their argument structs, the layout of the
  * extra CQE32 word, and the executable program format. All structs have a
  * fixed layout with explicit padding; every reserved field, every flags
- * field without defined bits and every output field must be zero on
+ * field without defined bits and every output field (but struct
+ * pwtpu_cmd's start_ns and end_ns, which are ignored) must be zero on
  * input, or the call fails with -EINVAL. Handles are per open file and
  * allocated cyclically, so a destroyed handle is not soon reused.
  * Incompatible changes bump PWTPU_UAPI_VERSION (reported by
@@ -265,8 +266,9 @@ struct pwtpu_gang {
  * number as a synchronous ioctl. Each device runs its queue in order.
  * Completion: cqe->res is 0 or a negative errno. Commands execute in
  * submission order, but CQEs may be posted in another order: match them
- * by user_data. Host copies are staged in kernel memory bounded per
- * device (HBM size); past that, submission waits (back-pressure).
+ * by user_data. Host copies read or write the host buffer when the device
+ * runs them, like DMA: it must stay valid and, for COPY_TO_DEV,
+ * unchanged until the command completes.
  */
 #define PWTPU_CMD_NOP		_IOWR(PWTPU_IOC_MAGIC, 0x10, struct pwtpu_cmd)
 #define PWTPU_CMD_EXEC		_IOWR(PWTPU_IOC_MAGIC, 0x11, struct pwtpu_cmd)
