@@ -92,8 +92,10 @@ static u64 pwtpu_job_run(struct pwtpu_job *job, bool compute)
 		job->result = pwtpu_job_host_copy(job);
 		return pwfw_model_copy_ns(&isl->spec, job->length);
 	case _IOC_NR(PWTPU_CMD_COPY_PEER):
-		memmove((u8 *)job->bos[1]->vaddr + job->peer_offset, hbm,
-			job->length);
+		/* skip mode: the link time is spent, no data moves */
+		if (compute)
+			memmove((u8 *)job->bos[1]->vaddr + job->peer_offset,
+				hbm, job->length);
 		return pwfw_island_transfer(isl->fw, job->pdev->index,
 					    job->peer->index, job->length);
 	default:
