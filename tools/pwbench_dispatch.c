@@ -107,7 +107,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "local", no_argument, NULL, 'L' },
-		{ "remote", required_argument, NULL, 'R' },
 		{ "poll", no_argument, NULL, 'P' },
 		{ "csv", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
@@ -122,10 +121,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		switch (opt) {
 		case 'L':
 			break;
-		case 'R':
-			fprintf(stderr, "pwbench: --remote is not implemented "
-				"yet (it needs the runtime's DCN transport)\n");
-			return 2;
 		case 'P':
 			o->poll = true;
 			break;
