@@ -29,6 +29,7 @@ all: module user
 include firmware/user.mk
 -include lib/lib.mk
 -include tools/tools.mk
+-include runtime/runtime.mk
 -include selftests/selftests.mk
 
 module:

@@ -5,3 +5,4 @@ include selftests/firmware/firmware.mk
 include selftests/tools/tools.mk
 include selftests/firmware/island.mk
 include selftests/firmware/coll.mk
+include selftests/runtime/runtime.mk
