@@ -128,9 +128,10 @@ const struct pwfw_member *pwfw_rv_member(const struct pwfw_rv *rv,
 /* Wait until every member finished the current step; -PWFW_ETIMEDOUT. */
 int pwfw_rv_barrier(struct pwfw_rv *rv, u32 grank);
 /*
- * Done with the collective: waits (bounded by the gang timeout) until no
- * other member still works in it, so no peer reads a buffer whose command
- * has completed; the last member out frees it. Every successful join is
+ * Done with the collective: waits until no other member still works in
+ * it (each one is bounded: a step, or a barrier's gang timeout), so no
+ * peer reads a buffer whose command has completed; the last member out
+ * frees it. Every successful join is
  * followed by exactly one leave, also after a failed barrier.
  */
 void pwfw_rv_leave(struct pwfw_rv *rv, u32 grank);

@@ -262,8 +262,11 @@ static void rv_get_out(struct pwfw_rv *rv, u32 grank, u64 now,
 {
 	struct rv_slot *s = &rv->slot[grank];
 
-	if (s->state == SLOT_IN || s->state == SLOT_LEAVING)
+	if (s->state == SLOT_IN || s->state == SLOT_LEAVING) {
 		rv->inside--;
+		/* Peers in leave or a barrier wait for this change. */
+		pwfw_plat_wake_all(rv->tab->host);
+	}
 	s->state = SLOT_OUT;
 	if (rv->inside)
 		return;
@@ -698,7 +701,8 @@ int pwfw_rv_barrier(struct pwfw_rv *rv, u32 grank)
 	for (;;) {
 		/* Once all reached the step it passed, for all of them. */
 		late = ranks_before(rv, step);
-		ret = late ? rv->status : 0;
+		/* A failure is final: every member sees it, early or late. */
+		ret = rv->status;
 		if (ret || !late)
 			break;
 		/* A member that left before this step will never reach it. */
@@ -729,8 +733,6 @@ void pwfw_rv_leave(struct pwfw_rv *rv, u32 grank)
 	struct pwfw_rv_table *tab;
 	struct pwfw_coll_sig sig;
 	struct rv_slot *s;
-	bool expired = false;
-	u64 deadline;
 	u32 dev;
 	s32 status;
 
@@ -749,12 +751,14 @@ void pwfw_rv_leave(struct pwfw_rv *rv, u32 grank)
 	s->state = SLOT_LEAVING;
 	pwfw_plat_wake_all(tab->host);
 	/*
-	 * A member still working may read this one's buffers: wait until
-	 * every member is leaving too (bounded, in case one is stuck).
+	 * A member still working may read this one's buffers (and its
+	 * control block, on its stack): wait until every member is leaving
+	 * too. That always comes: a member inside either works (bounded) or
+	 * waits in a barrier (bounded by the gang timeout), then leaves.
 	 */
-	deadline = add_sat(pwfw_plat_now_ns(), tab->timeout_ns);
-	while (ranks_in(rv, SLOT_IN) && !expired)
-		expired = !pwfw_plat_wait(tab->host, deadline);
+	while (ranks_in(rv, SLOT_IN))
+		pwfw_plat_wait(tab->host,
+			       add_sat(pwfw_plat_now_ns(), tab->timeout_ns));
 	status = rv->status;
 	rv_get_out(rv, grank, pwfw_plat_now_ns(), &dead);
 	pwfw_plat_unlock(tab->host);

@@ -258,6 +258,42 @@ TEST_F(meet, members_see_each_other)
 }
 
 /* Two replica groups of one gang meet separately. */
+/*
+ * A member that reaches a barrier after its peer timed out in it gets the
+ * same -ETIMEDOUT, not success: no member of a collective may succeed
+ * where another failed (it would read the failed peer's buffers after it
+ * left).
+ */
+TEST(a_late_barrier_sees_the_timeout)
+{
+	struct pwfw_user_island ui;
+	struct pwfw_island *isl;
+	struct run runs[2];
+	pthread_t t[2];
+	u32 i;
+
+	isl = island_new(&ui, "2", 2, 200000000ULL);	/* 200 ms */
+	ASSERT_NE(NULL, isl);
+	for (i = 0; i < 2; i++) {
+		runs[i] = (struct run){
+			.isl = isl, .dev = i, .grank = i,
+			.sig = make_sig(0x51, 0, 2), .barriers = 1,
+			.hold_ms = i ? 600 : 0,
+		};
+		start(&t[i], &runs[i]);
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(0, runs[i].ret);
+		EXPECT_EQ(-PWFW_ETIMEDOUT, runs[i].barrier_ret) {
+			TH_LOG("rank %u", i);
+		}
+	}
+	EXPECT_EQ(0U, pwfw_rv_count(isl));
+	island_free(&ui, isl);
+}
+
 TEST(groups_meet_apart)
 {
 	struct pwfw_user_island ui;
