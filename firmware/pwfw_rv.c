@@ -519,7 +519,8 @@ static void rv_insert(struct pwfw_rv_table *tab, struct pwfw_rv *rv, u64 now)
  * Take rank @grank's slot. 0 when it is taken and the entry is good;
  * otherwise the member fails at once: the entry's error when it is
  * poisoned (a late arrival), -EINVAL for a signature that differs (which
- * poisons a good entry) or a rank already taken.
+ * poisons a good entry that still waits for ranks) or a rank already
+ * taken.
  */
 static int rv_arrive(struct pwfw_rv *rv, u32 dev,
 		     const struct pwfw_coll_sig *sig, u32 grank,
@@ -529,9 +530,13 @@ static int rv_arrive(struct pwfw_rv *rv, u32 dev,
 	struct rv_slot *s;
 	u32 i;
 
-	/* Equal signatures have equal n: only then is @grank in range. */
+	/*
+	 * Equal signatures have equal n: only then is @grank in range. Once
+	 * every rank came, a stranger (a reused gang id) fails alone.
+	 */
 	if (!same_sig(&rv->sig, sig)) {
-		rv_poison(rv, -PWFW_EINVAL);
+		if (rv->came < rv->sig.n)
+			rv_poison(rv, -PWFW_EINVAL);
 		return -PWFW_EINVAL;
 	}
 	s = &rv->slot[grank];
