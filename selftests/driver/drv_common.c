@@ -205,3 +205,15 @@ uint64_t drv_wait_hbm(unsigned int index, uint64_t want,
 		drv_sleep_ms(10);
 	}
 }
+
+int drv_load_add(int fd, uint32_t n, uint32_t *prog)
+{
+	struct drv_prog dp;
+
+	drv_prog_init(&dp, 1);
+	drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 1, n);
+	drv_tensor(&dp, PWTPU_DT_F32, 0, 4 * n, 1, n);
+	drv_tensor(&dp, PWTPU_DT_F32, 0, 8 * n, 1, n);
+	drv_binary(&dp, PWTPU_OP_ADD, 2, 0, 1);
+	return drv_prog_load(fd, &dp, prog, NULL, NULL, 0);
+}

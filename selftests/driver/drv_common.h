@@ -97,6 +97,9 @@ void *drv_prog_image(struct drv_prog *dp, size_t *size, int *err);
 int drv_prog_load(int fd, struct drv_prog *dp, uint32_t *handle,
 		  struct pwtpu_prog_load *out, char *log, uint32_t log_size);
 
+/* c[n] = a[n] + b[n], f32 at byte offsets 0, 4n and 8n of one buffer. */
+int drv_load_add(int fd, uint32_t n, uint32_t *prog);
+
 /*
  * Poll sysfs hbm_used of device @index until it equals @want or
  * @timeout_ms pass; returns the last value read.

@@ -24,19 +24,6 @@ static int raw_ioctl(int fd, unsigned long req, void *arg)
 	return ioctl(fd, req, arg) < 0 ? -errno : 0;
 }
 
-/* t2 = t0 + t1 over f32[4] at 0, 16, 32 of one buffer: needs 48 bytes. */
-static int load_add(int fd, uint32_t *prog)
-{
-	struct drv_prog dp;
-
-	drv_prog_init(&dp, 1);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 1, 4);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 16, 1, 4);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 32, 1, 4);
-	drv_binary(&dp, PWTPU_OP_ADD, 2, 0, 1);
-	return drv_prog_load(fd, &dp, prog, NULL, NULL, 0);
-}
-
 /* Two buffers: t0 at 32 in buffer 0 (needs 48 bytes), t1 in buffer 1. */
 static int load_copy2(int fd, uint32_t *prog)
 {
@@ -144,7 +131,7 @@ TEST_F(ctl, handle_args)
 	EXPECT_EQ(-ENOENT, pwtpu_prog_unload(self->d.fd, UINT32_MAX));
 
 	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, 4096, &bo));
-	ASSERT_EQ(0, load_add(self->d.fd, &prog));
+	ASSERT_EQ(0, drv_load_add(self->d.fd, 4, &prog));
 	arg.handle = bo.handle;
 	EXPECT_EQ(-EINVAL, raw_ioctl(self->d.fd, PWTPU_IOCTL_BO_DESTROY,
 				     &arg));
@@ -222,7 +209,7 @@ FIXTURE_SETUP(cmd)
 	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, 4096, &self->bo));
 	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, 40, &self->small));
 	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, 4096, &self->other));
-	ASSERT_EQ(0, load_add(self->d.fd, &self->add));
+	ASSERT_EQ(0, drv_load_add(self->d.fd, 4, &self->add));
 	ASSERT_EQ(0, load_copy2(self->d.fd, &self->two));
 }
 
@@ -319,7 +306,7 @@ TEST_F(cmd, exec_bad_handles)
 	EXPECT_EQ(-ENOENT, exec(self, variant, self->add, &bos[1], 1));
 	EXPECT_EQ(-ENOENT, exec(self, variant, self->two, bos, 2));
 
-	ASSERT_EQ(0, load_add(self->d.fd, &unloaded));
+	ASSERT_EQ(0, drv_load_add(self->d.fd, 4, &unloaded));
 	ASSERT_EQ(0, pwtpu_prog_unload(self->d.fd, unloaded));
 	EXPECT_EQ(-ENOENT, exec(self, variant, unloaded, bos, 1));
 

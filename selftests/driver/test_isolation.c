@@ -18,19 +18,6 @@
 #define NO		PWTPU_NO_TENSOR
 #define IN_FLIGHT	160	/* > 128 commands queued when killed */
 
-/* t2 = t0 + t1, f32[4] at 0, 16, 32 of one buffer. */
-static int load_add(int fd, uint32_t *prog)
-{
-	struct drv_prog dp;
-
-	drv_prog_init(&dp, 1);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 1, 4);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 16, 1, 4);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 32, 1, 4);
-	drv_binary(&dp, PWTPU_OP_ADD, 2, 0, 1);
-	return drv_prog_load(fd, &dp, prog, NULL, NULL, 0);
-}
-
 /* @trips x DELAY(@ns), binding one buffer. */
 static int load_delay(int fd, uint32_t trips, uint32_t ns, uint32_t *prog)
 {
@@ -59,7 +46,7 @@ static int device_works(unsigned int index, bool check_result)
 		return fd;
 	ret = pwtpu_cmd_sync(fd, PWTPU_CMD_NOP, &nop);
 	if (!ret)
-		ret = load_add(fd, &add);
+		ret = drv_load_add(fd, 4, &add);
 	if (!ret)
 		ret = pwtpu_bo_alloc(fd, 48, &bo);
 	if (!ret) {
@@ -121,7 +108,7 @@ TEST_F(iso, two_opens_same_process)
 
 	ASSERT_LE(0, fd2);
 	ASSERT_EQ(0, pwtpu_bo_alloc(self->d.fd, 48, &a));
-	ASSERT_EQ(0, load_add(self->d.fd, &prog_a));
+	ASSERT_EQ(0, drv_load_add(self->d.fd, 4, &prog_a));
 
 	/* fd2 has nothing yet: every handle of fd is unknown there. */
 	bos[0] = a.handle;
@@ -173,7 +160,7 @@ TEST_F(iso, two_processes)
 		int fd = pwtpu_open(self->d.index);
 
 		if (fd < 0 || pwtpu_bo_create(fd, 48, &bo) ||
-		    load_add(fd, &msg.prog))
+		    drv_load_add(fd, 4, &msg.prog))
 			_exit(2);
 		msg.bo = bo.handle;
 		msg.mmap_offset = bo.mmap_offset;
@@ -303,7 +290,7 @@ TEST_F(iso, fork_shares_context)
 	int status;
 
 	ASSERT_EQ(0, pwtpu_bo_alloc(self->d.fd, 48, &bo));
-	ASSERT_EQ(0, load_add(self->d.fd, &add));
+	ASSERT_EQ(0, drv_load_add(self->d.fd, 4, &add));
 	((float *)bo.map)[0] = 20.0f;
 	((float *)bo.map)[4] = 22.0f;
 	self->child = fork();

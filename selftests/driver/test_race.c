@@ -29,19 +29,6 @@ struct shared {
 	_Atomic int unexpected;		/* first errno that is not allowed */
 };
 
-/* t2 = t0 + t1 over f32[4] in one 48-byte buffer. */
-static int load_add(int fd, uint32_t *prog)
-{
-	struct drv_prog dp;
-
-	drv_prog_init(&dp, 1);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 1, 4);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 16, 1, 4);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 32, 1, 4);
-	drv_binary(&dp, PWTPU_OP_ADD, 2, 0, 1);
-	return drv_prog_load(fd, &dp, prog, NULL, NULL, 0);
-}
-
 static void check(struct shared *sh, int ret)
 {
 	int none = 0;
@@ -134,7 +121,7 @@ FIXTURE_SETUP(race)
 		ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, 48, &bo));
 		atomic_store(&self->sh.bo[i], bo.handle);
 	}
-	ASSERT_EQ(0, load_add(self->d.fd, &prog));
+	ASSERT_EQ(0, drv_load_add(self->d.fd, 4, &prog));
 	atomic_store(&self->sh.prog, prog);
 }
 
@@ -163,7 +150,7 @@ TEST_F_TIMEOUT(race, destroy_while_in_use, 120)
 		old = atomic_exchange(&sh->bo[i % SLOTS], bo.handle);
 		ASSERT_EQ(0, pwtpu_bo_destroy(sh->fd, old));
 		if (i % 16 == 0) {
-			ASSERT_EQ(0, load_add(sh->fd, &prog));
+			ASSERT_EQ(0, drv_load_add(sh->fd, 4, &prog));
 			old = atomic_exchange(&sh->prog, prog);
 			ASSERT_EQ(0, pwtpu_prog_unload(sh->fd, old));
 		}
@@ -203,7 +190,7 @@ static void *open_close_user(void *arg)
 			failures++;
 			continue;
 		}
-		if (pwtpu_bo_alloc(fd, 48, &bo) || load_add(fd, &prog) ||
+		if (pwtpu_bo_alloc(fd, 48, &bo) || drv_load_add(fd, 4, &prog) ||
 		    pwtpu_exec_sync(fd, prog, &bo.handle, 1))
 			failures++;
 		/* Leave everything to the close, mapping included. */

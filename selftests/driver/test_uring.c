@@ -16,19 +16,6 @@
 #define NO	PWTPU_NO_TENSOR
 #define DEEP	160	/* commands in flight, more than 128 */
 
-/* c[n] = a[n] + b[n], all f32 in one buffer at 0, 4n, 8n. */
-static int load_add(int fd, uint32_t n, uint32_t *prog)
-{
-	struct drv_prog dp;
-
-	drv_prog_init(&dp, 1);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 1, n);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 4 * n, 1, n);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 8 * n, 1, n);
-	drv_binary(&dp, PWTPU_OP_ADD, 2, 0, 1);
-	return drv_prog_load(fd, &dp, prog, NULL, NULL, 0);
-}
-
 /* A program that only waits @ns nanoseconds; binds one buffer. */
 static int load_delay(int fd, uint64_t ns, struct pwtpu_prog_load *res)
 {
@@ -84,7 +71,7 @@ TEST_F_TIMEOUT(uring, deep_queue, 120)
 	uint64_t depth = 0;
 	int ret;
 
-	ASSERT_EQ(0, load_add(self->d.fd, n, &add));
+	ASSERT_EQ(0, drv_load_add(self->d.fd, n, &add));
 	ASSERT_EQ(0, load_delay(self->d.fd, 300000000, &delay));
 	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, 4, &head_bo));
 	for (i = 0; i < DEEP; i++) {
@@ -361,7 +348,7 @@ TEST_F(uring, queued_work_keeps_objects)
 		DRV_SKIP("timing=skip: results are unspecified");
 	ASSERT_EQ(0, pwtpu_sysfs_u64(self->d.index, "hbm_used", &base));
 	ASSERT_EQ(0, load_delay(self->d.fd, 100000000, &delay));
-	ASSERT_EQ(0, load_add(self->d.fd, 4, &add));
+	ASSERT_EQ(0, drv_load_add(self->d.fd, 4, &add));
 	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, 4, &head));
 	ASSERT_EQ(0, pwtpu_bo_alloc(self->d.fd, 48, &bo));
 	f = bo.map;
@@ -505,7 +492,7 @@ TEST_F(uring, copy_exec_copy_in_one_batch)
 	float host[3 * 64], back[64];
 	uint32_t add, round, i;
 
-	ASSERT_EQ(0, load_add(self->d.fd, n, &add));
+	ASSERT_EQ(0, drv_load_add(self->d.fd, n, &add));
 	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, sizeof(host), &bo));
 	memset(&in, 0, sizeof(in));
 	in.handle = bo.handle;
