@@ -169,44 +169,45 @@ static int fail_insn(struct vctx *v, s32 code, const char *why)
 	return -PWFW_EINVAL;
 }
 
-/* "<n1> is [4,5] but <n2> is [6,7]: <why>" */
-static int fail_shapes(struct vctx *v, s32 code,
-		       const char *n1, const struct pwtpu_tensor *t1,
-		       const char *n2, const struct pwtpu_tensor *t2,
-		       const char *why)
+/* "<n1> is [4,5] but <n2> is [6,7]: <why>", or with dtypes (f32, bf16). */
+static int fail_pair(struct vctx *v, s32 code, bool dtypes,
+		     const char *n1, const struct pwtpu_tensor *t1,
+		     const char *n2, const struct pwtpu_tensor *t2,
+		     const char *why)
 {
 	struct pwfw_fmt *f = reject_insn(v, code);
+	const struct pwtpu_tensor *t[2] = { t1, t2 };
+	const char *n[2] = { n1, n2 };
+	u32 k;
 
-	pwfw_fmt_str(f, n1);
-	pwfw_fmt_str(f, " is ");
-	pwfw_fmt_shape(f, t1);
-	pwfw_fmt_str(f, " but ");
-	pwfw_fmt_str(f, n2);
-	pwfw_fmt_str(f, " is ");
-	pwfw_fmt_shape(f, t2);
+	for (k = 0; k < 2; k++) {
+		pwfw_fmt_str(f, k ? " but " : "");
+		pwfw_fmt_str(f, n[k]);
+		pwfw_fmt_str(f, " is ");
+		if (dtypes)
+			pwfw_fmt_str(f, pwfw_dtype_name(t[k]->dtype));
+		else
+			pwfw_fmt_shape(f, t[k]);
+	}
 	pwfw_fmt_str(f, ": ");
 	pwfw_fmt_str(f, why);
 	return -PWFW_EINVAL;
 }
 
-/* "<n1> is f32 but <n2> is bf16: <why>" */
+static int fail_shapes(struct vctx *v, s32 code,
+		       const char *n1, const struct pwtpu_tensor *t1,
+		       const char *n2, const struct pwtpu_tensor *t2,
+		       const char *why)
+{
+	return fail_pair(v, code, false, n1, t1, n2, t2, why);
+}
+
 static int fail_dtypes(struct vctx *v, s32 code,
 		       const char *n1, const struct pwtpu_tensor *t1,
 		       const char *n2, const struct pwtpu_tensor *t2,
 		       const char *why)
 {
-	struct pwfw_fmt *f = reject_insn(v, code);
-
-	pwfw_fmt_str(f, n1);
-	pwfw_fmt_str(f, " is ");
-	pwfw_fmt_str(f, pwfw_dtype_name(t1->dtype));
-	pwfw_fmt_str(f, " but ");
-	pwfw_fmt_str(f, n2);
-	pwfw_fmt_str(f, " is ");
-	pwfw_fmt_str(f, pwfw_dtype_name(t2->dtype));
-	pwfw_fmt_str(f, ": ");
-	pwfw_fmt_str(f, why);
-	return -PWFW_EINVAL;
+	return fail_pair(v, code, true, n1, t1, n2, t2, why);
 }
 
 /* "<name> is i32: <why>" */
