@@ -30,6 +30,7 @@ include firmware/user.mk
 -include lib/lib.mk
 -include tools/tools.mk
 -include runtime/runtime.mk
+-include examples/examples.mk
 -include selftests/selftests.mk
 
 module:

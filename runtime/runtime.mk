@@ -1,7 +1,17 @@
-# libpathways: the Pathways runtime (include/pathways/). So far the
-# resource manager (runtime/rm/, docs/runtime.md).
+# libpathways: the Pathways runtime (include/pathways/, docs/runtime.md):
+# resource manager, compiled functions, client (tracer, lowering,
+# dispatch), island scheduler, and this host's worker (executors, object
+# store).
 LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
-	runtime/rm/rm_island.c
+	runtime/rm/rm_island.c \
+	runtime/util/error.c \
+	runtime/fn/fn_builder.c runtime/fn/fn_compile.c runtime/fn/fn_sig.c \
+	runtime/core/ctrl.c \
+	runtime/sched/sched.c \
+	runtime/worker/executor.c runtime/worker/store.c \
+	runtime/worker/store_host.c runtime/worker/fnload.c \
+	runtime/client/batch.c runtime/client/lower.c \
+	runtime/client/trace.c runtime/client/run.c
 LIBPATHWAYS := $(BUILD)/libpathways.a
 
 $(LIBPATHWAYS): $(patsubst %.c,$(BUILD)/%.o,$(LIBPATHWAYS_SRCS))

@@ -1,6 +1,8 @@
 # Host tests of the runtime: the resource manager's placement, removal
 # and thread safety (test_rm), against islands described by mesh strings
-# and a fake sysfs tree.
+# and a fake sysfs tree; the compiled-function builder (test_fn), whose
+# images the firmware's verifier checks and its interpreter runs on host
+# memory.
 RUNTIME_TEST_DIR := $(BUILD)/selftests/runtime
 
 # The kernel's kselftest_harness.h is not -Wextra clean.
@@ -9,4 +11,13 @@ $(RUNTIME_TEST_DIR)/%.o: USER_CFLAGS += -Wno-unused-parameter
 $(RUNTIME_TEST_DIR)/test_rm: $(RUNTIME_TEST_DIR)/test_rm.o $(LIBPATHWAYS)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
-HOST_TESTS += $(RUNTIME_TEST_DIR)/test_rm
+# The builder alone: no worker, so fn_compile.c's weak
+# pw_worker_unload_fn() stands in for the worker's.
+FN_TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,runtime/fn/fn_builder.c \
+	runtime/fn/fn_compile.c runtime/fn/fn_sig.c runtime/util/error.c)
+
+$(RUNTIME_TEST_DIR)/test_fn: $(RUNTIME_TEST_DIR)/test_fn.o $(FN_TEST_OBJS) \
+		$(LIBPWPROG) $(FW_LIB)
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+HOST_TESTS += $(RUNTIME_TEST_DIR)/test_rm $(RUNTIME_TEST_DIR)/test_fn

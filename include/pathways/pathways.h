@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pathways.h - the Pathways client API (libpathways, docs/runtime.md).
+ *
+ * A client connects to a controller (resource manager + one gang
+ * scheduler per island) and workers (executors + object store). With no
+ * address the controller and a worker run inside the process over the
+ * local /dev/pwtpu* devices (the embedded default); every client of the
+ * process shares them.
+ *
+ * The client asks for virtual devices (slices with a mesh shape), builds
+ * compiled functions, maps them over slices (SPMD) with sharded buffers as
+ * inputs and outputs, and traces blocks of calls into dataflow programs.
+ * Calls return at once: their outputs are futures, fetched when asked.
+ *
+ * Functions return 0 (or a value >= 0) on success and a negative errno on
+ * failure; pw_last_error() then names what was wrong.
+ */
+#ifndef PATHWAYS_PATHWAYS_H
+#define PATHWAYS_PATHWAYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../uapi/pwtpu.h"
+#include "rm.h"
+
+struct pw_client;
+struct pw_fn_builder;
+struct pw_fn;
+struct pw_buffer;
+struct pw_program;
+
+/*
+ * Connection
+ */
+
+/**
+ * struct pw_connect_opts - how to connect
+ * @address: controller address; NULL for the embedded controller.
+ * @name: the client's name in messages and statistics (may be NULL).
+ * @weight: proportional-share weight, 1..1000 (0 means 1).
+ */
+struct pw_connect_opts {
+	const char *address;
+	const char *name;
+	unsigned int weight;
+};
+
+/*
+ * Connect (NULL @opts: embedded, weight 1). -ENOENT when the module is
+ * not loaded, -EPROTONOSUPPORT for an address (remote controllers are
+ * not built yet).
+ */
+int pw_connect(const struct pw_connect_opts *opts, struct pw_client **client);
+/*
+ * Disconnect: work of the client still waiting in the scheduler is
+ * dropped (its outputs fail with -ECANCELED), work already on devices
+ * completes, then every object the client owns is freed: buffers,
+ * functions, virtual device sets. NULL is ignored.
+ */
+void pw_disconnect(struct pw_client *client);
+/* Devices of the client's island. */
+int pw_num_devices(struct pw_client *client);
+/* Message of the client's last failure ("" if none). Thread-local. */
+const char *pw_last_error(void);
+
+/*
+ * Virtual devices (the resource manager of include/pathways/rm.h). The
+ * set belongs to the client and is freed with it.
+ */
+int pw_make_virtual_device_set(struct pw_client *client,
+			       struct pw_rm_vset **vset);
+/*
+ * A slice of @n devices; @shape "2x2" etc. or NULL (any n devices,
+ * neighbours preferred). Errors as pw_rm_add_slice().
+ */
+int pw_add_slice(struct pw_rm_vset *vset, unsigned int n, const char *shape,
+		 struct pw_rm_slice **slice);
+
+/*
+ * Take a device of the client's island out of service / back in. Work
+ * already queued for it fails with -ENODEV, slices on it fail, new work
+ * avoids it.
+ */
+int pw_remove_device(struct pw_client *client, unsigned int dev);
+int pw_add_device(struct pw_client *client, unsigned int dev);
+
+/*
+ * Compiled functions: a builder of typed values with static shapes over
+ * the device's ops. Values are small integers >= 0; a builder call that
+ * fails returns -errno and makes the builder fail (the first message is
+ * kept), so calls can be chained and checked once at pw_fn_build().
+ */
+typedef int pw_val;
+
+#define PW_MAX_RANK	PWTPU_MAX_RANK
+
+struct pw_fn_builder *pw_fn_begin(const char *name);
+/* Parameter i (in call order) of @dtype and shard shape @shape[@rank]. */
+pw_val pw_fn_param(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
+		   unsigned int rank, const uint32_t *shape);
+/* A constant of @shape; @data holds the elements, row major. */
+pw_val pw_fn_const(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
+		   unsigned int rank, const uint32_t *shape, const void *data);
+/* A scalar constant (rank 0) converted to @dtype. */
+pw_val pw_fn_scalar(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
+		    double value);
+/* ADD, SUB, MUL, DIV, MAX, MIN; a rank-0 operand is broadcast. */
+pw_val pw_fn_binary(struct pw_fn_builder *b, enum pwtpu_op op, pw_val x,
+		    pw_val y);
+/* NEG, ABS, EXP, LOG, TANH, RSQRT. */
+pw_val pw_fn_unary(struct pw_fn_builder *b, enum pwtpu_op op, pw_val x);
+pw_val pw_fn_matmul(struct pw_fn_builder *b, pw_val x, pw_val y);
+pw_val pw_fn_compare(struct pw_fn_builder *b, enum pwtpu_cmp cmp, pw_val x,
+		     pw_val y);
+pw_val pw_fn_select(struct pw_fn_builder *b, pw_val pred, pw_val x,
+		    pw_val y);
+pw_val pw_fn_convert(struct pw_fn_builder *b, pw_val x,
+		     enum pwtpu_dtype dtype);
+pw_val pw_fn_broadcast(struct pw_fn_builder *b, pw_val x, unsigned int rank,
+		       const uint32_t *shape);
+pw_val pw_fn_reshape(struct pw_fn_builder *b, pw_val x, unsigned int rank,
+		     const uint32_t *shape);
+pw_val pw_fn_transpose(struct pw_fn_builder *b, pw_val x,
+		       const uint32_t *perm);
+pw_val pw_fn_slice(struct pw_fn_builder *b, pw_val x, const uint32_t *start,
+		   const uint32_t *shape);
+/* Reduce over the dimensions in @axes (bit mask). */
+pw_val pw_fn_reduce(struct pw_fn_builder *b, enum pwtpu_reduce mode,
+		    pw_val x, uint32_t axes);
+/*
+ * Collectives over the slice the function is called on, every member in
+ * one group, in virtual device order. ALL_GATHER and REDUCE_SCATTER
+ * change the shape by the slice size @n, which the function then
+ * requires of every slice it is called on.
+ */
+pw_val pw_fn_all_reduce(struct pw_fn_builder *b, enum pwtpu_reduce mode,
+			pw_val x);
+pw_val pw_fn_all_gather(struct pw_fn_builder *b, pw_val x, unsigned int n);
+pw_val pw_fn_reduce_scatter(struct pw_fn_builder *b, enum pwtpu_reduce mode,
+			    pw_val x, unsigned int n);
+/* dst = x of virtual device (v - shift) mod n; one shift per function. */
+pw_val pw_fn_permute(struct pw_fn_builder *b, pw_val x, int shift);
+/* Synthetic compute of @ns nanoseconds (benchmarks). */
+int pw_fn_delay(struct pw_fn_builder *b, uint64_t ns);
+/* Mark @x as the next result (in call order). */
+int pw_fn_result(struct pw_fn_builder *b, pw_val x);
+/*
+ * Finish: the function (refcount 1) or -errno with the builder's first
+ * message in pw_last_error(). The builder is freed either way.
+ */
+int pw_fn_build(struct pw_fn_builder *b, struct pw_fn **fn);
+/* Drop a reference; calls and programs using the function hold theirs. */
+void pw_fn_put(struct pw_fn *fn);
+const char *pw_fn_name(const struct pw_fn *fn);
+unsigned int pw_fn_num_params(const struct pw_fn *fn);
+unsigned int pw_fn_num_results(const struct pw_fn *fn);
+
+/*
+ * Sharded buffers: one logical buffer of n shards, one per virtual device
+ * of a slice, each of the same dtype and shard shape. The logical value
+ * is the shards concatenated along dimension 0, in virtual device order.
+ * Handles are references: pw_buffer_put() drops one; the storage goes
+ * when the last reference and the last computation using it are gone.
+ */
+
+/*
+ * A buffer on @slice from host memory: @data holds every shard, one after
+ * another (n * shard bytes); with @replicate it holds one shard that every
+ * device gets. The data is copied before the call returns.
+ */
+int pw_buffer_from_host(struct pw_client *client, struct pw_rm_slice *slice,
+			enum pwtpu_dtype dtype, unsigned int rank,
+			const uint32_t *shard_shape, const void *data,
+			bool replicate, struct pw_buffer **buf);
+/* Wait for the value: 0, or the error of the computation that made it. */
+int pw_buffer_wait(struct pw_buffer *buf);
+/* Wait, then copy all shards (n * shard bytes) into @data of @size. */
+int pw_buffer_to_host(struct pw_buffer *buf, void *data, size_t size);
+void pw_buffer_put(struct pw_buffer *buf);
+unsigned int pw_buffer_num_shards(const struct pw_buffer *buf);
+size_t pw_buffer_shard_bytes(const struct pw_buffer *buf);
+
+/*
+ * SPMD call: @fn runs on every device of @slice, shard v of each input on
+ * virtual device v; @out receives one new buffer per result. Inputs on
+ * another slice are moved (resharded) first. Returns at once; outside a
+ * program block the call is a one-node program (OpByOp).
+ */
+int pw_call(struct pw_client *client, struct pw_fn *fn,
+	    struct pw_rm_slice *slice, struct pw_buffer *const *in,
+	    unsigned int nin, struct pw_buffer **out, unsigned int nout);
+
+/*
+ * Programs. Between pw_program_begin() and pw_program_end(), pw_call()
+ * records a node instead of running, and its outputs are traced values
+ * (they cannot be fetched; put them after the block). Inputs are program
+ * arguments (pw_program_arg) or buffers captured by reference.
+ */
+int pw_program_begin(struct pw_client *client);
+/* A traced argument: argument i of pw_program_run(), on @slice. */
+int pw_program_arg(struct pw_client *client, struct pw_rm_slice *slice,
+		   enum pwtpu_dtype dtype, unsigned int rank,
+		   const uint32_t *shard_shape, struct pw_buffer **arg);
+/* End the block; @results (traced values) become the program's results. */
+int pw_program_end(struct pw_client *client, struct pw_buffer *const *results,
+		   unsigned int nresults, struct pw_program **prog);
+void pw_program_free(struct pw_program *prog);
+
+enum pw_node_kind {
+	PW_NODE_ARG,
+	PW_NODE_COMPUTE,
+	PW_NODE_RESULT,
+};
+
+/* Nodes: one per argument, one per sharded computation, one for results. */
+unsigned int pw_program_num_nodes(const struct pw_program *prog);
+enum pw_node_kind pw_program_node_kind(const struct pw_program *prog,
+				       unsigned int node);
+/* Write the representation, one node per line, to @buf; like snprintf. */
+int pw_program_format(const struct pw_program *prog, char *buf, size_t size);
+
+enum pw_dispatch {
+	PW_DISPATCH_PARALLEL,	/* the whole program planned and sent at once */
+	PW_DISPATCH_SEQUENTIAL,	/* node i+1 after node i reached its devices */
+};
+
+/* Run with @args bound in order; @results receives new buffers. */
+int pw_program_run(struct pw_program *prog, enum pw_dispatch dispatch,
+		   struct pw_buffer *const *args, unsigned int nargs,
+		   struct pw_buffer **results, unsigned int nresults);
+
+/*
+ * Scheduling (the client's island). FIFO: computations in arrival order.
+ * SHARE: proportional share between clients by their weights (stride
+ * scheduling over computations). @window: computations released to the
+ * devices at once (0 keeps the current one).
+ */
+enum pw_sched_policy {
+	PW_SCHED_FIFO,
+	PW_SCHED_SHARE,
+};
+
+int pw_set_sched_policy(struct pw_client *client, enum pw_sched_policy policy,
+			unsigned int window);
+int pw_set_weight(struct pw_client *client, unsigned int weight);
+
+/**
+ * struct pw_client_stats - what a client's work did
+ * @submitted: computations (one per sharded call) sent to the scheduler.
+ * @completed: computations whose every shard finished.
+ * @failed: of those, computations with an error.
+ * @cancelled: dropped at disconnect before reaching a device.
+ * @hbm_bytes: device memory its live buffers hold now.
+ */
+struct pw_client_stats {
+	uint64_t submitted;
+	uint64_t completed;
+	uint64_t failed;
+	uint64_t cancelled;
+	uint64_t hbm_bytes;
+};
+
+void pw_client_stats(struct pw_client *client, struct pw_client_stats *st);
+
+/*
+ * For tests only: hand computations to the executors without the island
+ * scheduler's consistent order (each member as its client gets to it),
+ * to show that the order is what prevents collective deadlocks.
+ */
+void pw_debug_bypass_gang_order(struct pw_client *client, bool bypass);
+
+#endif /* PATHWAYS_PATHWAYS_H */

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace.c - the program tracer. Between pw_program_begin() and
+ * pw_program_end() a call records one node for the whole sharded
+ * computation, and its outputs are traced values naming that node; a
+ * concrete buffer used as an input is captured as an argument node. The
+ * representation never grows with the shard count: lowering, at run time,
+ * is where shards appear.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "program.h"
+
+static int prog_add_node(struct pw_program *p, struct pw_node **out)
+{
+	if (p->nnodes == p->cap) {
+		unsigned int cap = p->cap ? p->cap * 2 : 16;
+		struct pw_node *n = realloc(p->nodes, cap * sizeof(*n));
+
+		if (!n)
+			return pw_fail(-ENOMEM, "out of host memory");
+		p->nodes = n;
+		p->cap = cap;
+	}
+	*out = &p->nodes[p->nnodes++];
+	memset(*out, 0, sizeof(**out));
+	(*out)->arg_index = -1;
+	return 0;
+}
+
+static void node_release(struct pw_node *n)
+{
+	if (n->captured)
+		pw_buffer_put(n->captured);
+	if (n->fn)
+		pw_fn_put(n->fn);
+}
+
+static void prog_free(struct pw_program *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nnodes; i++)
+		node_release(&p->nodes[i]);
+	free(p->nodes);
+	free(p);
+}
+
+int pw_program_begin(struct pw_client *c)
+{
+	struct pw_program *p;
+
+	if (!c)
+		return pw_fail(-EINVAL, "pw_program_begin: no client");
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return pw_fail(-ENOMEM, "out of host memory");
+	p->client = c;
+	pthread_mutex_lock(&c->lock);
+	if (c->trace) {
+		pthread_mutex_unlock(&c->lock);
+		free(p);
+		return pw_fail(-EBUSY, "a program is already being traced");
+	}
+	c->trace = p;
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}
+
+static struct pw_program *tracing(struct pw_client *c)
+{
+	struct pw_program *p;
+
+	pthread_mutex_lock(&c->lock);
+	p = c->trace;
+	pthread_mutex_unlock(&c->lock);
+	return p;
+}
+
+/* A traced value for output @output of node @node, placed on @devs. */
+static int traced_value(struct pw_client *c, struct pw_program *p,
+			const struct pw_sig *sig, unsigned int n,
+			const unsigned int *devs, unsigned int node,
+			unsigned int output, struct pw_buffer **out)
+{
+	int ret = pw_buffer_new(c, sig, n, devs, true, false, out);
+
+	if (ret)
+		return ret;
+	(*out)->prog = p;
+	(*out)->node = (int)node;
+	(*out)->output = (int)output;
+	return 0;
+}
+
+static int slice_devs(struct pw_rm_slice *slice, unsigned int *devs)
+{
+	unsigned int n = pw_rm_slice_size(slice), v;
+
+	for (v = 0; v < n; v++)
+		devs[v] = (unsigned int)pw_rm_slice_device(slice, v);
+	return (int)n;
+}
+
+int pw_program_arg(struct pw_client *c, struct pw_rm_slice *slice,
+		   enum pwtpu_dtype dtype, unsigned int rank,
+		   const uint32_t *shard_shape, struct pw_buffer **arg)
+{
+	unsigned int devs[PW_RM_MAX_DEVICES];
+	struct pw_program *p;
+	struct pw_node *node;
+	struct pw_sig sig;
+	int ret, n;
+
+	if (!c || !slice || !arg)
+		return pw_fail(-EINVAL, "pw_program_arg: NULL argument");
+	p = tracing(c);
+	if (!p)
+		return pw_fail(-EINVAL, "pw_program_arg outside pw_program_begin/end");
+	ret = pw_sig_make(&sig, dtype, rank, shard_shape);
+	if (ret)
+		return ret;
+	n = slice_devs(slice, devs);
+	ret = prog_add_node(p, &node);
+	if (ret)
+		return ret;
+	node->kind = PW_NODE_ARG;
+	node->sig = sig;
+	node->nshards = (unsigned int)n;
+	node->arg_index = (int)p->nargs++;
+	return traced_value(c, p, &sig, (unsigned int)n, devs, p->nnodes - 1,
+			    0, arg);
+}
+
+/* The node feeding @buf into the program, capturing it if concrete. */
+static int trace_input(struct pw_program *p, struct pw_buffer *buf,
+		       struct pw_edge *e)
+{
+	struct pw_node *node;
+	unsigned int i;
+	int ret;
+
+	if (buf->prog) {
+		if (buf->prog != p)
+			return pw_fail(-EINVAL, "a traced value of another program");
+		e->node = (unsigned int)buf->node;
+		e->output = (unsigned int)buf->output;
+		return 0;
+	}
+	for (i = 0; i < p->nnodes; i++) {
+		if (p->nodes[i].captured == buf) {
+			e->node = i;
+			e->output = 0;
+			return 0;
+		}
+	}
+	ret = prog_add_node(p, &node);
+	if (ret)
+		return ret;
+	node->kind = PW_NODE_ARG;
+	node->sig = buf->sig;
+	node->nshards = buf->nshards;
+	node->captured = pw_buffer_get(buf);
+	e->node = p->nnodes - 1;
+	e->output = 0;
+	return 0;
+}
+
+/* Signature and shard count of what edge @e carries. */
+static void edge_type(const struct pw_program *p, const struct pw_edge *e,
+		      struct pw_sig *sig, unsigned int *nshards)
+{
+	const struct pw_node *n = &p->nodes[e->node];
+
+	if (n->kind == PW_NODE_ARG) {
+		*sig = n->sig;
+		*nshards = n->nshards;
+	} else {
+		*sig = n->fn->results[e->output];
+		*nshards = pw_rm_slice_size(n->slice);
+	}
+}
+
+int pw_trace_call(struct pw_client *c, struct pw_fn *fn,
+		  struct pw_rm_slice *slice, struct pw_buffer *const *in,
+		  unsigned int nin, struct pw_buffer **out)
+{
+	unsigned int devs[PW_RM_MAX_DEVICES], i, nsh;
+	struct pw_program *p = tracing(c);
+	struct pw_edge edges[PWTPU_MAX_BUFS];
+	struct pw_node *node;
+	struct pw_sig sig;
+	int n, ret;
+
+	n = slice_devs(slice, devs);
+	if (fn->group_size && fn->group_size != (unsigned int)n)
+		return pw_fail(-EINVAL, "%s: its collectives are shaped for %u devices, the slice has %d",
+			       fn->name, fn->group_size, n);
+	for (i = 0; i < nin; i++) {
+		const struct pw_sig *want = &fn->params[i];
+		char a[64], b[64];
+
+		if (!in[i])
+			return pw_fail(-EINVAL, "%s: input %u is NULL", fn->name, i);
+		ret = trace_input(p, in[i], &edges[i]);
+		if (ret)
+			return ret;
+		edge_type(p, &edges[i], &sig, &nsh);
+		/* Same shard count: same shards; else it must reshard. */
+		if (nsh == (unsigned int)n ? pw_sig_equal(&sig, want) :
+		    (sig.dtype == want->dtype &&
+		     nsh * pw_sig_bytes(&sig) == n * pw_sig_bytes(want)))
+			continue;
+		return pw_fail(-EINVAL, "%s: input %u is %u shards of %s; the call needs %d shards of %s",
+			       fn->name, i, nsh, pw_sig_format(&sig, a, sizeof(a)),
+			       n, pw_sig_format(want, b, sizeof(b)));
+	}
+	ret = prog_add_node(p, &node);
+	if (ret)
+		return ret;
+	node->kind = PW_NODE_COMPUTE;
+	node->fn = pw_fn_get(fn);
+	node->slice = slice;
+	node->nin = nin;
+	memcpy(node->in, edges, nin * sizeof(edges[0]));
+	for (i = 0; i < fn->nresults; i++) {
+		ret = traced_value(c, p, &fn->results[i], (unsigned int)n, devs,
+				   p->nnodes - 1, i, &out[i]);
+		if (ret) {
+			while (i-- > 0)
+				pw_buffer_put(out[i]);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int pw_call(struct pw_client *c, struct pw_fn *fn, struct pw_rm_slice *slice,
+	    struct pw_buffer *const *in, unsigned int nin,
+	    struct pw_buffer **out, unsigned int nout)
+{
+	struct pw_batch *b;
+	int ret;
+
+	if (!c || !fn || !slice || (nin && !in) || !out)
+		return pw_fail(-EINVAL, "pw_call: NULL argument");
+	if (nin != fn->nparams || nout != fn->nresults)
+		return pw_fail(-EINVAL, "%s takes %u inputs and gives %u results, not %u and %u",
+			       fn->name, fn->nparams, fn->nresults, nin, nout);
+	if (atomic_load(&c->closing))
+		return pw_fail(-ESHUTDOWN, "client is disconnecting");
+	if (tracing(c))
+		return pw_trace_call(c, fn, slice, in, nin, out);
+	/* OpByOp: a one-node program, sent at once. */
+	b = pw_batch_new(c);
+	if (!b)
+		return pw_fail(-ENOMEM, "out of host memory");
+	atomic_fetch_add(&c->ctrl->building, 1);
+	ret = pw_lower_call(c, b, fn, slice, in, nin, out);
+	atomic_fetch_sub(&c->ctrl->building, 1);
+	pw_sched_submit(c->ctrl, b);
+	return ret;
+}
+
+int pw_program_end(struct pw_client *c, struct pw_buffer *const *results,
+		   unsigned int nresults, struct pw_program **out)
+{
+	struct pw_program *p;
+	struct pw_node *node;
+	unsigned int i;
+	int ret = 0;
+
+	if (!c || !out || (nresults && !results))
+		return pw_fail(-EINVAL, "pw_program_end: NULL argument");
+	p = tracing(c);
+	if (!p)
+		return pw_fail(-EINVAL, "pw_program_end without pw_program_begin");
+	if (nresults > PWTPU_MAX_BUFS)
+		ret = pw_fail(-E2BIG, "%u results: at most %d", nresults,
+			      PWTPU_MAX_BUFS);
+	for (i = 0; i < nresults && !ret; i++)
+		if (!results[i] || results[i]->prog != p)
+			ret = pw_fail(-EINVAL, "result %u is not a value of this program",
+				      i);
+	if (!ret)
+		ret = prog_add_node(p, &node);
+	pthread_mutex_lock(&c->lock);
+	c->trace = NULL;
+	if (!ret) {
+		p->next = c->programs;
+		c->programs = p;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (ret) {
+		prog_free(p);
+		return ret;
+	}
+	node->kind = PW_NODE_RESULT;
+	node->nin = nresults;
+	for (i = 0; i < nresults; i++) {
+		node->in[i].node = (unsigned int)results[i]->node;
+		node->in[i].output = (unsigned int)results[i]->output;
+	}
+	*out = p;
+	return 0;
+}
+
+void pw_program_free(struct pw_program *p)
+{
+	struct pw_program **pp;
+	struct pw_client *c;
+
+	if (!p)
+		return;
+	c = p->client;
+	pthread_mutex_lock(&c->lock);
+	for (pp = &c->programs; *pp; pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	prog_free(p);
+}
+
+void pw_program_collect(struct pw_client *c)
+{
+	struct pw_program *p;
+
+	pthread_mutex_lock(&c->lock);
+	p = c->programs;
+	c->programs = NULL;
+	if (c->trace) {
+		c->trace->next = p;
+		p = c->trace;
+		c->trace = NULL;
+	}
+	pthread_mutex_unlock(&c->lock);
+	while (p) {
+		struct pw_program *next = p->next;
+
+		prog_free(p);
+		p = next;
+	}
+}
+
+unsigned int pw_program_num_nodes(const struct pw_program *p)
+{
+	return p ? p->nnodes : 0;
+}
+
+enum pw_node_kind pw_program_node_kind(const struct pw_program *p,
+				       unsigned int node)
+{
+	return p->nodes[node].kind;
+}
+
+int pw_program_format(const struct pw_program *p, char *buf, size_t size)
+{
+	size_t len = 0;
+	unsigned int i, j;
+	char sig[64];
+
+#define PUT(...) do {							\
+		int w = snprintf(buf ? buf + (len < size ? len : size) : NULL, \
+				 len < size ? size - len : 0, __VA_ARGS__); \
+		if (w < 0)						\
+			return -EINVAL;					\
+		len += (size_t)w;					\
+	} while (0)
+	if (!p)
+		return pw_fail(-EINVAL, "pw_program_format: no program");
+	for (i = 0; i < p->nnodes; i++) {
+		const struct pw_node *n = &p->nodes[i];
+
+		switch (n->kind) {
+		case PW_NODE_ARG:
+			PUT("%%%u = arg%s %u x %s", i,
+			    n->captured ? " (captured)" : "", n->nshards,
+			    pw_sig_format(&n->sig, sig, sizeof(sig)));
+			break;
+		case PW_NODE_COMPUTE:
+			PUT("%%%u = %s[%u](", i, n->fn->name,
+			    pw_rm_slice_size(n->slice));
+			break;
+		case PW_NODE_RESULT:
+			PUT("result(");
+			break;
+		}
+		for (j = 0; n->kind != PW_NODE_ARG && j < n->nin; j++)
+			PUT("%s%%%u.%u", j ? ", " : "", n->in[j].node,
+			    n->in[j].output);
+		PUT("%s\n", n->kind == PW_NODE_ARG ? "" : ")");
+	}
+#undef PUT
+	return (int)len;
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctrl.c - connecting: the embedded controller (resource manager, island
+ * scheduler) and this host's worker (executors, object store), shared by
+ * every client of the process, up while any client is connected.
+ * Disconnecting collects everything the client owns.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <pwtpu/pwtpu_dev.h>
+
+#include "core.h"
+#include "../client/program.h"
+
+static pthread_mutex_t pw_embedded_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pw_ctrl *pw_embedded;
+
+struct pw_ctrl *pw_ctrl_current(void)
+{
+	return pw_embedded;
+}
+
+void pw_ctrl_broadcast(struct pw_ctrl *ctrl)
+{
+	pthread_mutex_lock(&ctrl->wait_lock);
+	pthread_cond_broadcast(&ctrl->wait_cond);
+	pthread_mutex_unlock(&ctrl->wait_lock);
+}
+
+bool pw_ctrl_busy(struct pw_ctrl *ctrl)
+{
+	struct pw_sched *s = &ctrl->sched;
+	bool busy;
+
+	pthread_mutex_lock(&s->lock);
+	busy = s->inflight || s->queued;
+	pthread_mutex_unlock(&s->lock);
+	/* Another thread building a batch holds memory it will send. */
+	return busy || atomic_load(&ctrl->building) > 1;
+}
+
+uint64_t pw_ctrl_gang_id(struct pw_ctrl *ctrl)
+{
+	uint64_t id = ctrl->gang_base + atomic_fetch_add(&ctrl->gang_seq, 1);
+
+	return id ? id : 1;
+}
+
+static void ctrl_stop_execs(struct pw_ctrl *ctrl, unsigned int n)
+{
+	while (n-- > 0)
+		pw_exec_stop(&ctrl->exec[n]);
+}
+
+static int ctrl_create(struct pw_ctrl **out)
+{
+	struct pw_ctrl *ctrl = calloc(1, sizeof(*ctrl));
+	struct pwtpu_info info;
+	unsigned int d;
+	int ret;
+
+	if (!ctrl)
+		return pw_fail(-ENOMEM, "out of host memory");
+	ret = pw_rm_island_from_sysfs(&ctrl->isl);
+	if (ret) {
+		free(ctrl);
+		if (ret == -ENOENT)
+			return pw_fail(ret, "no pwtpu devices: is pwtpu.ko loaded?");
+		return pw_fail(ret, "reading the island from sysfs: %s",
+			       strerror(-ret));
+	}
+	ret = pw_rm_create(&ctrl->rm, &ctrl->isl);
+	if (ret)
+		goto err_free;
+	pthread_mutex_init(&ctrl->wait_lock, NULL);
+	pthread_cond_init(&ctrl->wait_cond, NULL);
+	pthread_mutex_init(&ctrl->lock, NULL);
+	pw_sched_init(&ctrl->sched);
+	if (getrandom(&ctrl->gang_base, sizeof(ctrl->gang_base), 0) !=
+	    sizeof(ctrl->gang_base))
+		ctrl->gang_base = (uint64_t)(uintptr_t)ctrl ^ 0x9e3779b97f4a7c15ULL;
+	for (d = 0; d < ctrl->isl.ndevices; d++) {
+		pthread_mutex_init(&ctrl->cache[d].lock, NULL);
+		ret = pw_exec_start(ctrl, d);
+		if (ret) {
+			ctrl_stop_execs(ctrl, d);
+			goto err_rm;
+		}
+	}
+	ret = pwtpu_info(ctrl->exec[0].fd, &info);
+	if (ret) {
+		ctrl_stop_execs(ctrl, ctrl->isl.ndevices);
+		ret = pw_fail(ret, "PWTPU_IOCTL_INFO: %s", strerror(-ret));
+		goto err_rm;
+	}
+	ctrl->hbm_bytes = info.hbm_total;
+	*out = ctrl;
+	return 0;
+err_rm:
+	pw_rm_destroy(ctrl->rm);
+err_free:
+	free(ctrl);
+	return ret;
+}
+
+static void ctrl_destroy(struct pw_ctrl *ctrl)
+{
+	unsigned int d;
+
+	pw_bo_cache_flush(ctrl);
+	ctrl_stop_execs(ctrl, ctrl->isl.ndevices);
+	for (d = 0; d < ctrl->isl.ndevices; d++)
+		pthread_mutex_destroy(&ctrl->cache[d].lock);
+	pw_rm_destroy(ctrl->rm);
+	free(ctrl);
+}
+
+int pw_connect(const struct pw_connect_opts *opts, struct pw_client **out)
+{
+	unsigned int weight = opts && opts->weight ? opts->weight : 1;
+	struct pw_client *c;
+	int ret;
+
+	if (!out)
+		return pw_fail(-EINVAL, "pw_connect: no client pointer");
+	if (opts && opts->address)
+		return pw_fail(-EPROTONOSUPPORT, "remote controller %s: only the embedded controller exists so far",
+			       opts->address);
+	if (weight > 1000)
+		return pw_fail(-EINVAL, "weight %u: must be 1..1000", weight);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return pw_fail(-ENOMEM, "out of host memory");
+	pthread_mutex_lock(&pw_embedded_lock);
+	if (!pw_embedded) {
+		ret = ctrl_create(&pw_embedded);
+		if (ret) {
+			pthread_mutex_unlock(&pw_embedded_lock);
+			free(c);
+			return ret;
+		}
+	}
+	c->ctrl = pw_embedded;
+	c->ctrl->users++;
+	c->index = c->ctrl->next_client++;
+	pthread_mutex_unlock(&pw_embedded_lock);
+	pthread_mutex_init(&c->lock, NULL);
+	c->weight = weight;
+	snprintf(c->name, sizeof(c->name), "%s",
+		 opts && opts->name ? opts->name : "client");
+	*out = c;
+	return 0;
+}
+
+static void client_wait_idle(struct pw_client *c)
+{
+	struct pw_ctrl *ctrl = c->ctrl;
+
+	pthread_mutex_lock(&ctrl->wait_lock);
+	while (atomic_load(&c->active_batches) > 0)
+		pthread_cond_wait(&ctrl->wait_cond, &ctrl->wait_lock);
+	pthread_mutex_unlock(&ctrl->wait_lock);
+}
+
+void pw_disconnect(struct pw_client *c)
+{
+	struct pw_ctrl *ctrl;
+	unsigned int i;
+
+	if (!c)
+		return;
+	ctrl = c->ctrl;
+	atomic_store(&c->closing, true);
+	pw_sched_cancel(ctrl, c);
+	client_wait_idle(c);
+	pw_program_collect(c);
+	pw_store_collect(c);
+	for (i = 0; i < c->nvsets; i++)
+		pw_rm_vset_destroy(c->vsets[i]);
+	free(c->vsets);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+	pthread_mutex_lock(&pw_embedded_lock);
+	if (--ctrl->users == 0) {
+		pw_embedded = NULL;
+		ctrl_destroy(ctrl);
+	}
+	pthread_mutex_unlock(&pw_embedded_lock);
+}
+
+int pw_num_devices(struct pw_client *c)
+{
+	if (!c)
+		return pw_fail(-EINVAL, "pw_num_devices: no client");
+	return (int)c->ctrl->isl.ndevices;
+}
+
+int pw_make_virtual_device_set(struct pw_client *c, struct pw_rm_vset **out)
+{
+	struct pw_rm_vset **n;
+	int ret;
+
+	if (!c || !out)
+		return pw_fail(-EINVAL, "pw_make_virtual_device_set: NULL argument");
+	pthread_mutex_lock(&c->lock);
+	n = realloc(c->vsets, (c->nvsets + 1) * sizeof(*n));
+	if (!n) {
+		pthread_mutex_unlock(&c->lock);
+		return pw_fail(-ENOMEM, "out of host memory");
+	}
+	c->vsets = n;
+	ret = pw_rm_vset_create(c->ctrl->rm, &n[c->nvsets]);
+	if (!ret)
+		*out = n[c->nvsets++];
+	pthread_mutex_unlock(&c->lock);
+	if (ret)
+		return pw_fail(ret, "making a virtual device set: %s",
+			       strerror(-ret));
+	return 0;
+}
+
+int pw_add_slice(struct pw_rm_vset *vset, unsigned int n, const char *shape,
+		 struct pw_rm_slice **slice)
+{
+	struct pw_rm_shape sh;
+	int ret;
+
+	if (!vset || !slice)
+		return pw_fail(-EINVAL, "pw_add_slice: NULL argument");
+	if (shape && pw_rm_shape_parse(&sh, shape))
+		return pw_fail(-EINVAL, "mesh shape \"%s\": want e.g. 4, 2x2 or 2x2x2",
+			       shape);
+	ret = pw_rm_add_slice(vset, n, shape ? &sh : NULL, slice);
+	if (ret)
+		return pw_fail(ret, "%s", pw_rm_vset_error(vset));
+	return 0;
+}
+
+int pw_remove_device(struct pw_client *c, unsigned int dev)
+{
+	int ret;
+
+	if (!c)
+		return pw_fail(-EINVAL, "pw_remove_device: no client");
+	ret = pw_rm_remove_device(c->ctrl->rm, dev);
+	if (ret < 0)
+		return pw_fail(ret, "removing device %u: %s", dev,
+			       ret == -EALREADY ? "already removed" :
+			       "no such device");
+	atomic_store(&c->ctrl->exec[dev].removed, true);
+	pw_exec_wake(&c->ctrl->exec[dev]);
+	return 0;
+}
+
+int pw_add_device(struct pw_client *c, unsigned int dev)
+{
+	int ret;
+
+	if (!c)
+		return pw_fail(-EINVAL, "pw_add_device: no client");
+	ret = pw_rm_add_device(c->ctrl->rm, dev);
+	if (ret < 0)
+		return pw_fail(ret, "adding device %u: %s", dev,
+			       ret == -EALREADY ? "already in service" :
+			       "no such device");
+	atomic_store(&c->ctrl->exec[dev].removed, false);
+	return 0;
+}
+
+void pw_client_stats(struct pw_client *c, struct pw_client_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (!c)
+		return;
+	st->submitted = atomic_load(&c->submitted);
+	st->completed = atomic_load(&c->completed);
+	st->failed = atomic_load(&c->failed);
+	st->cancelled = atomic_load(&c->cancelled);
+	st->hbm_bytes = (uint64_t)atomic_load(&c->hbm_bytes);
+}

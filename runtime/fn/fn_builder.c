@@ -1,0 +1,947 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fn_builder.c - the compiled-function builder (pathways.h, "Compiled
+ * functions"): typed values with static shapes and the ops between them.
+ *
+ * Every call checks its operands as the verifier (firmware/pwfw_verify.c)
+ * will check the instruction, so a mistake is reported by the call that
+ * made it, in the caller's terms, rather than at device load. The first
+ * failure sticks: later calls return it and pw_fn_build() reports it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fn_ir.h"
+
+/* A value's signature in a message: "f32[2,3]". */
+#define SIG_STR_LEN	64
+
+static const char *const op_names[PWTPU_OP_COUNT] = {
+	[PWTPU_OP_MATMUL] = "MATMUL",
+	[PWTPU_OP_ADD] = "ADD",
+	[PWTPU_OP_SUB] = "SUB",
+	[PWTPU_OP_MUL] = "MUL",
+	[PWTPU_OP_DIV] = "DIV",
+	[PWTPU_OP_MAX] = "MAX",
+	[PWTPU_OP_MIN] = "MIN",
+	[PWTPU_OP_NEG] = "NEG",
+	[PWTPU_OP_ABS] = "ABS",
+	[PWTPU_OP_EXP] = "EXP",
+	[PWTPU_OP_LOG] = "LOG",
+	[PWTPU_OP_TANH] = "TANH",
+	[PWTPU_OP_RSQRT] = "RSQRT",
+	[PWTPU_OP_COMPARE] = "COMPARE",
+	[PWTPU_OP_SELECT] = "SELECT",
+	[PWTPU_OP_CONVERT] = "CONVERT",
+	[PWTPU_OP_BROADCAST] = "BROADCAST",
+	[PWTPU_OP_RESHAPE] = "RESHAPE",
+	[PWTPU_OP_TRANSPOSE] = "TRANSPOSE",
+	[PWTPU_OP_SLICE] = "SLICE",
+	[PWTPU_OP_REDUCE] = "REDUCE",
+	[PWTPU_OP_LOOP] = "LOOP",
+	[PWTPU_OP_DELAY] = "DELAY",
+	[PWTPU_OP_ALL_REDUCE] = "ALL_REDUCE",
+	[PWTPU_OP_ALL_GATHER] = "ALL_GATHER",
+	[PWTPU_OP_REDUCE_SCATTER] = "REDUCE_SCATTER",
+	[PWTPU_OP_COLLECTIVE_PERMUTE] = "COLLECTIVE_PERMUTE",
+};
+
+static const char *op_name(enum pwtpu_op op)
+{
+	if ((unsigned int)op < PWTPU_OP_COUNT && op_names[op])
+		return op_names[op];
+	return "?";
+}
+
+static const char *sig_str(const struct pw_sig *sig, char *buf)
+{
+	return pw_sig_format(sig, buf, SIG_STR_LEN);
+}
+
+/* Record the builder's first failure and make it the thread's message. */
+static int __attribute__((format(printf, 3, 4)))
+fn_fail(struct pw_fn_builder *b, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b->msg, sizeof(b->msg), fmt, ap);
+	va_end(ap);
+	b->err = err;
+	return pw_fail(err, "%s", b->msg);
+}
+
+/* Entry of every call: a builder that has not failed yet. */
+static int fn_check(struct pw_fn_builder *b, const char *call)
+{
+	if (!b)
+		return pw_fail(-EINVAL, "%s: no builder", call);
+	if (b->err)
+		return pw_fail(b->err, "%s", b->msg);
+	return 0;
+}
+
+/* Copy value @x's signature into @sig, if @x exists. */
+static int fn_get(struct pw_fn_builder *b, const char *call, pw_val x,
+		  struct pw_sig *sig)
+{
+	if (x < 0 || (unsigned int)x >= b->nvals)
+		return fn_fail(b, -EINVAL,
+			       "%s: value %d does not exist (the builder has %u)",
+			       call, x, b->nvals);
+	*sig = b->vals[x].sig;
+	return 0;
+}
+
+/* Make room for one more item of @size bytes in *@arr. */
+static int fn_grow(void **arr, unsigned int *cap, unsigned int count,
+		   size_t size)
+{
+	unsigned int ncap;
+	void *n;
+
+	if (count < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	n = realloc(*arr, (size_t)ncap * size);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
+
+/* @sig from a caller's @dtype, @rank and @shape; checked by fn_new_val(). */
+static int fn_make_sig(struct pw_fn_builder *b, const char *call,
+		       enum pwtpu_dtype dtype, unsigned int rank,
+		       const uint32_t *shape, struct pw_sig *sig)
+{
+	if (rank > PW_MAX_RANK)
+		return fn_fail(b, -EINVAL, "%s: rank %u is above %d", call,
+			       rank, PW_MAX_RANK);
+	if (rank && !shape)
+		return fn_fail(b, -EINVAL, "%s: rank %u but no shape", call,
+			       rank);
+	memset(sig, 0, sizeof(*sig));
+	sig->dtype = dtype;
+	sig->rank = rank;
+	if (rank)
+		memcpy(sig->shape, shape, rank * sizeof(*shape));
+	return 0;
+}
+
+/* What the verifier requires of every tensor, but its place. */
+static int fn_check_sig(struct pw_fn_builder *b, const char *call,
+			const struct pw_sig *sig)
+{
+	uint64_t elems = 1;
+	uint32_t k;
+
+	if (!pw_sig_dtype_name(sig->dtype))
+		return fn_fail(b, -EINVAL, "%s: unknown dtype %u", call,
+			       sig->dtype);
+	for (k = 0; k < sig->rank; k++) {
+		if (!sig->shape[k])
+			return fn_fail(b, -EINVAL,
+				       "%s: extent %u of dimension %u must be >= 1",
+				       call, sig->shape[k], k);
+		/* elems <= 2^26 before, extent < 2^32: no overflow. */
+		elems *= sig->shape[k];
+		if (elems > PWTPU_MAX_ELEMS)
+			return fn_fail(b, -E2BIG,
+				       "%s: more than %u elements", call,
+				       PWTPU_MAX_ELEMS);
+	}
+	return 0;
+}
+
+/* A new value of @sig; its index or -errno. */
+static int fn_new_val(struct pw_fn_builder *b, const char *call,
+		      const struct pw_sig *sig, enum pw_fn_val_kind kind,
+		      unsigned int index)
+{
+	struct pw_fn_val *v;
+	int ret = fn_check_sig(b, call, sig);
+
+	if (ret)
+		return ret;
+	if (b->nvals >= PW_FN_MAX_VALS)
+		return fn_fail(b, -E2BIG,
+			       "%s: more than %u values (a program holds %u tensors)",
+			       call, PW_FN_MAX_VALS, PWTPU_MAX_TENSORS);
+	if (fn_grow((void **)&b->vals, &b->vals_cap, b->nvals,
+		    sizeof(*b->vals)))
+		return fn_fail(b, -ENOMEM, "%s: out of memory", call);
+	v = &b->vals[b->nvals];
+	memset(v, 0, sizeof(*v));
+	v->sig = *sig;
+	v->kind = kind;
+	v->index = index;
+	return (int)b->nvals++;
+}
+
+/* Append an op writing @dst (-1 for none). */
+static int fn_add_op(struct pw_fn_builder *b, const char *call,
+		     enum pwtpu_op op, uint8_t mode, int dst, int s0, int s1,
+		     int s2, const uint32_t *args, unsigned int nargs)
+{
+	struct pw_fn_op *o;
+
+	if (fn_grow((void **)&b->ops, &b->ops_cap, b->nops, sizeof(*b->ops)))
+		return fn_fail(b, -ENOMEM, "%s: out of memory", call);
+	o = &b->ops[b->nops++];
+	memset(o, 0, sizeof(*o));
+	o->op = op;
+	o->mode = mode;
+	o->dst = dst;
+	o->src[0] = s0;
+	o->src[1] = s1;
+	o->src[2] = s2;
+	if (nargs)
+		memcpy(o->args, args, nargs * sizeof(*args));
+	return 0;
+}
+
+/* A new value of @sig written by a new op; the value or -errno. */
+static int fn_new_op(struct pw_fn_builder *b, const char *call,
+		     enum pwtpu_op op, uint8_t mode, const struct pw_sig *sig,
+		     int s0, int s1, int s2, const uint32_t *args,
+		     unsigned int nargs)
+{
+	int v, ret;
+
+	if (b->nops >= PW_FN_MAX_OPS)
+		return fn_fail(b, -E2BIG,
+			       "%s: more than %u ops (a program holds %u instructions)",
+			       call, PW_FN_MAX_OPS, PWTPU_MAX_INSNS);
+	v = fn_new_val(b, call, sig, PW_FN_VAL_OP, b->nops);
+	if (v < 0)
+		return v;
+	ret = fn_add_op(b, call, op, mode, v, s0, s1, s2, args, nargs);
+	return ret ? ret : v;
+}
+
+/* Parameters and results leave room for the scratch and const bindings. */
+static int fn_check_bufs(struct pw_fn_builder *b, const char *call)
+{
+	unsigned int n = b->nparams + b->nresults + 1;
+
+	if (n + PW_FN_EXTRA_BUFS > PWTPU_MAX_BUFS)
+		return fn_fail(b, -E2BIG,
+			       "%s: %u parameters and results, at most %u (%u bindings, %u kept for scratch and constants)",
+			       call, n, PWTPU_MAX_BUFS - PW_FN_EXTRA_BUFS,
+			       PWTPU_MAX_BUFS, PW_FN_EXTRA_BUFS);
+	return 0;
+}
+
+static bool is_float(uint32_t dtype)
+{
+	return dtype == PWTPU_DT_F32 || dtype == PWTPU_DT_BF16;
+}
+
+/* ALL_REDUCE and REDUCE_SCATTER reduce f32, bf16 or i32. */
+static bool is_reducible(uint32_t dtype)
+{
+	return is_float(dtype) || dtype == PWTPU_DT_I32;
+}
+
+struct pw_fn_builder *pw_fn_begin(const char *name)
+{
+	struct pw_fn_builder *b = calloc(1, sizeof(*b));
+
+	if (!b) {
+		pw_fail(-ENOMEM, "pw_fn_begin: out of memory");
+		return NULL;
+	}
+	snprintf(b->name, sizeof(b->name), "%s", name ? name : "fn");
+	return b;
+}
+
+void pw_fn_builder_free(struct pw_fn_builder *b)
+{
+	if (!b)
+		return;
+	free(b->vals);
+	free(b->ops);
+	free(b->results);
+	free(b->consts);
+	free(b);
+}
+
+pw_val pw_fn_param(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
+		   unsigned int rank, const uint32_t *shape)
+{
+	const char *call = "pw_fn_param";
+	struct pw_sig sig;
+	int ret, v;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_check_bufs(b, call);
+	if (!ret)
+		ret = fn_make_sig(b, call, dtype, rank, shape, &sig);
+	if (ret)
+		return ret;
+	v = fn_new_val(b, call, &sig, PW_FN_VAL_PARAM, b->nparams);
+	if (v >= 0)
+		b->nparams++;
+	return v;
+}
+
+/* A constant of @sig whose elements are at @data. */
+static pw_val fn_const(struct pw_fn_builder *b, const char *call,
+		       const struct pw_sig *sig, const void *data)
+{
+	uint64_t bytes = pw_sig_bytes(sig);
+	uint64_t offset, end, ncap;
+	unsigned char *n;
+	int v;
+
+	v = fn_new_val(b, call, sig, PW_FN_VAL_CONST, 0);
+	if (v < 0)
+		return v;
+	/* Packed like the scratch, so that every element is aligned. */
+	offset = (b->const_bytes + PW_FN_ALIGN - 1) &
+		 ~(uint64_t)(PW_FN_ALIGN - 1);
+	end = offset + bytes;
+	if (end > PWTPU_MAX_OFFSET)
+		return fn_fail(b, -E2BIG,
+			       "%s: constants take more than %llu bytes", call,
+			       (unsigned long long)PWTPU_MAX_OFFSET);
+	if (end > b->consts_cap) {
+		ncap = b->consts_cap ? b->consts_cap : 256;
+		while (ncap < end)
+			ncap *= 2;
+		n = realloc(b->consts, ncap);
+		if (!n)
+			return fn_fail(b, -ENOMEM, "%s: out of memory", call);
+		b->consts = n;
+		b->consts_cap = ncap;
+	}
+	memset(b->consts + b->const_bytes, 0, offset - b->const_bytes);
+	memcpy(b->consts + offset, data, bytes);
+	b->const_bytes = end;
+	b->vals[v].const_offset = offset;
+	return v;
+}
+
+pw_val pw_fn_const(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
+		   unsigned int rank, const uint32_t *shape, const void *data)
+{
+	const char *call = "pw_fn_const";
+	struct pw_sig sig;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_make_sig(b, call, dtype, rank, shape, &sig);
+	if (!ret && !data)
+		ret = fn_fail(b, -EINVAL, "%s: no data", call);
+	if (ret)
+		return ret;
+	return fn_const(b, call, &sig, data);
+}
+
+/* f32 to bf16, rounding to nearest even as the device's CONVERT does. */
+static uint16_t f32_to_bf16(float f)
+{
+	uint32_t u;
+
+	if (isnan(f))
+		return 0x7fc0;
+	memcpy(&u, &f, sizeof(u));
+	u += 0x7fff + ((u >> 16) & 1);
+	return (uint16_t)(u >> 16);
+}
+
+/* Float to int truncates and saturates, NaN gives 0: like CONVERT. */
+static int64_t double_to_int(double value, int64_t lo, int64_t hi)
+{
+	if (isnan(value))
+		return 0;
+	if (value <= (double)lo)
+		return lo;
+	if (value >= (double)hi)
+		return hi;
+	return (int64_t)value;
+}
+
+pw_val pw_fn_scalar(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
+		    double value)
+{
+	const char *call = "pw_fn_scalar";
+	struct pw_sig sig = { .dtype = dtype };
+	union {
+		float f32;
+		uint16_t bf16;
+		int8_t i8;
+		int32_t i32;
+	} data;
+	int ret = fn_check(b, call);
+
+	if (ret)
+		return ret;
+	switch (dtype) {
+	case PWTPU_DT_F32:
+		data.f32 = (float)value;
+		break;
+	case PWTPU_DT_BF16:
+		data.bf16 = f32_to_bf16((float)value);
+		break;
+	case PWTPU_DT_I8:
+		data.i8 = (int8_t)double_to_int(value, INT8_MIN, INT8_MAX);
+		break;
+	case PWTPU_DT_I32:
+		data.i32 = (int32_t)double_to_int(value, INT32_MIN, INT32_MAX);
+		break;
+	default:
+		return fn_fail(b, -EINVAL, "%s: unknown dtype %u", call,
+			       (unsigned int)dtype);
+	}
+	return fn_const(b, call, &sig, &data);
+}
+
+/* Broadcast value @x to @shape's extents (dtype kept); the new value. */
+static pw_val fn_broadcast_to(struct pw_fn_builder *b, const char *call,
+			      pw_val x, const struct pw_sig *shape)
+{
+	struct pw_sig sig = *shape;
+
+	sig.dtype = b->vals[x].sig.dtype;
+	return fn_new_op(b, call, PWTPU_OP_BROADCAST, 0, &sig, x, -1, -1,
+			 NULL, 0);
+}
+
+/*
+ * Operands of an elementwise op: the same dtype and shape, after a
+ * rank-0 operand is broadcast to the other's shape.
+ */
+static int fn_match(struct pw_fn_builder *b, const char *call, pw_val *x,
+		    pw_val *y)
+{
+	char s1[SIG_STR_LEN], s2[SIG_STR_LEN];
+	struct pw_sig sx, sy;
+	int ret;
+
+	ret = fn_get(b, call, *x, &sx);
+	if (!ret)
+		ret = fn_get(b, call, *y, &sy);
+	if (ret)
+		return ret;
+	if (sx.dtype != sy.dtype)
+		return fn_fail(b, -EINVAL, "%s: %s and %s differ in dtype",
+			       call, sig_str(&sx, s1), sig_str(&sy, s2));
+	if (!sx.rank && sy.rank)
+		ret = *x = fn_broadcast_to(b, call, *x, &sy);
+	else if (sx.rank && !sy.rank)
+		ret = *y = fn_broadcast_to(b, call, *y, &sx);
+	else if (!pw_sig_equal(&sx, &sy))
+		ret = fn_fail(b, -EINVAL, "%s: %s and %s differ", call,
+			      sig_str(&sx, s1), sig_str(&sy, s2));
+	return ret < 0 ? ret : 0;
+}
+
+pw_val pw_fn_binary(struct pw_fn_builder *b, enum pwtpu_op op, pw_val x,
+		    pw_val y)
+{
+	struct pw_sig sig;
+	char call[48];
+	int ret;
+
+	snprintf(call, sizeof(call), "pw_fn_binary(%s)", op_name(op));
+	ret = fn_check(b, call);
+	if (ret)
+		return ret;
+	if (op < PWTPU_OP_ADD || op > PWTPU_OP_MIN)
+		return fn_fail(b, -EINVAL,
+			       "%s: op %d is not ADD, SUB, MUL, DIV, MAX or MIN",
+			       call, (int)op);
+	ret = fn_match(b, call, &x, &y);
+	if (ret)
+		return ret;
+	/* A copy: adding the result may move b->vals. */
+	sig = b->vals[x].sig;
+	return fn_new_op(b, call, op, 0, &sig, x, y, -1, NULL, 0);
+}
+
+pw_val pw_fn_unary(struct pw_fn_builder *b, enum pwtpu_op op, pw_val x)
+{
+	char call[48], s[SIG_STR_LEN];
+	struct pw_sig sig;
+	int ret;
+
+	snprintf(call, sizeof(call), "pw_fn_unary(%s)", op_name(op));
+	ret = fn_check(b, call);
+	if (ret)
+		return ret;
+	if (op < PWTPU_OP_NEG || op > PWTPU_OP_RSQRT)
+		return fn_fail(b, -EINVAL,
+			       "%s: op %d is not NEG, ABS, EXP, LOG, TANH or RSQRT",
+			       call, (int)op);
+	ret = fn_get(b, call, x, &sig);
+	if (ret)
+		return ret;
+	if (op >= PWTPU_OP_EXP && !is_float(sig.dtype))
+		return fn_fail(b, -EINVAL, "%s: %s is not f32 or bf16", call,
+			       sig_str(&sig, s));
+	return fn_new_op(b, call, op, 0, &sig, x, -1, -1, NULL, 0);
+}
+
+pw_val pw_fn_matmul(struct pw_fn_builder *b, pw_val x, pw_val y)
+{
+	const char *call = "pw_fn_matmul";
+	char s1[SIG_STR_LEN], s2[SIG_STR_LEN];
+	struct pw_sig sx, sy, sig = { 0 };
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_get(b, call, x, &sx);
+	if (!ret)
+		ret = fn_get(b, call, y, &sy);
+	if (ret)
+		return ret;
+	sig_str(&sx, s1);
+	sig_str(&sy, s2);
+	if (sx.dtype != sy.dtype)
+		return fn_fail(b, -EINVAL, "%s: %s and %s differ in dtype",
+			       call, s1, s2);
+	if (sx.dtype == PWTPU_DT_I8)
+		sig.dtype = PWTPU_DT_I32;
+	else if (is_float(sx.dtype))
+		sig.dtype = PWTPU_DT_F32;
+	else
+		return fn_fail(b, -EINVAL,
+			       "%s: %s is not f32, bf16 or i8", call, s1);
+	if (sx.rank != 2 || sy.rank != 2)
+		return fn_fail(b, -EINVAL, "%s: %s and %s must be rank 2",
+			       call, s1, s2);
+	if (sx.shape[1] != sy.shape[0])
+		return fn_fail(b, -EINVAL,
+			       "%s: inner dimensions of %s and %s differ", call,
+			       s1, s2);
+	sig.rank = 2;
+	sig.shape[0] = sx.shape[0];
+	sig.shape[1] = sy.shape[1];
+	return fn_new_op(b, call, PWTPU_OP_MATMUL, 0, &sig, x, y, -1, NULL,
+			 0);
+}
+
+pw_val pw_fn_compare(struct pw_fn_builder *b, enum pwtpu_cmp cmp, pw_val x,
+		     pw_val y)
+{
+	const char *call = "pw_fn_compare";
+	struct pw_sig sig;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (ret)
+		return ret;
+	if ((unsigned int)cmp > PWTPU_CMP_GE)
+		return fn_fail(b, -EINVAL, "%s: unknown comparison %d", call,
+			       (int)cmp);
+	ret = fn_match(b, call, &x, &y);
+	if (ret)
+		return ret;
+	sig = b->vals[x].sig;
+	sig.dtype = PWTPU_DT_I8;
+	return fn_new_op(b, call, PWTPU_OP_COMPARE, (uint8_t)cmp, &sig, x, y,
+			 -1, NULL, 0);
+}
+
+pw_val pw_fn_select(struct pw_fn_builder *b, pw_val pred, pw_val x,
+		    pw_val y)
+{
+	const char *call = "pw_fn_select";
+	char s1[SIG_STR_LEN], s2[SIG_STR_LEN];
+	pw_val v[3] = { pred, x, y };
+	struct pw_sig sig[3];
+	int k, shaped = -1, ret;
+
+	ret = fn_check(b, call);
+	for (k = 0; !ret && k < 3; k++)
+		ret = fn_get(b, call, v[k], &sig[k]);
+	if (ret)
+		return ret;
+	if (sig[0].dtype != PWTPU_DT_I8)
+		return fn_fail(b, -EINVAL, "%s: predicate %s is not i8", call,
+			       sig_str(&sig[0], s1));
+	if (sig[1].dtype != sig[2].dtype)
+		return fn_fail(b, -EINVAL, "%s: %s and %s differ in dtype",
+			       call, sig_str(&sig[1], s1),
+			       sig_str(&sig[2], s2));
+	/* Rank-0 operands take the shape of the first ranked one. */
+	for (k = 0; k < 3 && shaped < 0; k++)
+		if (sig[k].rank)
+			shaped = k;
+	for (k = 0; shaped >= 0 && k < 3; k++) {
+		if (!sig[k].rank) {
+			v[k] = fn_broadcast_to(b, call, v[k], &sig[shaped]);
+			if (v[k] < 0)
+				return v[k];
+		} else if (sig[k].rank != sig[shaped].rank ||
+			   memcmp(sig[k].shape, sig[shaped].shape,
+				  sizeof(sig[k].shape))) {
+			return fn_fail(b, -EINVAL,
+				       "%s: %s and %s differ in shape", call,
+				       sig_str(&sig[shaped], s1),
+				       sig_str(&sig[k], s2));
+		}
+	}
+	sig[1] = b->vals[v[1]].sig;
+	return fn_new_op(b, call, PWTPU_OP_SELECT, 0, &sig[1], v[0], v[1],
+			 v[2], NULL, 0);
+}
+
+pw_val pw_fn_convert(struct pw_fn_builder *b, pw_val x,
+		     enum pwtpu_dtype dtype)
+{
+	const char *call = "pw_fn_convert";
+	struct pw_sig sig;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_get(b, call, x, &sig);
+	if (ret)
+		return ret;
+	sig.dtype = dtype;
+	return fn_new_op(b, call, PWTPU_OP_CONVERT, 0, &sig, x, -1, -1, NULL,
+			 0);
+}
+
+pw_val pw_fn_broadcast(struct pw_fn_builder *b, pw_val x, unsigned int rank,
+		       const uint32_t *shape)
+{
+	const char *call = "pw_fn_broadcast";
+	char s1[SIG_STR_LEN], s2[SIG_STR_LEN];
+	struct pw_sig sx, sig;
+	unsigned int k, lead;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_get(b, call, x, &sx);
+	if (!ret)
+		ret = fn_make_sig(b, call, sx.dtype, rank, shape, &sig);
+	if (!ret)
+		ret = fn_check_sig(b, call, &sig);
+	if (ret)
+		return ret;
+	if (sx.rank > rank)
+		return fn_fail(b, -EINVAL,
+			       "%s: %s has a higher rank than %s", call,
+			       sig_str(&sx, s1), sig_str(&sig, s2));
+	/* Numpy style: x's dimensions align with the last ones. */
+	lead = rank - sx.rank;
+	for (k = 0; k < sx.rank; k++)
+		if (sx.shape[k] != 1 && sx.shape[k] != sig.shape[lead + k])
+			return fn_fail(b, -EINVAL,
+				       "%s: %s does not broadcast to %s (extent %u of dimension %u is neither 1 nor %u)",
+				       call, sig_str(&sx, s1),
+				       sig_str(&sig, s2), sx.shape[k], k,
+				       sig.shape[lead + k]);
+	return fn_new_op(b, call, PWTPU_OP_BROADCAST, 0, &sig, x, -1, -1,
+			 NULL, 0);
+}
+
+pw_val pw_fn_reshape(struct pw_fn_builder *b, pw_val x, unsigned int rank,
+		     const uint32_t *shape)
+{
+	const char *call = "pw_fn_reshape";
+	char s1[SIG_STR_LEN], s2[SIG_STR_LEN];
+	struct pw_sig sx, sig;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_get(b, call, x, &sx);
+	if (!ret)
+		ret = fn_make_sig(b, call, sx.dtype, rank, shape, &sig);
+	if (!ret)
+		ret = fn_check_sig(b, call, &sig);
+	if (ret)
+		return ret;
+	if (pw_sig_elems(&sx) != pw_sig_elems(&sig))
+		return fn_fail(b, -EINVAL,
+			       "%s: %s and %s have different element counts",
+			       call, sig_str(&sx, s1), sig_str(&sig, s2));
+	return fn_new_op(b, call, PWTPU_OP_RESHAPE, 0, &sig, x, -1, -1, NULL,
+			 0);
+}
+
+pw_val pw_fn_transpose(struct pw_fn_builder *b, pw_val x,
+		       const uint32_t *perm)
+{
+	const char *call = "pw_fn_transpose";
+	char s[SIG_STR_LEN];
+	struct pw_sig sx, sig;
+	uint32_t k, seen = 0;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_get(b, call, x, &sx);
+	if (ret)
+		return ret;
+	if (sx.rank && !perm)
+		return fn_fail(b, -EINVAL, "%s: no permutation", call);
+	sig = sx;
+	for (k = 0; k < sx.rank; k++) {
+		if (perm[k] >= sx.rank || seen & (1U << perm[k]))
+			return fn_fail(b, -EINVAL,
+				       "%s: perm is not a permutation of the %u dimensions of %s",
+				       call, sx.rank, sig_str(&sx, s));
+		seen |= 1U << perm[k];
+		sig.shape[k] = sx.shape[perm[k]];
+	}
+	return fn_new_op(b, call, PWTPU_OP_TRANSPOSE, 0, &sig, x, -1, -1,
+			 perm, sx.rank);
+}
+
+pw_val pw_fn_slice(struct pw_fn_builder *b, pw_val x, const uint32_t *start,
+		   const uint32_t *shape)
+{
+	const char *call = "pw_fn_slice";
+	char s[SIG_STR_LEN];
+	struct pw_sig sx, sig;
+	uint32_t k;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_get(b, call, x, &sx);
+	if (ret)
+		return ret;
+	if (sx.rank && (!start || !shape))
+		return fn_fail(b, -EINVAL, "%s: no start or shape", call);
+	sig = sx;
+	for (k = 0; k < sx.rank; k++) {
+		/* u64: start + extent cannot wrap. */
+		if (!shape[k] || (uint64_t)start[k] + shape[k] > sx.shape[k])
+			return fn_fail(b, -EINVAL,
+				       "%s: window %u+%u of dimension %u is empty or past %s",
+				       call, start[k], shape[k], k,
+				       sig_str(&sx, s));
+		sig.shape[k] = shape[k];
+	}
+	return fn_new_op(b, call, PWTPU_OP_SLICE, 0, &sig, x, -1, -1, start,
+			 sx.rank);
+}
+
+pw_val pw_fn_reduce(struct pw_fn_builder *b, enum pwtpu_reduce mode,
+		    pw_val x, uint32_t axes)
+{
+	const char *call = "pw_fn_reduce";
+	char s[SIG_STR_LEN];
+	struct pw_sig sx, sig;
+	uint32_t k;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_get(b, call, x, &sx);
+	if (ret)
+		return ret;
+	if ((unsigned int)mode > PWTPU_REDUCE_MIN)
+		return fn_fail(b, -EINVAL,
+			       "%s: mode %d is not SUM, MAX or MIN (PROD is for collectives)",
+			       call, (int)mode);
+	if (!axes || axes >> sx.rank)
+		return fn_fail(b, -EINVAL,
+			       "%s: axes 0x%x must be non-zero with bits below the rank of %s",
+			       call, axes, sig_str(&sx, s));
+	memset(&sig, 0, sizeof(sig));
+	sig.dtype = sx.dtype;
+	for (k = 0; k < sx.rank; k++)
+		if (!(axes & (1U << k)))
+			sig.shape[sig.rank++] = sx.shape[k];
+	return fn_new_op(b, call, PWTPU_OP_REDUCE, (uint8_t)mode, &sig, x, -1,
+			 -1, &axes, 1);
+}
+
+/* The slice size the collectives' shapes require: one per function. */
+static int fn_set_group(struct pw_fn_builder *b, const char *call,
+			unsigned int n)
+{
+	if (!n || n > PWTPU_MAX_GANG)
+		return fn_fail(b, -EINVAL, "%s: group size %u is not 1..%u",
+			       call, n, PWTPU_MAX_GANG);
+	if (b->group_size && b->group_size != n)
+		return fn_fail(b, -EINVAL,
+			       "%s: group size %u but the function already requires %u",
+			       call, n, b->group_size);
+	b->group_size = n;
+	return 0;
+}
+
+/* Operand @x of a collective reducing with *@mode (NULL: not reducing). */
+static int fn_collective_operand(struct pw_fn_builder *b, const char *call,
+				 const enum pwtpu_reduce *mode, pw_val x,
+				 struct pw_sig *sig)
+{
+	char s[SIG_STR_LEN];
+	int ret = fn_check(b, call);
+
+	if (!ret)
+		ret = fn_get(b, call, x, sig);
+	if (ret)
+		return ret;
+	if (!mode)
+		return 0;
+	if ((unsigned int)*mode > PWTPU_REDUCE_PROD)
+		return fn_fail(b, -EINVAL, "%s: unknown reduction %d", call,
+			       (int)*mode);
+	if (!is_reducible(sig->dtype))
+		return fn_fail(b, -EINVAL, "%s: %s is not f32, bf16 or i32",
+			       call, sig_str(sig, s));
+	return 0;
+}
+
+/* A collective's result; marks the function as needing a gang. */
+static pw_val fn_collective(struct pw_fn_builder *b, const char *call,
+			    enum pwtpu_op op, uint8_t mode,
+			    const struct pw_sig *sig, pw_val x)
+{
+	int v = fn_new_op(b, call, op, mode, sig, x, -1, -1, NULL, 0);
+
+	if (v >= 0)
+		b->collectives = true;
+	return v;
+}
+
+pw_val pw_fn_all_reduce(struct pw_fn_builder *b, enum pwtpu_reduce mode,
+			pw_val x)
+{
+	const char *call = "pw_fn_all_reduce";
+	struct pw_sig sig;
+	int ret = fn_collective_operand(b, call, &mode, x, &sig);
+
+	if (ret)
+		return ret;
+	return fn_collective(b, call, PWTPU_OP_ALL_REDUCE, (uint8_t)mode, &sig,
+			     x);
+}
+
+pw_val pw_fn_all_gather(struct pw_fn_builder *b, pw_val x, unsigned int n)
+{
+	const char *call = "pw_fn_all_gather";
+	char s[SIG_STR_LEN];
+	struct pw_sig sig;
+	uint64_t rows;
+	int ret = fn_collective_operand(b, call, NULL, x, &sig);
+
+	if (ret)
+		return ret;
+	if (!sig.rank)
+		return fn_fail(b, -EINVAL, "%s: %s has rank 0", call,
+			       sig_str(&sig, s));
+	/* The group size is checked first: rows cannot wrap then. */
+	ret = fn_set_group(b, call, n);
+	if (ret)
+		return ret;
+	rows = (uint64_t)n * sig.shape[0];
+	if (rows > PWTPU_MAX_ELEMS)
+		return fn_fail(b, -E2BIG, "%s: more than %u elements", call,
+			       PWTPU_MAX_ELEMS);
+	sig.shape[0] = (uint32_t)rows;
+	return fn_collective(b, call, PWTPU_OP_ALL_GATHER, 0, &sig, x);
+}
+
+pw_val pw_fn_reduce_scatter(struct pw_fn_builder *b, enum pwtpu_reduce mode,
+			    pw_val x, unsigned int n)
+{
+	const char *call = "pw_fn_reduce_scatter";
+	char s[SIG_STR_LEN];
+	struct pw_sig sig;
+	int ret = fn_collective_operand(b, call, &mode, x, &sig);
+
+	if (ret)
+		return ret;
+	if (!sig.rank)
+		return fn_fail(b, -EINVAL, "%s: %s has rank 0", call,
+			       sig_str(&sig, s));
+	ret = fn_set_group(b, call, n);
+	if (ret)
+		return ret;
+	if (sig.shape[0] % n)
+		return fn_fail(b, -EINVAL,
+			       "%s: dimension 0 of %s does not split in %u",
+			       call, sig_str(&sig, s), n);
+	sig.shape[0] /= n;
+	return fn_collective(b, call, PWTPU_OP_REDUCE_SCATTER, (uint8_t)mode,
+			     &sig, x);
+}
+
+pw_val pw_fn_permute(struct pw_fn_builder *b, pw_val x, int shift)
+{
+	const char *call = "pw_fn_permute";
+	struct pw_sig sig;
+	int v, ret = fn_collective_operand(b, call, NULL, x, &sig);
+
+	if (ret)
+		return ret;
+	/* The gang carries one permutation per execution. */
+	if (b->has_permute && b->permute_shift != shift)
+		return fn_fail(b, -EINVAL,
+			       "%s: shift %d but the function already permutes by %d (one shift per function)",
+			       call, shift, b->permute_shift);
+	v = fn_collective(b, call, PWTPU_OP_COLLECTIVE_PERMUTE, 0, &sig, x);
+	if (v >= 0) {
+		b->has_permute = true;
+		b->permute_shift = shift;
+	}
+	return v;
+}
+
+int pw_fn_delay(struct pw_fn_builder *b, uint64_t ns)
+{
+	const char *call = "pw_fn_delay";
+	uint32_t args[2] = { (uint32_t)ns, (uint32_t)(ns >> 32) };
+	int ret = fn_check(b, call);
+
+	if (ret)
+		return ret;
+	if (ns > PWTPU_MAX_DELAY_NS)
+		return fn_fail(b, -EINVAL,
+			       "%s: %llu ns is above the limit of %llu", call,
+			       (unsigned long long)ns,
+			       (unsigned long long)PWTPU_MAX_DELAY_NS);
+	/* The rest of the program adds to this: a lower bound only. */
+	if (b->delay_ns + ns > PWTPU_MAX_PROG_NS)
+		return fn_fail(b, -E2BIG,
+			       "%s: delays add up to more than %llu ns per run",
+			       call, (unsigned long long)PWTPU_MAX_PROG_NS);
+	if (b->nops >= PW_FN_MAX_OPS)
+		return fn_fail(b, -E2BIG,
+			       "%s: more than %u ops (a program holds %u instructions)",
+			       call, PW_FN_MAX_OPS, PWTPU_MAX_INSNS);
+	ret = fn_add_op(b, call, PWTPU_OP_DELAY, 0, -1, -1, -1, -1, args, 2);
+	if (!ret)
+		b->delay_ns += ns;
+	return ret;
+}
+
+int pw_fn_result(struct pw_fn_builder *b, pw_val x)
+{
+	const char *call = "pw_fn_result";
+	struct pw_sig sig;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_get(b, call, x, &sig);
+	if (!ret)
+		ret = fn_check_bufs(b, call);
+	if (ret)
+		return ret;
+	if (fn_grow((void **)&b->results, &b->results_cap, b->nresults,
+		    sizeof(*b->results)))
+		return fn_fail(b, -ENOMEM, "%s: out of memory", call);
+	b->results[b->nresults++] = x;
+	return 0;
+}

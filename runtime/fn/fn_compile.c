@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fn_compile.c - pw_fn_build(): lay a builder's IR out as a program image
+ * with the buffer bindings of fn.h, and the life of the struct pw_fn it
+ * becomes (references, accessors).
+ *
+ * Every value is one tensor, every op one instruction, in call order.
+ * An op whose value is a result writes straight into that result's
+ * binding; every other op value lives in the scratch binding. A result
+ * that cannot be written in place (a parameter, a constant, or a value
+ * that is already another result) is copied there by a RESHAPE to its
+ * own shape, after the ops.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pwtpu/pwprog.h>
+
+#include "fn_ir.h"
+
+static atomic_uint_fast64_t pw_fn_next_id;
+
+/*
+ * Host tests link the builder without the worker; the worker's strong
+ * definition (runtime/worker/) replaces this one when it is linked.
+ */
+__attribute__((weak)) void pw_worker_unload_fn(struct pw_fn *fn)
+{
+	(void)fn;
+}
+
+/**
+ * struct fn_layout - where the image puts each value
+ * @owner: per value: the result whose binding the op writes, or -1.
+ * @offset: per value: byte offset in its binding.
+ * @copy: per result: tensor of the RESHAPE copy, or -1 if written in
+ *	place.
+ * @ncopies: results that need a copy.
+ * @scratch_bytes: size of the scratch binding (0: none).
+ * @nbufs: bindings.
+ * @scratch_buf: binding of the scratch, or -1.
+ * @const_buf: binding of the constants, or -1.
+ */
+struct fn_layout {
+	int *owner;
+	uint64_t *offset;
+	int *copy;
+	unsigned int ncopies;
+	uint64_t scratch_bytes;
+	unsigned int nbufs;
+	int scratch_buf;
+	int const_buf;
+};
+
+static void fn_layout_free(struct fn_layout *l)
+{
+	free(l->owner);
+	free(l->offset);
+	free(l->copy);
+}
+
+/* Decide every value's binding and offset, and which results copy. */
+static int fn_plan(const struct pw_fn_builder *b, struct fn_layout *l)
+{
+	const struct pw_fn_val *v;
+	unsigned int i, r;
+	uint64_t off;
+
+	l->owner = malloc(b->nvals * sizeof(*l->owner));
+	l->offset = calloc(b->nvals, sizeof(*l->offset));
+	l->copy = malloc(b->nresults * sizeof(*l->copy));
+	if (!l->owner || !l->offset || !l->copy)
+		return pw_fail(-ENOMEM, "pw_fn_build(%s): out of memory",
+			       b->name);
+	for (i = 0; i < b->nvals; i++)
+		l->owner[i] = -1;
+	for (r = 0; r < b->nresults; r++) {
+		i = (unsigned int)b->results[r];
+		l->copy[r] = -1;
+		if (b->vals[i].kind == PW_FN_VAL_OP && l->owner[i] < 0) {
+			l->owner[i] = (int)r;
+		} else {
+			l->copy[r] = 0;	/* its tensor is made later */
+			l->ncopies++;
+		}
+	}
+	for (i = 0; i < b->nvals; i++) {
+		v = &b->vals[i];
+		if (v->kind == PW_FN_VAL_CONST)
+			l->offset[i] = v->const_offset;
+		if (v->kind != PW_FN_VAL_OP || l->owner[i] >= 0)
+			continue;
+		off = (l->scratch_bytes + PW_FN_ALIGN - 1) &
+		      ~(uint64_t)(PW_FN_ALIGN - 1);
+		l->offset[i] = off;
+		l->scratch_bytes = off + pw_sig_bytes(&v->sig);
+		/* Each value is at most 2^28 bytes: the sum cannot wrap. */
+		if (l->scratch_bytes > PWTPU_MAX_OFFSET)
+			return pw_fail(-E2BIG,
+				       "pw_fn_build(%s): intermediates take more than %llu bytes",
+				       b->name,
+				       (unsigned long long)PWTPU_MAX_OFFSET);
+	}
+	if (b->nvals + l->ncopies > PWTPU_MAX_TENSORS)
+		return pw_fail(-E2BIG,
+			       "pw_fn_build(%s): %u values and %u result copies, more than %u tensors",
+			       b->name, b->nvals, l->ncopies,
+			       PWTPU_MAX_TENSORS);
+	if (b->nops + l->ncopies > PWTPU_MAX_INSNS)
+		return pw_fail(-E2BIG,
+			       "pw_fn_build(%s): %u ops and %u result copies, more than %u instructions",
+			       b->name, b->nops, l->ncopies, PWTPU_MAX_INSNS);
+	l->nbufs = b->nparams + b->nresults;
+	l->scratch_buf = l->scratch_bytes ? (int)l->nbufs++ : -1;
+	l->const_buf = b->const_bytes ? (int)l->nbufs++ : -1;
+	/* pw_fn_param() and pw_fn_result() keep this; check anyway. */
+	if (l->nbufs > PWTPU_MAX_BUFS)
+		return pw_fail(-E2BIG,
+			       "pw_fn_build(%s): %u bindings, more than %u",
+			       b->name, l->nbufs, PWTPU_MAX_BUFS);
+	return 0;
+}
+
+/* The binding of value @i. */
+static uint32_t fn_val_buf(const struct pw_fn_builder *b,
+			   const struct fn_layout *l, unsigned int i)
+{
+	switch (b->vals[i].kind) {
+	case PW_FN_VAL_PARAM:
+		return b->vals[i].index;
+	case PW_FN_VAL_CONST:
+		return (uint32_t)l->const_buf;
+	default:
+		if (l->owner[i] >= 0)
+			return b->nparams + (uint32_t)l->owner[i];
+		return (uint32_t)l->scratch_buf;
+	}
+}
+
+static int fn_operand(int val)
+{
+	return val < 0 ? PWTPU_NO_TENSOR : val;
+}
+
+/* Tensors (value i is tensor i, then the copies) and instructions. */
+static int fn_emit(const struct pw_fn_builder *b, struct fn_layout *l,
+		   struct pwprog *p)
+{
+	const struct pw_fn_op *o;
+	const struct pw_sig *sig;
+	unsigned int i, r;
+	int t;
+
+	for (i = 0; i < b->nvals; i++) {
+		sig = &b->vals[i].sig;
+		t = pwprog_tensor(p, sig->dtype, sig->rank, sig->shape,
+				  fn_val_buf(b, l, i), l->offset[i]);
+		if (t < 0)
+			return t;
+	}
+	for (r = 0; r < b->nresults; r++) {
+		if (l->copy[r] < 0)
+			continue;
+		sig = &b->vals[b->results[r]].sig;
+		t = pwprog_tensor(p, sig->dtype, sig->rank, sig->shape,
+				  b->nparams + r, 0);
+		if (t < 0)
+			return t;
+		l->copy[r] = t;
+	}
+	for (i = 0; i < b->nops; i++) {
+		o = &b->ops[i];
+		t = pwprog_insn(p, o->op, o->mode, fn_operand(o->dst),
+				fn_operand(o->src[0]), fn_operand(o->src[1]),
+				fn_operand(o->src[2]), o->args, 5);
+		if (t < 0)
+			return t;
+	}
+	for (r = 0; r < b->nresults; r++) {
+		if (l->copy[r] < 0)
+			continue;
+		/* RESHAPE to the same shape is a copy. */
+		t = pwprog_unary(p, PWTPU_OP_RESHAPE, l->copy[r],
+				 b->results[r]);
+		if (t < 0)
+			return t;
+	}
+	return 0;
+}
+
+/* Signatures of the parameters and results. */
+static int fn_sigs(const struct pw_fn_builder *b, struct pw_fn *fn)
+{
+	unsigned int i;
+
+	if (b->nparams) {
+		fn->params = calloc(b->nparams, sizeof(*fn->params));
+		if (!fn->params)
+			return -ENOMEM;
+	}
+	fn->results = calloc(b->nresults, sizeof(*fn->results));
+	if (!fn->results)
+		return -ENOMEM;
+	for (i = 0; i < b->nvals; i++)
+		if (b->vals[i].kind == PW_FN_VAL_PARAM)
+			fn->params[b->vals[i].index] = b->vals[i].sig;
+	for (i = 0; i < b->nresults; i++)
+		fn->results[i] = b->vals[b->results[i]].sig;
+	return 0;
+}
+
+static void fn_free(struct pw_fn *fn)
+{
+	free(fn->image);
+	free(fn->params);
+	free(fn->results);
+	free(fn->const_data);
+	free(fn);
+}
+
+/* The function of builder @b, laid out as @l says. */
+static int fn_make(struct pw_fn_builder *b, struct fn_layout *l,
+		   struct pw_fn **out)
+{
+	struct pwprog *p = pwprog_new(l->nbufs);
+	struct pw_fn *fn = calloc(1, sizeof(*fn));
+	int ret = -ENOMEM;
+
+	if (!p || !fn)
+		goto fail;
+	ret = fn_emit(b, l, p);
+	if (ret)
+		goto fail;
+	ret = -ENOMEM;
+	fn->image = pwprog_image(p, &fn->image_size);
+	if (!fn->image || fn_sigs(b, fn))
+		goto fail;
+	ret = pthread_mutex_init(&fn->lock, NULL);
+	if (ret) {
+		ret = -ret;
+		goto fail;
+	}
+	pwprog_free(p);
+	atomic_init(&fn->refs, 1);
+	fn->id = atomic_fetch_add(&pw_fn_next_id, 1) + 1;
+	memcpy(fn->name, b->name, sizeof(fn->name));
+	fn->nparams = b->nparams;
+	fn->nresults = b->nresults;
+	fn->nbufs = l->nbufs;
+	fn->scratch_buf = l->scratch_buf;
+	fn->scratch_bytes = l->scratch_bytes;
+	fn->const_buf = l->const_buf;
+	/* The pool is the const binding's contents: take it over. */
+	fn->const_data = b->consts;
+	fn->const_bytes = b->const_bytes;
+	b->consts = NULL;
+	fn->collectives = b->collectives;
+	fn->group_size = b->group_size;
+	fn->has_permute = b->has_permute;
+	fn->permute_shift = b->permute_shift;
+	fn->owner = NULL;
+	*out = fn;
+	return 0;
+fail:
+	pwprog_free(p);
+	if (fn)
+		fn_free(fn);
+	return pw_fail(ret, "pw_fn_build(%s): laying out the image: %s",
+		       b->name, strerror(-ret));
+}
+
+int pw_fn_build(struct pw_fn_builder *b, struct pw_fn **fn)
+{
+	struct fn_layout l = { 0 };
+	int ret;
+
+	if (!b)
+		return pw_fail(-EINVAL, "pw_fn_build: no builder");
+	if (fn)
+		*fn = NULL;
+	if (b->err)
+		ret = pw_fail(b->err, "%s", b->msg);
+	else if (!fn)
+		ret = pw_fail(-EINVAL, "pw_fn_build(%s): nowhere to put it",
+			      b->name);
+	else if (!b->nresults)
+		ret = pw_fail(-EINVAL,
+			      "pw_fn_build(%s): the function has no results",
+			      b->name);
+	else
+		ret = fn_plan(b, &l);
+	if (!ret)
+		ret = fn_make(b, &l, fn);
+	fn_layout_free(&l);
+	pw_fn_builder_free(b);
+	return ret;
+}
+
+struct pw_fn *pw_fn_get(struct pw_fn *fn)
+{
+	if (fn)
+		atomic_fetch_add(&fn->refs, 1);
+	return fn;
+}
+
+void pw_fn_put(struct pw_fn *fn)
+{
+	if (!fn || atomic_fetch_sub(&fn->refs, 1) != 1)
+		return;
+	pw_worker_unload_fn(fn);
+	pthread_mutex_destroy(&fn->lock);
+	fn_free(fn);
+}
+
+const char *pw_fn_name(const struct pw_fn *fn)
+{
+	return fn ? fn->name : "";
+}
+
+unsigned int pw_fn_num_params(const struct pw_fn *fn)
+{
+	return fn ? fn->nparams : 0;
+}
+
+unsigned int pw_fn_num_results(const struct pw_fn *fn)
+{
+	return fn ? fn->nresults : 0;
+}

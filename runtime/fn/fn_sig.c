@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fn_sig.c - signatures of parameters and results: their size, equality
+ * and how messages spell them ("f32[2,3]", "i32[]").
+ */
+#include <stdio.h>
+
+#include "fn_ir.h"
+
+unsigned int pw_sig_dtype_bytes(uint32_t dtype)
+{
+	switch (dtype) {
+	case PWTPU_DT_F32:
+	case PWTPU_DT_I32:
+		return 4;
+	case PWTPU_DT_BF16:
+		return 2;
+	case PWTPU_DT_I8:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+const char *pw_sig_dtype_name(uint32_t dtype)
+{
+	switch (dtype) {
+	case PWTPU_DT_F32:
+		return "f32";
+	case PWTPU_DT_BF16:
+		return "bf16";
+	case PWTPU_DT_I8:
+		return "i8";
+	case PWTPU_DT_I32:
+		return "i32";
+	default:
+		return NULL;
+	}
+}
+
+uint64_t pw_sig_elems(const struct pw_sig *sig)
+{
+	uint64_t n = 1;
+	uint32_t k;
+
+	/* Extents are 32 bit and rank <= 4, but saturate rather than wrap. */
+	for (k = 0; k < sig->rank && k < PW_MAX_RANK; k++) {
+		if (sig->shape[k] && n > UINT64_MAX / sig->shape[k])
+			return UINT64_MAX;
+		n *= sig->shape[k];
+	}
+	return n;
+}
+
+uint64_t pw_sig_bytes(const struct pw_sig *sig)
+{
+	uint64_t n = pw_sig_elems(sig);
+	unsigned int size = pw_sig_dtype_bytes(sig->dtype);
+
+	if (size && n > UINT64_MAX / size)
+		return UINT64_MAX;
+	return n * size;
+}
+
+bool pw_sig_equal(const struct pw_sig *a, const struct pw_sig *b)
+{
+	uint32_t k;
+
+	if (a->dtype != b->dtype || a->rank != b->rank)
+		return false;
+	for (k = 0; k < a->rank && k < PW_MAX_RANK; k++)
+		if (a->shape[k] != b->shape[k])
+			return false;
+	return true;
+}
+
+const char *pw_sig_format(const struct pw_sig *sig, char *buf, size_t size)
+{
+	const char *name = pw_sig_dtype_name(sig->dtype);
+	size_t used;
+	uint32_t k;
+	int n;
+
+	if (!size)
+		return buf;
+	if (name)
+		n = snprintf(buf, size, "%s[", name);
+	else
+		n = snprintf(buf, size, "dtype%u[", sig->dtype);
+	for (k = 0; k < sig->rank && k < PW_MAX_RANK; k++) {
+		used = n < 0 ? size : (size_t)n;
+		if (used >= size)
+			return buf;
+		n += snprintf(buf + used, size - used, k ? ",%u" : "%u",
+			      sig->shape[k]);
+	}
+	used = n < 0 ? size : (size_t)n;
+	if (used < size)
+		snprintf(buf + used, size - used, "]");
+	return buf;
+}

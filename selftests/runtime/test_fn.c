@@ -1,0 +1,872 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_fn.c - the compiled-function builder (pw_fn_*): functions are
+ * built, their images checked by the firmware's verifier and run by its
+ * interpreter on host memory (one allocation per binding, laid out as
+ * runtime/fn/fn.h says), and their results compared with references
+ * computed here. Every builder error is checked for its errno, its
+ * message, and its stickiness through pw_fn_build().
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "../../firmware/pwfw.h"
+#include "../../runtime/fn/fn.h"
+
+#define POISON		0xa5
+#define VERIFY_FAILED	(-1000)
+#define LAYOUT_WRONG	(-1001)
+
+#define SHAPE(...)	((const uint32_t[]){ __VA_ARGS__ })
+
+/* Tensors of the image, after its header. */
+static const struct pwtpu_tensor *image_tensors(const struct pw_fn *fn,
+						uint32_t *n)
+{
+	const struct pwtpu_prog_header *h = fn->image;
+
+	*n = h->ntensors;
+	return (const struct pwtpu_tensor *)(h + 1);
+}
+
+/* Instructions of the image with opcode @op. */
+static unsigned int image_count_op(const struct pw_fn *fn, enum pwtpu_op op)
+{
+	const struct pwtpu_prog_header *h = fn->image;
+	const struct pwtpu_insn *in;
+	unsigned int i, n = 0;
+
+	in = (const struct pwtpu_insn *)((const struct pwtpu_tensor *)(h + 1) +
+					 h->ntensors);
+	for (i = 0; i < h->ninsns; i++)
+		n += in[i].op == op;
+	return n;
+}
+
+/*
+ * The layout fn.h promises: parameters and results at offset 0 of their
+ * own binding, scratch and constants 64-byte aligned, bindings numbered
+ * params, results, scratch, const.
+ */
+static int check_layout(const struct pw_fn *fn)
+{
+	const struct pwtpu_prog_header *h = fn->image;
+	const struct pwtpu_tensor *t;
+	unsigned int io = fn->nparams + fn->nresults, want = io;
+	uint32_t i, n;
+
+	want += fn->scratch_buf >= 0;
+	want += fn->const_buf >= 0;
+	if (h->nbufs != fn->nbufs || fn->nbufs != want)
+		return -1;
+	if (fn->scratch_buf >= 0 && fn->scratch_buf != (int)io)
+		return -1;
+	if (fn->const_buf >= 0 &&
+	    fn->const_buf != (int)io + (fn->scratch_buf >= 0))
+		return -1;
+	t = image_tensors(fn, &n);
+	for (i = 0; i < n; i++) {
+		if (t[i].buf < io && t[i].offset)
+			return -1;
+		if (t[i].buf >= io && t[i].offset % 64)
+			return -1;
+	}
+	return 0;
+}
+
+static int fn_verify(const struct pw_fn *fn, struct pwfw_prog *prog)
+{
+	struct pwfw_verr verr;
+	struct pwfw_spec spec;
+
+	pwfw_spec_default(&spec);
+	if (pwfw_verify(fn->image, fn->image_size, &spec, prog, &verr)) {
+		fprintf(stderr, "# verifier: %s (code %d)\n", verr.msg,
+			verr.code);
+		return VERIFY_FAILED;
+	}
+	if (check_layout(fn)) {
+		fprintf(stderr, "# image layout is not fn.h's\n");
+		return LAYOUT_WRONG;
+	}
+	return 0;
+}
+
+/* Bytes binding @b holds, as the worker would size it. */
+static size_t binding_bytes(const struct pw_fn *fn, unsigned int b)
+{
+	if (b < fn->nparams)
+		return pw_sig_bytes(&fn->params[b]);
+	if (b < fn->nparams + fn->nresults)
+		return pw_sig_bytes(&fn->results[b - fn->nparams]);
+	if ((int)b == fn->scratch_buf)
+		return fn->scratch_bytes;
+	return fn->const_bytes;
+}
+
+/*
+ * Verify and run @fn once: parameter i from @in[i], result r copied to
+ * @out[r]. pwfw_exec()'s result, or VERIFY_FAILED / LAYOUT_WRONG.
+ */
+static int fn_run(const struct pw_fn *fn, const void *const *in,
+		  void *const *out)
+{
+	struct pwfw_buf bufs[PWTPU_MAX_BUFS] = { { 0 } };
+	struct pwfw_prog prog;
+	unsigned int b, r;
+	size_t size;
+	int ret = fn_verify(fn, &prog);
+
+	if (ret)
+		return ret;
+	for (b = 0; b < fn->nbufs; b++) {
+		size = binding_bytes(fn, b);
+		bufs[b].base = aligned_alloc(64, (size + 63) & ~(size_t)63);
+		bufs[b].size = size;
+		if (!bufs[b].base) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		memset(bufs[b].base, POISON, size);
+		if (b < fn->nparams)
+			memcpy(bufs[b].base, in[b], size);
+		else if ((int)b == fn->const_buf)
+			memcpy(bufs[b].base, fn->const_data, size);
+	}
+	ret = pwfw_exec(&prog, bufs, fn->nbufs, NULL);
+	for (r = 0; !ret && r < fn->nresults; r++)
+		memcpy(out[r], bufs[fn->nparams + r].base,
+		       pw_sig_bytes(&fn->results[r]));
+out:
+	for (b = 0; b < fn->nbufs; b++)
+		free(bufs[b].base);
+	return ret;
+}
+
+/* A builder error: its errno, its message, and pw_fn_build() repeats both. */
+#define EXPECT_FAIL(b, call, err, what) do {				\
+	struct pw_fn *_fn = NULL;					\
+	int _ret = (call);						\
+									\
+	ASSERT_EQ(err, _ret);						\
+	ASSERT_NE(NULL, strstr(pw_last_error(), what))			\
+		TH_LOG("message: %s", pw_last_error());			\
+	ASSERT_EQ(err, pw_fn_build(b, &_fn));				\
+	ASSERT_NULL(_fn);						\
+	ASSERT_NE(NULL, strstr(pw_last_error(), what))			\
+		TH_LOG("message: %s", pw_last_error());			\
+} while (0)
+
+TEST(scale_f32)
+{
+	float x[6] = { 1.5f, -2.25f, 0.0f, 3e10f, -7.125f, 1e-20f };
+	float mul[6], add[6], div[6];
+	struct pw_fn_builder *b = pw_fn_begin("scale");
+	void *out[3] = { mul, add, div };
+	const void *in[1] = { x };
+	pw_val p, two, one;
+	struct pw_fn *fn;
+	int i;
+
+	ASSERT_NE(NULL, b);
+	p = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(2, 3));
+	ASSERT_EQ(0, p);
+	two = pw_fn_scalar(b, PWTPU_DT_F32, 2.0);
+	one = pw_fn_scalar(b, PWTPU_DT_F32, 1.0);
+	ASSERT_EQ(0, pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_MUL, p, two)));
+	ASSERT_EQ(0, pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, p, one)));
+	ASSERT_EQ(0, pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_DIV, p, two)));
+	ASSERT_EQ(0, pw_fn_build(b, &fn));
+	ASSERT_STREQ("scale", pw_fn_name(fn));
+	ASSERT_EQ(1U, pw_fn_num_params(fn));
+	ASSERT_EQ(3U, pw_fn_num_results(fn));
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	for (i = 0; i < 6; i++) {
+		ASSERT_EQ(x[i] * 2.0f, mul[i]);
+		ASSERT_EQ(x[i] + 1.0f, add[i]);
+		ASSERT_EQ(x[i] / 2.0f, div[i]);
+	}
+	/* Each scalar was broadcast by its own BROADCAST. */
+	ASSERT_EQ(3U, image_count_op(fn, PWTPU_OP_BROADCAST));
+	pw_fn_put(fn);
+}
+
+/* tanh(x @ w + bias): matmul, broadcast of a bias row, tanh. */
+TEST(mlp)
+{
+	enum { M = 4, K = 8, N = 16 };
+	float x[M * K], w[K * N], bias[N], y[M * N];
+	struct pw_fn_builder *b = pw_fn_begin("mlp");
+	const void *in[1] = { x };
+	void *out[1] = { y };
+	pw_val px, cw, cb, h, hb;
+	struct pw_fn *fn;
+	int i, j, k;
+
+	for (i = 0; i < M * K; i++)
+		x[i] = (float)((i * 7) % 11 - 5) / 8.0f;
+	for (i = 0; i < K * N; i++)
+		w[i] = (float)((i * 5) % 13 - 6) / 16.0f;
+	for (i = 0; i < N; i++)
+		bias[i] = (float)(i % 5 - 2) / 4.0f;
+	px = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(M, K));
+	cw = pw_fn_const(b, PWTPU_DT_F32, 2, SHAPE(K, N), w);
+	cb = pw_fn_const(b, PWTPU_DT_F32, 1, SHAPE(N), bias);
+	h = pw_fn_matmul(b, px, cw);
+	hb = pw_fn_binary(b, PWTPU_OP_ADD, h,
+			  pw_fn_broadcast(b, cb, 2, SHAPE(M, N)));
+	ASSERT_EQ(0, pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_TANH, hb)));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(M * N * 4, (int)pw_sig_bytes(&fn->results[0]));
+	ASSERT_LE(0, fn->const_buf);
+	ASSERT_LE(0, fn->scratch_buf);
+	ASSERT_LE((K * N + N) * 4, (int)fn->const_bytes);
+	ASSERT_EQ(0, memcmp(fn->const_data, w, sizeof(w)));
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	for (i = 0; i < M; i++) {
+		for (j = 0; j < N; j++) {
+			double s = 0;
+
+			for (k = 0; k < K; k++)
+				s += (double)x[i * K + k] * w[k * N + j];
+			ASSERT_GT(1e-5, fabs(tanh(s + bias[j]) - y[i * N + j]))
+				TH_LOG("y[%d][%d] = %g, want %g", i, j,
+				       y[i * N + j], tanh(s + bias[j]));
+		}
+	}
+	pw_fn_put(fn);
+}
+
+TEST(scalar_broadcast)
+{
+	int32_t x[5] = { -3, 0, 4, 12, -100 }, sub[5], max[5], prod;
+	int8_t xi8[2] = { 0, -1 }, sat[2];
+	/* bf16 1, -2, 3 */
+	uint16_t xbf[3] = { 0x3f80, 0xc000, 0x4040 }, bf[3];
+	struct pw_fn_builder *b = pw_fn_begin("scalars");
+	const void *in[3] = { x, xi8, xbf };
+	void *out[5] = { sub, max, &prod, sat, bf };
+	pw_val p, p8, pbf, ten;
+	struct pw_fn *fn;
+	int i;
+
+	p = pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(5));
+	p8 = pw_fn_param(b, PWTPU_DT_I8, 1, SHAPE(2));
+	pbf = pw_fn_param(b, PWTPU_DT_BF16, 1, SHAPE(3));
+	ten = pw_fn_scalar(b, PWTPU_DT_I32, 10.9);	/* truncates */
+	/* Scalar on the left, then on the right, then scalar by scalar. */
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_SUB, ten, p));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_MAX, p,
+				     pw_fn_scalar(b, PWTPU_DT_I32, 0)));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_MUL,
+				     pw_fn_scalar(b, PWTPU_DT_I32, 3), ten));
+	/* 300 saturates to 127 in i8. */
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, p8,
+				     pw_fn_scalar(b, PWTPU_DT_I8, 300)));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_MUL, pbf,
+				     pw_fn_scalar(b, PWTPU_DT_BF16, 0.5)));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0U, fn->results[2].rank);
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(10 - x[i], sub[i]);
+		ASSERT_EQ(x[i] > 0 ? x[i] : 0, max[i]);
+	}
+	ASSERT_EQ(30, prod);
+	ASSERT_EQ(127, sat[0]);
+	ASSERT_EQ(126, sat[1]);
+	ASSERT_EQ(0x3f00, bf[0]);	/* 0.5 */
+	ASSERT_EQ(0xbf80, bf[1]);	/* -1 */
+	ASSERT_EQ(0x3fc0, bf[2]);	/* 1.5 */
+	pw_fn_put(fn);
+}
+
+TEST(reduce)
+{
+	int32_t x[12], sum[3], max, min[4];
+	struct pw_fn_builder *b = pw_fn_begin("reduce");
+	void *out[3] = { sum, &max, min };
+	const void *in[1] = { x };
+	struct pw_fn *fn;
+	pw_val p;
+	int i, j;
+
+	for (i = 0; i < 12; i++)
+		x[i] = (i * 37) % 17 - 8;
+	p = pw_fn_param(b, PWTPU_DT_I32, 2, SHAPE(3, 4));
+	pw_fn_result(b, pw_fn_reduce(b, PWTPU_REDUCE_SUM, p, 0x2));
+	pw_fn_result(b, pw_fn_reduce(b, PWTPU_REDUCE_MAX, p, 0x3));
+	pw_fn_result(b, pw_fn_reduce(b, PWTPU_REDUCE_MIN, p, 0x1));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(1U, fn->results[0].rank);
+	ASSERT_EQ(3U, fn->results[0].shape[0]);
+	ASSERT_EQ(0U, fn->results[1].rank);
+	ASSERT_EQ(4U, fn->results[2].shape[0]);
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	for (i = 0; i < 3; i++) {
+		int32_t s = 0;
+
+		for (j = 0; j < 4; j++)
+			s += x[i * 4 + j];
+		ASSERT_EQ(s, sum[i]);
+	}
+	for (j = 0; j < 4; j++) {
+		int32_t m = x[j];
+
+		for (i = 1; i < 3; i++)
+			m = x[i * 4 + j] < m ? x[i * 4 + j] : m;
+		ASSERT_EQ(m, min[j]);
+	}
+	for (i = 0, j = x[0]; i < 12; i++)
+		j = x[i] > j ? x[i] : j;
+	ASSERT_EQ(j, max);
+	pw_fn_put(fn);
+}
+
+TEST(transpose_slice)
+{
+	int32_t x[24], t[24], s[8];
+	struct pw_fn_builder *b = pw_fn_begin("layout");
+	const void *in[1] = { x };
+	void *out[2] = { t, s };
+	struct pw_fn *fn;
+	int i, j, k;
+	pw_val p;
+
+	for (i = 0; i < 24; i++)
+		x[i] = i * 3 + 1;
+	p = pw_fn_param(b, PWTPU_DT_I32, 3, SHAPE(2, 3, 4));
+	/* t[k][i][j] = x[i][j][k] */
+	pw_fn_result(b, pw_fn_transpose(b, p, SHAPE(2, 0, 1)));
+	pw_fn_result(b, pw_fn_slice(b, p, SHAPE(0, 1, 1), SHAPE(2, 2, 2)));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(4U, fn->results[0].shape[0]);
+	ASSERT_EQ(2U, fn->results[0].shape[1]);
+	ASSERT_EQ(3U, fn->results[0].shape[2]);
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 3; j++)
+			for (k = 0; k < 4; k++)
+				ASSERT_EQ(x[(i * 3 + j) * 4 + k],
+					  t[(k * 2 + i) * 3 + j]);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++)
+			for (k = 0; k < 2; k++)
+				ASSERT_EQ(x[(i * 3 + j + 1) * 4 + k + 1],
+					  s[(i * 2 + j) * 2 + k]);
+	pw_fn_put(fn);
+}
+
+/* relu by compare and select, a reshape, and a convert to i32. */
+TEST(compare_select_convert)
+{
+	float x[6] = { -1.5f, 2.75f, 0.0f, -0.0f, 100.9f, -3e9f }, relu[6];
+	float r[6];
+	int32_t cv[6];
+	int8_t gt[6];
+	struct pw_fn_builder *b = pw_fn_begin("relu");
+	void *out[4] = { relu, r, cv, gt };
+	const void *in[1] = { x };
+	pw_val p, zero, pos;
+	struct pw_fn *fn;
+	int i;
+
+	p = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(6));
+	zero = pw_fn_scalar(b, PWTPU_DT_F32, 0);
+	pos = pw_fn_compare(b, PWTPU_CMP_GT, p, zero);
+	pw_fn_result(b, pw_fn_select(b, pos, p, zero));
+	pw_fn_result(b, pw_fn_reshape(b, p, 2, SHAPE(2, 3)));
+	pw_fn_result(b, pw_fn_convert(b, p, PWTPU_DT_I32));
+	pw_fn_result(b, pos);
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ((uint32_t)PWTPU_DT_I8, fn->results[3].dtype);
+	ASSERT_EQ(2U, fn->results[1].rank);
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	for (i = 0; i < 6; i++) {
+		ASSERT_EQ(x[i] > 0 ? x[i] : 0.0f, relu[i]);
+		ASSERT_EQ(x[i], r[i]);
+		ASSERT_EQ(x[i] > 0, gt[i]);
+	}
+	ASSERT_EQ(-1, cv[0]);
+	ASSERT_EQ(100, cv[4]);
+	ASSERT_EQ(INT32_MIN, cv[5]);
+	pw_fn_put(fn);
+}
+
+/* Results that cannot be written in place are copied. */
+TEST(result_copies)
+{
+	int32_t x[4] = { 5, -6, 7, 0 }, c[2] = { 11, 22 };
+	int32_t rx[4], rc[2], n1[4], n2[4];
+	struct pw_fn_builder *b = pw_fn_begin("copies");
+	void *out[4] = { rx, rc, n1, n2 };
+	const void *in[1] = { x };
+	struct pw_fn *fn;
+	pw_val p, neg;
+	int i;
+
+	p = pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(4));
+	neg = pw_fn_unary(b, PWTPU_OP_NEG, p);
+	ASSERT_EQ(0, pw_fn_result(b, p));
+	ASSERT_EQ(0, pw_fn_result(b, pw_fn_const(b, PWTPU_DT_I32, 1, SHAPE(2),
+						 c)));
+	ASSERT_EQ(0, pw_fn_result(b, neg));
+	ASSERT_EQ(0, pw_fn_result(b, neg));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(4U, fn->nresults);
+	/* The parameter, the constant and neg's second time. */
+	ASSERT_EQ(3U, image_count_op(fn, PWTPU_OP_RESHAPE));
+	/* neg wrote its first result in place: nothing in scratch. */
+	ASSERT_EQ(-1, fn->scratch_buf);
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(x[i], rx[i]);
+		ASSERT_EQ(-x[i], n1[i]);
+		ASSERT_EQ(-x[i], n2[i]);
+	}
+	ASSERT_EQ(11, rc[0]);
+	ASSERT_EQ(22, rc[1]);
+	pw_fn_put(fn);
+}
+
+TEST(bindings)
+{
+	struct pw_fn_builder *b = pw_fn_begin(NULL);
+	struct pwfw_prog prog;
+	struct pw_fn *fn;
+	pw_val p, q;
+
+	/* No intermediates, no constants: params and results only. */
+	p = pw_fn_param(b, PWTPU_DT_F32, 0, NULL);
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, p, p));
+	ASSERT_EQ(0, pw_fn_build(b, &fn));
+	ASSERT_STREQ("fn", pw_fn_name(fn));
+	ASSERT_EQ(2U, fn->nbufs);
+	ASSERT_EQ(-1, fn->scratch_buf);
+	ASSERT_EQ(-1, fn->const_buf);
+	ASSERT_EQ(0U, fn->scratch_bytes);
+	ASSERT_EQ(0U, fn->const_bytes);
+	ASSERT_NULL(fn->const_data);
+	ASSERT_EQ(0, fn_verify(fn, &prog));
+	pw_fn_put(fn);
+
+	/* Constants but no scratch: const right after the results. */
+	b = pw_fn_begin("c");
+	p = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+	q = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_MUL, p, q));
+	pw_fn_result(b, pw_fn_const(b, PWTPU_DT_F32, 1, SHAPE(3),
+				    (const float[]){ 1, 2, 3 }));
+	ASSERT_EQ(0, pw_fn_build(b, &fn));
+	ASSERT_EQ(5U, fn->nbufs);
+	ASSERT_EQ(-1, fn->scratch_buf);
+	ASSERT_EQ(4, fn->const_buf);
+	ASSERT_EQ(0, fn_verify(fn, &prog));
+	pw_fn_put(fn);
+
+	/* Both: scratch, then const; several intermediates packed. */
+	b = pw_fn_begin("sc");
+	p = pw_fn_param(b, PWTPU_DT_I8, 1, SHAPE(3));
+	q = pw_fn_binary(b, PWTPU_OP_ADD, p, pw_fn_scalar(b, PWTPU_DT_I8, 1));
+	q = pw_fn_binary(b, PWTPU_OP_MUL, q, q);
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_NEG, q));
+	ASSERT_EQ(0, pw_fn_build(b, &fn));
+	ASSERT_EQ(4U, fn->nbufs);
+	ASSERT_EQ(2, fn->scratch_buf);
+	ASSERT_EQ(3, fn->const_buf);
+	/* broadcast, add, mul: three 64-byte aligned slots. */
+	ASSERT_EQ(2U * 64 + 3, fn->scratch_bytes);
+	ASSERT_EQ(0, fn_verify(fn, &prog));
+	ASSERT_EQ(prog.buf_bytes[2], fn->scratch_bytes);
+	ASSERT_EQ(prog.buf_bytes[3], fn->const_bytes);
+	pw_fn_put(fn);
+}
+
+TEST(fn_fields)
+{
+	char name[100];
+	struct pw_fn *f1, *f2;
+	struct pw_fn_builder *b;
+	unsigned int d;
+
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	b = pw_fn_begin(name);
+	pw_fn_result(b, pw_fn_scalar(b, PWTPU_DT_F32, 1));
+	ASSERT_EQ(0, pw_fn_build(b, &f1));
+	b = pw_fn_begin("second");
+	pw_fn_result(b, pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(7)));
+	ASSERT_EQ(0, pw_fn_build(b, &f2));
+	ASSERT_EQ(63U, strlen(pw_fn_name(f1)));
+	ASSERT_NE(f1->id, f2->id);
+	ASSERT_NE(0U, f1->id);
+	ASSERT_EQ(1, atomic_load(&f1->refs));
+	ASSERT_FALSE(f1->collectives);
+	ASSERT_FALSE(f1->has_permute);
+	ASSERT_EQ(0U, f1->group_size);
+	ASSERT_NULL(f1->owner);
+	for (d = 0; d < PW_RM_MAX_DEVICES; d++)
+		ASSERT_FALSE(f1->dev[d].loaded);
+	ASSERT_EQ(0U, f1->nparams);
+	ASSERT_EQ(1U, f2->nparams);
+	ASSERT_EQ((uint32_t)PWTPU_DT_I32, f2->params[0].dtype);
+	ASSERT_EQ(7U, f2->params[0].shape[0]);
+	ASSERT_TRUE(pw_sig_equal(&f2->params[0], &f2->results[0]));
+	ASSERT_EQ(0, pthread_mutex_lock(&f2->lock));
+	ASSERT_EQ(0, pthread_mutex_unlock(&f2->lock));
+	ASSERT_EQ(f2, pw_fn_get(f2));
+	ASSERT_EQ(2, atomic_load(&f2->refs));
+	pw_fn_put(f2);
+	ASSERT_EQ(1, atomic_load(&f2->refs));
+	pw_fn_put(f2);
+	pw_fn_put(f1);
+	pw_fn_put(NULL);
+}
+
+TEST(sig_format)
+{
+	struct pw_sig a = { PWTPU_DT_F32, 2, { 2, 3 } };
+	struct pw_sig s = { PWTPU_DT_I32, 0, { 0 } };
+	struct pw_sig c = { PWTPU_DT_BF16, 4, { 1, 2, 3, 4 } };
+	char buf[32];
+
+	ASSERT_STREQ("f32[2,3]", pw_sig_format(&a, buf, sizeof(buf)));
+	ASSERT_STREQ("i32[]", pw_sig_format(&s, buf, sizeof(buf)));
+	ASSERT_STREQ("bf16[1,2,3,4]", pw_sig_format(&c, buf, sizeof(buf)));
+	ASSERT_STREQ("bf16[1,", pw_sig_format(&c, buf, 8));
+	ASSERT_EQ(24U, pw_sig_bytes(&a));
+	ASSERT_EQ(4U, pw_sig_bytes(&s));
+	ASSERT_EQ(48U, pw_sig_bytes(&c));
+	ASSERT_FALSE(pw_sig_equal(&a, &s));
+	ASSERT_TRUE(pw_sig_equal(&a, &a));
+}
+
+TEST(delay)
+{
+	struct pw_fn_builder *b = pw_fn_begin("delay");
+	int32_t x[2] = { 1, 2 }, y[2];
+	const void *in[1] = { x };
+	void *out[1] = { y };
+	struct pw_fn *fn;
+
+	ASSERT_EQ(0, pw_fn_delay(b, 1000));
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_ABS,
+				    pw_fn_param(b, PWTPU_DT_I32, 1,
+						SHAPE(2))));
+	ASSERT_EQ(0, pw_fn_build(b, &fn));
+	ASSERT_EQ(1U, image_count_op(fn, PWTPU_OP_DELAY));
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	ASSERT_EQ(1, y[0]);
+	ASSERT_EQ(2, y[1]);
+	pw_fn_put(fn);
+
+	b = pw_fn_begin("long");
+	EXPECT_FAIL(b, pw_fn_delay(b, 2000000000ULL), -EINVAL, "above");
+}
+
+/* Collectives need a gang: their images are only verified here. */
+TEST(collectives)
+{
+	struct pw_fn_builder *b = pw_fn_begin("coll");
+	struct pwfw_prog prog;
+	struct pw_fn *fn;
+	pw_val p, g;
+
+	p = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(2, 3));
+	g = pw_fn_all_gather(b, p, 4);
+	ASSERT_LE(0, g);
+	pw_fn_result(b, g);
+	pw_fn_result(b, pw_fn_reduce_scatter(b, PWTPU_REDUCE_SUM, g, 4));
+	pw_fn_result(b, pw_fn_all_reduce(b, PWTPU_REDUCE_PROD, p));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_TRUE(fn->collectives);
+	ASSERT_EQ(4U, fn->group_size);
+	ASSERT_FALSE(fn->has_permute);
+	ASSERT_EQ(8U, fn->results[0].shape[0]);
+	ASSERT_EQ(3U, fn->results[0].shape[1]);
+	ASSERT_EQ(2U, fn->results[1].shape[0]);
+	ASSERT_EQ(0, fn_verify(fn, &prog));
+	ASSERT_EQ(3U, prog.ncoll);
+	pw_fn_put(fn);
+
+	/* all_reduce alone: any slice size. */
+	b = pw_fn_begin("ar");
+	p = pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(5));
+	pw_fn_result(b, pw_fn_all_reduce(b, PWTPU_REDUCE_MAX, p));
+	ASSERT_EQ(0, pw_fn_build(b, &fn));
+	ASSERT_TRUE(fn->collectives);
+	ASSERT_EQ(0U, fn->group_size);
+	ASSERT_EQ(0, fn_verify(fn, &prog));
+	pw_fn_put(fn);
+
+	/* The same shift twice is one shift. */
+	b = pw_fn_begin("ring");
+	p = pw_fn_param(b, PWTPU_DT_I8, 1, SHAPE(16));
+	p = pw_fn_permute(b, p, -1);
+	pw_fn_result(b, pw_fn_permute(b, p, -1));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_TRUE(fn->collectives);
+	ASSERT_TRUE(fn->has_permute);
+	ASSERT_EQ(-1, fn->permute_shift);
+	ASSERT_EQ(0U, fn->group_size);
+	ASSERT_EQ(0, fn_verify(fn, &prog));
+	ASSERT_EQ(2U, prog.ncoll);
+	pw_fn_put(fn);
+}
+
+TEST(err_null_builder)
+{
+	struct pw_fn *fn = (struct pw_fn *)&fn;
+
+	ASSERT_EQ(-EINVAL, pw_fn_param(NULL, PWTPU_DT_F32, 0, NULL));
+	ASSERT_NE(NULL, strstr(pw_last_error(), "no builder"));
+	ASSERT_EQ(-EINVAL, pw_fn_scalar(NULL, PWTPU_DT_F32, 1));
+	ASSERT_EQ(-EINVAL, pw_fn_binary(NULL, PWTPU_OP_ADD, 0, 0));
+	ASSERT_EQ(-EINVAL, pw_fn_delay(NULL, 1));
+	ASSERT_EQ(-EINVAL, pw_fn_result(NULL, 0));
+	ASSERT_EQ(-EINVAL, pw_fn_build(NULL, &fn));
+	ASSERT_NE(NULL, strstr(pw_last_error(), "no builder"));
+}
+
+TEST(err_shapes_differ)
+{
+	struct pw_fn_builder *b = pw_fn_begin("bad");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(2, 3));
+	pw_val y = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(3, 2));
+
+	EXPECT_FAIL(b, pw_fn_binary(b, PWTPU_OP_ADD, x, y), -EINVAL,
+		    "pw_fn_binary(ADD): f32[2,3] and f32[3,2] differ");
+}
+
+TEST(err_dtypes_differ)
+{
+	struct pw_fn_builder *b = pw_fn_begin("bad");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+	pw_val y = pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(3));
+
+	EXPECT_FAIL(b, pw_fn_binary(b, PWTPU_OP_SUB, x, y), -EINVAL,
+		    "f32[3] and i32[3] differ in dtype");
+}
+
+TEST(err_exp_i32)
+{
+	struct pw_fn_builder *b = pw_fn_begin("bad");
+	pw_val x = pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(4));
+
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_EXP, x), -EINVAL,
+		    "pw_fn_unary(EXP): i32[4] is not f32 or bf16");
+}
+
+TEST(err_rank)
+{
+	struct pw_fn_builder *b = pw_fn_begin("bad");
+
+	EXPECT_FAIL(b, pw_fn_param(b, PWTPU_DT_F32, 5, SHAPE(1, 1, 1, 1, 1)),
+		    -EINVAL, "rank 5 is above 4");
+}
+
+TEST(err_zero_extent)
+{
+	struct pw_fn_builder *b = pw_fn_begin("bad");
+
+	EXPECT_FAIL(b, pw_fn_const(b, PWTPU_DT_F32, 2, SHAPE(2, 0), "x"),
+		    -EINVAL, "extent 0 of dimension 1");
+}
+
+TEST(err_too_many_elements)
+{
+	struct pw_fn_builder *b = pw_fn_begin("bad");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(1 << 13, 1 << 13));
+
+	ASSERT_LE(0, x);
+	EXPECT_FAIL(b, pw_fn_broadcast(b, x, 3, SHAPE(2, 1 << 13, 1 << 13)),
+		    -E2BIG, "more than 67108864 elements");
+}
+
+TEST(err_bad_dtype)
+{
+	struct pw_fn_builder *b = pw_fn_begin("bad");
+
+	EXPECT_FAIL(b, pw_fn_param(b, (enum pwtpu_dtype)9, 0, NULL), -EINVAL,
+		    "unknown dtype 9");
+}
+
+TEST(err_too_many_bindings)
+{
+	struct pw_fn_builder *b = pw_fn_begin("wide");
+	pw_val x = -1;
+	int i;
+
+	for (i = 0; i < PWTPU_MAX_BUFS - 2; i++) {
+		x = pw_fn_param(b, PWTPU_DT_F32, 0, NULL);
+		ASSERT_EQ(i, x);
+	}
+	EXPECT_FAIL(b, pw_fn_result(b, x), -E2BIG,
+		    "15 parameters and results, at most 14");
+}
+
+TEST(err_too_many_values)
+{
+	struct pw_fn_builder *b = pw_fn_begin("long");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 0, NULL);
+	int i;
+
+	for (i = 1; i < PWTPU_MAX_TENSORS; i++)
+		ASSERT_EQ(i, pw_fn_unary(b, PWTPU_OP_NEG, x));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_NEG, x), -E2BIG,
+		    "more than 1024 values");
+}
+
+TEST(err_sticky)
+{
+	struct pw_fn_builder *b = pw_fn_begin("sticky");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(2));
+	pw_val y = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+	char first[256];
+
+	ASSERT_EQ(-EINVAL, pw_fn_binary(b, PWTPU_OP_MUL, x, y));
+	snprintf(first, sizeof(first), "%s", pw_last_error());
+	ASSERT_NE(NULL, strstr(first, "pw_fn_binary(MUL)"));
+	/* Valid calls now fail the same way, with the first message. */
+	ASSERT_EQ(-EINVAL, pw_fn_param(b, PWTPU_DT_F32, 0, NULL));
+	ASSERT_STREQ(first, pw_last_error());
+	ASSERT_EQ(-EINVAL, pw_fn_unary(b, PWTPU_OP_NEG, x));
+	ASSERT_EQ(-EINVAL, pw_fn_result(b, x));
+	ASSERT_EQ(-EINVAL, pw_fn_delay(b, 1));
+	/* A failed value passed on fails without a new message. */
+	ASSERT_EQ(-EINVAL, pw_fn_unary(b, PWTPU_OP_NEG, -EINVAL));
+	ASSERT_STREQ(first, pw_last_error());
+	EXPECT_FAIL(b, pw_fn_scalar(b, PWTPU_DT_F32, 1), -EINVAL, first);
+}
+
+TEST(err_no_results)
+{
+	struct pw_fn_builder *b = pw_fn_begin("void");
+	struct pw_fn *fn = (struct pw_fn *)&fn;
+
+	ASSERT_EQ(0, pw_fn_param(b, PWTPU_DT_F32, 0, NULL));
+	ASSERT_EQ(-EINVAL, pw_fn_build(b, &fn));
+	ASSERT_NULL(fn);
+	ASSERT_STREQ("pw_fn_build(void): the function has no results",
+		     pw_last_error());
+}
+
+TEST(err_permute_shifts)
+{
+	struct pw_fn_builder *b = pw_fn_begin("perm");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(4));
+
+	x = pw_fn_permute(b, x, 1);
+	ASSERT_LE(0, x);
+	EXPECT_FAIL(b, pw_fn_permute(b, x, 2), -EINVAL,
+		    "shift 2 but the function already permutes by 1");
+}
+
+TEST(err_group_sizes)
+{
+	struct pw_fn_builder *b = pw_fn_begin("groups");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(4));
+
+	x = pw_fn_all_gather(b, x, 4);
+	ASSERT_LE(0, x);
+	EXPECT_FAIL(b, pw_fn_reduce_scatter(b, PWTPU_REDUCE_SUM, x, 2),
+		    -EINVAL,
+		    "group size 2 but the function already requires 4");
+}
+
+TEST(err_collective_operands)
+{
+	struct pw_fn_builder *b = pw_fn_begin("c");
+	pw_val x = pw_fn_param(b, PWTPU_DT_I8, 1, SHAPE(4));
+
+	EXPECT_FAIL(b, pw_fn_all_reduce(b, PWTPU_REDUCE_SUM, x), -EINVAL,
+		    "i8[4] is not f32, bf16 or i32");
+	b = pw_fn_begin("c");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(6));
+	EXPECT_FAIL(b, pw_fn_reduce_scatter(b, PWTPU_REDUCE_SUM, x, 4),
+		    -EINVAL, "f32[6] does not split in 4");
+	b = pw_fn_begin("c");
+	x = pw_fn_scalar(b, PWTPU_DT_F32, 1);
+	EXPECT_FAIL(b, pw_fn_all_gather(b, x, 2), -EINVAL, "rank 0");
+	b = pw_fn_begin("c");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(6));
+	EXPECT_FAIL(b, pw_fn_all_gather(b, x, 0), -EINVAL,
+		    "group size 0 is not 1..64");
+	b = pw_fn_begin("c");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(6));
+	EXPECT_FAIL(b, pw_fn_all_reduce(b, (enum pwtpu_reduce)7, x), -EINVAL,
+		    "unknown reduction 7");
+}
+
+TEST(err_matmul)
+{
+	struct pw_fn_builder *b = pw_fn_begin("mm");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(2, 3));
+	pw_val y = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(2, 3));
+
+	EXPECT_FAIL(b, pw_fn_matmul(b, x, y), -EINVAL,
+		    "inner dimensions of f32[2,3] and f32[2,3] differ");
+	b = pw_fn_begin("mm");
+	x = pw_fn_param(b, PWTPU_DT_I32, 2, SHAPE(2, 2));
+	EXPECT_FAIL(b, pw_fn_matmul(b, x, x), -EINVAL,
+		    "i32[2,2] is not f32, bf16 or i8");
+	b = pw_fn_begin("mm");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(2));
+	EXPECT_FAIL(b, pw_fn_matmul(b, x, x), -EINVAL, "must be rank 2");
+}
+
+TEST(err_layout_ops)
+{
+	struct pw_fn_builder *b = pw_fn_begin("l");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(2, 3));
+
+	EXPECT_FAIL(b, pw_fn_transpose(b, x, SHAPE(1, 1)), -EINVAL,
+		    "not a permutation");
+	b = pw_fn_begin("l");
+	x = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(2, 3));
+	EXPECT_FAIL(b, pw_fn_slice(b, x, SHAPE(1, 1), SHAPE(1, 3)), -EINVAL,
+		    "window 1+3 of dimension 1");
+	b = pw_fn_begin("l");
+	x = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(2, 3));
+	EXPECT_FAIL(b, pw_fn_reshape(b, x, 1, SHAPE(5)), -EINVAL,
+		    "f32[2,3] and f32[5] have different element counts");
+	b = pw_fn_begin("l");
+	x = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(2, 3));
+	EXPECT_FAIL(b, pw_fn_broadcast(b, x, 2, SHAPE(2, 4)), -EINVAL,
+		    "f32[2,3] does not broadcast to f32[2,4]");
+	b = pw_fn_begin("l");
+	x = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(2, 3));
+	EXPECT_FAIL(b, pw_fn_reduce(b, PWTPU_REDUCE_SUM, x, 0x4), -EINVAL,
+		    "axes 0x4");
+	b = pw_fn_begin("l");
+	x = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(2, 3));
+	EXPECT_FAIL(b, pw_fn_reduce(b, PWTPU_REDUCE_PROD, x, 0x1), -EINVAL,
+		    "PROD is for collectives");
+}
+
+TEST(err_select_and_values)
+{
+	struct pw_fn_builder *b = pw_fn_begin("s");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+
+	EXPECT_FAIL(b, pw_fn_select(b, x, x, x), -EINVAL,
+		    "predicate f32[3] is not i8");
+	b = pw_fn_begin("s");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_NEG, 99), -EINVAL,
+		    "value 99 does not exist");
+	b = pw_fn_begin("s");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_binary(b, PWTPU_OP_NEG, x, x), -EINVAL,
+		    "is not ADD, SUB, MUL, DIV, MAX or MIN");
+	b = pw_fn_begin("s");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_convert(b, x, (enum pwtpu_dtype)0), -EINVAL,
+		    "unknown dtype 0");
+}
+
+TEST_HARNESS_MAIN
