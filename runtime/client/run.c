@@ -119,7 +119,7 @@ int pw_program_run(struct pw_program *p, enum pw_dispatch dispatch,
 			pw_batch_put(b);
 		return pw_fail(-ENOMEM, "out of host memory");
 	}
-	atomic_fetch_add(&c->ctrl->building, 1);
+	pw_building(c->ctrl, true);
 	for (i = 0; i < p->nnodes - 1 && !ret; i++) {
 		const struct pw_node *n = &p->nodes[i];
 
@@ -147,7 +147,7 @@ int pw_program_run(struct pw_program *p, enum pw_dispatch dispatch,
 				ret = pw_fail(-ENOMEM, "out of host memory");
 		}
 	}
-	atomic_fetch_sub(&c->ctrl->building, 1);
+	pw_building(c->ctrl, false);
 	/* What was built is valid work: send it even after a failure. */
 	if (b)
 		send_batch(c->ctrl, b, false);

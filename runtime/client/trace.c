@@ -258,9 +258,9 @@ int pw_call(struct pw_client *c, struct pw_fn *fn, struct pw_rm_slice *slice,
 	b = pw_batch_new(c);
 	if (!b)
 		return pw_fail(-ENOMEM, "out of host memory");
-	atomic_fetch_add(&c->ctrl->building, 1);
+	pw_building(c->ctrl, true);
 	ret = pw_lower_call(c, b, fn, slice, in, nin, out);
-	atomic_fetch_sub(&c->ctrl->building, 1);
+	pw_building(c->ctrl, false);
 	pw_sched_submit(c->ctrl, b);
 	return ret;
 }

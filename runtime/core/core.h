@@ -257,7 +257,8 @@ struct pw_sched {
  * @gang_seq: see @gang_base.
  * @next_client: numbers clients.
  * @mem_waiters: threads waiting for device memory to free.
- * @building: threads building a batch (memory they hold is in use).
+ * @building: threads building a batch (memory they hold will be sent).
+ * @blocked_builders: of those, how many wait for memory themselves.
  * @lock: guards @users and @next_client.
  */
 struct pw_ctrl {
@@ -275,6 +276,7 @@ struct pw_ctrl {
 	unsigned int next_client;
 	atomic_int mem_waiters;
 	atomic_int building;
+	atomic_int blocked_builders;
 	pthread_mutex_t lock;
 };
 
@@ -331,8 +333,15 @@ struct pw_client {
 /* The embedded controller while one is up, else NULL. */
 struct pw_ctrl *pw_ctrl_current(void);
 void pw_ctrl_broadcast(struct pw_ctrl *ctrl);
-/* Any work queued or on a device anywhere on the island. */
+/*
+ * Whether anything could still free device memory: work queued or on a
+ * device, or another thread building a batch it has yet to send (and
+ * not itself stuck waiting for memory).
+ */
 bool pw_ctrl_busy(struct pw_ctrl *ctrl);
+/* The calling thread starts (@on) or stops building a batch. */
+void pw_building(struct pw_ctrl *ctrl, bool on);
+extern _Thread_local int pw_self_building;
 uint64_t pw_ctrl_gang_id(struct pw_ctrl *ctrl);
 
 /* runtime/worker/executor.c */

@@ -18,6 +18,8 @@
 
 static pthread_mutex_t pw_embedded_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pw_ctrl *pw_embedded;
+/* This thread is building a batch (counted in pw_ctrl.building). */
+_Thread_local int pw_self_building;
 
 struct pw_ctrl *pw_ctrl_current(void)
 {
@@ -39,8 +41,14 @@ bool pw_ctrl_busy(struct pw_ctrl *ctrl)
 	pthread_mutex_lock(&s->lock);
 	busy = s->inflight || s->queued;
 	pthread_mutex_unlock(&s->lock);
-	/* Another thread building a batch holds memory it will send. */
-	return busy || atomic_load(&ctrl->building) > 1;
+	return busy || atomic_load(&ctrl->building) - pw_self_building -
+		       atomic_load(&ctrl->blocked_builders) > 0;
+}
+
+void pw_building(struct pw_ctrl *ctrl, bool on)
+{
+	pw_self_building = on;
+	atomic_fetch_add(&ctrl->building, on ? 1 : -1);
 }
 
 uint64_t pw_ctrl_gang_id(struct pw_ctrl *ctrl)

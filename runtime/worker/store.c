@@ -144,7 +144,9 @@ int pw_bo_alloc(struct pw_client *client, unsigned int dev, uint64_t size,
 		}
 		/* Back-pressure: wait for work in flight to free memory. */
 		atomic_fetch_add(&ctrl->mem_waiters, 1);
+		atomic_fetch_add(&ctrl->blocked_builders, pw_self_building);
 		mem_wait(ctrl);
+		atomic_fetch_sub(&ctrl->blocked_builders, pw_self_building);
 		atomic_fetch_sub(&ctrl->mem_waiters, 1);
 	}
 	return 0;

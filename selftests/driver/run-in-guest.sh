@@ -1,5 +1,5 @@
 #!/bin/bash
-# Run every driver selftest inside the testbed guest, pwtpu.ko already
+# Run every driver and runtime selftest inside the testbed guest, pwtpu.ko already
 # loaded, then check the kernel log; the log check counts as one more
 # test. Prints each binary's TAP (with its "# Totals:" line) and exits
 # non-zero if anything failed.
@@ -13,17 +13,26 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$(dirname "$here")")
 build=${BUILD:-$root/build}
-bindir=$build/selftests/driver
+# Driver tests, then the runtime's (libpathways over the live devices).
+bindirs=("$build/selftests/driver" "$build/selftests/pathways")
 failed=0
 
 tests=("$@")
 if [ ${#tests[@]} -eq 0 ]; then
-	for t in "$bindir"/test_*; do
-		[ -x "$t" ] && tests+=("$(basename "$t")")
+	for d in "${bindirs[@]}"; do
+		for t in "$d"/test_*; do
+			[ -x "$t" ] && tests+=("$t")
+		done
+	done
+else
+	for i in "${!tests[@]}"; do
+		for d in "${bindirs[@]}"; do
+			[ -x "$d/${tests[$i]}" ] && tests[$i]=$d/${tests[$i]}
+		done
 	done
 fi
 if [ ${#tests[@]} -eq 0 ]; then
-	echo "run-in-guest: no test binaries in $bindir (run 'make user')" >&2
+	echo "run-in-guest: no test binaries in ${bindirs[*]} (run 'make user')" >&2
 	exit 2
 fi
 if [ ! -d /sys/module/pwtpu ]; then
@@ -32,13 +41,13 @@ if [ ! -d /sys/module/pwtpu ]; then
 fi
 
 for t in "${tests[@]}"; do
-	echo "# ===== $t"
-	out=$("$bindir/$t" 2>&1)
+	echo "# ===== $(basename "$t")"
+	out=$("$t" 2>&1)
 	rc=$?
 	echo "$out"
 	if ! grep -q '^# Totals:' <<<"$out"; then
 		# Died before the harness could count: count it as a failure.
-		echo "# $t exited $rc without totals"
+		echo "# $(basename "$t") exited $rc without totals"
 		echo "# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0"
 		failed=1
 	elif [ $rc -ne 0 ]; then
