@@ -3,6 +3,8 @@
  * pwbench - pwtpu micro-benchmarks. Subcommands:
  *   dispatch     latency and throughput of one command through each path
  *   collective   all-reduce time and bandwidth over 2, 4, 8 devices
+ *   pathways     the Pathways paper's section 5 micro-benchmarks through
+ *                libpathways (Figures 5, 7, 8, 9)
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +18,9 @@ static void usage(FILE *f)
 		"  dispatch     dispatch latency of each command path "
 		"(pwbench dispatch -h)\n"
 		"  collective   all-reduce bandwidth over the mesh "
-		"(pwbench collective -h)\n");
+		"(pwbench collective -h)\n"
+		"  pathways     the Pathways paper's micro-benchmarks "
+		"(pwbench pathways -h)\n");
 }
 
 int main(int argc, char **argv)
@@ -29,6 +33,8 @@ int main(int argc, char **argv)
 		return pwbench_dispatch_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "collective"))
 		return pwbench_collective_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "pathways"))
+		return pwbench_paper_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return 0;

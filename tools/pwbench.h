@@ -27,5 +27,7 @@ int pwbench_summarize(const uint64_t *v, size_t n, struct pwbench_summary *s);
 int pwbench_dispatch_main(int argc, char **argv);
 /* `pwbench collective ...`: argv[0] is "collective". */
 int pwbench_collective_main(int argc, char **argv);
+/* `pwbench pathways ...`: argv[0] is "pathways" (pwbench_paper.c). */
+int pwbench_paper_main(int argc, char **argv);
 
 #endif /* PWBENCH_H */

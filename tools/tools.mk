@@ -2,7 +2,12 @@
 # the demo's program), pwbench (micro-benchmarks) and pwtrace (trace to
 # Perfetto JSON).
 PWBENCH_SRCS := tools/pwbench.c tools/pwbench_dispatch.c tools/pwbench_stats.c \
-	tools/pwbench_collective.c
+	tools/pwbench_collective.c tools/pwbench_paper.c \
+	tools/pwbench_paper_tput.c tools/pwbench_paper_multi.c \
+	tools/pwbench_paper_dispatch.c tools/pwbench_paper_clients.c
+# runtime/runtime.mk, included after this file, defines it the same way;
+# the prerequisite list below is expanded now, so name it here too.
+LIBPATHWAYS ?= $(BUILD)/libpathways.a
 # The converter without main(), for the tool and its unit test.
 PWTRACE_LIB_SRCS := tools/pwtrace_parse.c tools/pwtrace_conv.c \
 	tools/pwtrace_json.c
@@ -17,7 +22,7 @@ $(BUILD)/tools/pwtpu-matmul: $(BUILD)/tools/pwtpu-matmul.o \
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 $(BUILD)/tools/pwbench: $(patsubst %.c,$(BUILD)/%.o,$(PWBENCH_SRCS)) \
-		$(BUILD)/libpwtpu.a $(BUILD)/libpwprog.a
+		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 $(BUILD)/tools/pwtrace: $(BUILD)/tools/pwtrace.o \

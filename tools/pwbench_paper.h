@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pwbench_paper.h - `pwbench pathways`: the Pathways paper's section 5
+ * micro-benchmarks on one host. What its parts share: options, the
+ * computation every figure uses, and CSV files.
+ */
+#ifndef PWBENCH_PAPER_H
+#define PWBENCH_PAPER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <pathways/pathways.h>
+
+/* Computations of a Chained program and of one Fused function. */
+#define PWP_CHAIN	128
+
+/**
+ * struct pwp_opts - options of `pwbench pathways`
+ * @n: throughput: computations per repetition (a multiple of PWP_CHAIN);
+ *	dispatch: timed runs per chain length and mode.
+ * @reps: throughput: timed repetitions per mode and controller.
+ * @interval_ms: clients: measured interval per configuration.
+ * @multi: throughput: also run the multi-controller baseline.
+ * @csv_dir: directory for one CSV file per figure, or NULL.
+ */
+struct pwp_opts {
+	unsigned int n;
+	unsigned int reps;
+	unsigned int interval_ms;
+	bool multi;
+	const char *csv_dir;
+};
+
+/* Figure 5, 7 and 8/9; each returns 0 or -errno. */
+int pwp_throughput(const struct pwp_opts *o);
+int pwp_dispatch(const struct pwp_opts *o);
+int pwp_clients(const struct pwp_opts *o);
+
+/*
+ * The paper's unit of work over f32[1] per device, @steps times:
+ *	x = all-reduce(max, x) + 1
+ * Max rather than sum keeps the value exact: after k steps on every
+ * device it is k more than it was, which checks the whole run.
+ */
+int pwp_step_fn(unsigned int steps, struct pw_fn **fn);
+
+/* Whether devices compute (timing=skip leaves results unspecified). */
+bool pwp_devices_compute(void);
+
+/* "name: message" on stderr, with pw_last_error(); returns @err. */
+int pwp_fail(int err, const char *what);
+
+/*
+ * @name in the CSV directory, opened for writing with @header as its
+ * first line; NULL (quietly) when there is no directory, or on failure
+ * with a message (*@err = -errno).
+ */
+FILE *pwp_csv_open(const struct pwp_opts *o, const char *name,
+		   const char *header, int *err);
+/* Close; 0 or -errno of a failed write. NULL is ignored. */
+int pwp_csv_close(FILE *f);
+
+/* Count per second from @count things in @ns nanoseconds. */
+static inline double pwp_rate(uint64_t count, uint64_t ns)
+{
+	return ns ? (double)count * 1e9 / (double)ns : 0.0;
+}
+
+/*
+ * Multi-controller baseline (pwbench_paper_multi.c): one process per
+ * device, each submitting the same raw programs straight to its device.
+ */
+enum pwp_mode {
+	PWP_OPBYOP,
+	PWP_CHAINED,
+	PWP_FUSED,
+	PWP_NR_MODES,
+};
+
+extern const char *const pwp_mode_name[PWP_NR_MODES];
+
+struct pwp_multi;
+
+/*
+ * Fork one process per island device (before any thread exists), each
+ * ready to run @n computations per repetition.
+ */
+int pwp_multi_start(unsigned int ndev, unsigned int n,
+		    struct pwp_multi **mc);
+/*
+ * One repetition of @mode on every process at once: *@ns from the start
+ * signal to the last process done; *@ok false when a result is wrong.
+ */
+int pwp_multi_run(struct pwp_multi *mc, enum pwp_mode mode, uint64_t *ns,
+		  bool *ok);
+/* Tell every process to exit and reap them. NULL is ignored. */
+void pwp_multi_stop(struct pwp_multi *mc);
+
+#endif /* PWBENCH_PAPER_H */

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pwbench_paper_tput.c - Figure 5 of the Pathways paper: how many small
+ * computations a second one controller gets through, by how they are
+ * handed over. A computation is x = all-reduce(max, x) + 1 over f32[1]
+ * on every device of the island (one slice of all of them):
+ *   OpByOp   each computation its own pw_call(), asynchronous; only the
+ *            last is waited for
+ *   Chained  a traced program of PWP_CHAIN calls, run again and again
+ *   Fused    one function of PWP_CHAIN steps, called again and again
+ * next to the same programs submitted by one process per device
+ * (pwbench_paper_multi.c). Each repetition starts from x = 0 and checks
+ * x = n on every device at the end.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pwtpu/pwtpu_dev.h"
+
+#include "pwbench.h"
+#include "pwbench_paper.h"
+
+const char *const pwp_mode_name[PWP_NR_MODES] = {
+	[PWP_OPBYOP] = "OpByOp",
+	[PWP_CHAINED] = "Chained",
+	[PWP_FUSED] = "Fused",
+};
+
+/* The single controller's side: one client, one slice of all devices. */
+struct single {
+	struct pw_client *cl;
+	struct pw_rm_slice *slice;
+	unsigned int ndev;
+	struct pw_fn *step;
+	struct pw_fn *fused;
+	struct pw_program *chain;
+};
+
+/* PWP_CHAIN calls of the step function, traced into one program. */
+static int trace_chain(struct single *s)
+{
+	const uint32_t shape[1] = { 1 };
+	struct pw_buffer *v, *next;
+	unsigned int i;
+	int ret;
+
+	ret = pw_program_begin(s->cl);
+	if (!ret)
+		ret = pw_program_arg(s->cl, s->slice, PWTPU_DT_F32, 1, shape,
+				     &v);
+	for (i = 0; !ret && i < PWP_CHAIN; i++) {
+		ret = pw_call(s->cl, s->step, s->slice, &v, 1, &next, 1);
+		if (!ret) {
+			pw_buffer_put(v);
+			v = next;
+		}
+	}
+	if (!ret)
+		ret = pw_program_end(s->cl, &v, 1, &s->chain);
+	if (!ret)
+		pw_buffer_put(v);
+	return ret ? pwp_fail(ret, "tracing the chained program") : 0;
+}
+
+static int single_setup(struct single *s)
+{
+	struct pw_rm_vset *vs;
+	int ret = pw_connect(NULL, &s->cl);
+
+	if (ret)
+		return pwp_fail(ret, "connect");
+	s->ndev = (unsigned int)pw_num_devices(s->cl);
+	ret = pw_make_virtual_device_set(s->cl, &vs);
+	if (!ret)
+		ret = pw_add_slice(vs, s->ndev, NULL, &s->slice);
+	if (ret)
+		return pwp_fail(ret, "a slice of every device");
+	ret = pwp_step_fn(1, &s->step);
+	if (!ret)
+		ret = pwp_step_fn(PWP_CHAIN, &s->fused);
+	if (!ret)
+		ret = trace_chain(s);
+	return ret;
+}
+
+static void single_teardown(struct single *s)
+{
+	pw_fn_put(s->step);
+	pw_fn_put(s->fused);
+	/* Disconnecting frees the program, slice and buffers. */
+	pw_disconnect(s->cl);
+}
+
+/* x = f(x): the next computation(s) of @mode, x replaced by the result. */
+static int single_issue(struct single *s, enum pwp_mode mode,
+			struct pw_buffer **x)
+{
+	struct pw_buffer *y;
+	int ret;
+
+	switch (mode) {
+	case PWP_OPBYOP:
+		ret = pw_call(s->cl, s->step, s->slice, x, 1, &y, 1);
+		break;
+	case PWP_CHAINED:
+		ret = pw_program_run(s->chain, PW_DISPATCH_PARALLEL, x, 1,
+				     &y, 1);
+		break;
+	default:
+		ret = pw_call(s->cl, s->fused, s->slice, x, 1, &y, 1);
+		break;
+	}
+	if (ret)
+		return pwp_fail(ret, pwp_mode_name[mode]);
+	pw_buffer_put(*x);
+	*x = y;
+	return 0;
+}
+
+/* @n computations of @mode from x = 0; *@ok: every device ends at n. */
+static int single_run(struct single *s, enum pwp_mode mode, unsigned int n,
+		      uint64_t *ns, bool *ok)
+{
+	const float zero = 0.0f;
+	unsigned int i, step = mode == PWP_OPBYOP ? 1 : PWP_CHAIN;
+	struct pw_buffer *x;
+	uint64_t t0;
+	float *got;
+	int ret;
+
+	ret = pw_buffer_from_host(s->cl, s->slice, PWTPU_DT_F32, 1,
+				  (const uint32_t[]){ 1 }, &zero, true, &x);
+	if (!ret)
+		ret = pw_buffer_wait(x);
+	if (ret)
+		return pwp_fail(ret, "input buffer");
+	t0 = pwbench_now_ns();
+	for (i = 0; i < n && !ret; i += step)
+		ret = single_issue(s, mode, &x);
+	if (!ret) {
+		ret = pw_buffer_wait(x);
+		*ns = pwbench_now_ns() - t0;
+		if (ret)
+			pwp_fail(ret, pwp_mode_name[mode]);
+	}
+	got = calloc(s->ndev, sizeof(*got));
+	*ok = true;
+	if (!ret && got && pwp_devices_compute() &&
+	    !pw_buffer_to_host(x, got, s->ndev * sizeof(*got)))
+		for (i = 0; i < s->ndev; i++)
+			*ok = *ok && got[i] == (float)n;
+	free(got);
+	pw_buffer_put(x);
+	return ret;
+}
+
+static unsigned int island_size(void)
+{
+	struct pwtpu_info info;
+	int fd = pwtpu_open(0);
+
+	if (fd < 0)
+		return 0;
+	if (pwtpu_info(fd, &info))
+		info.ndevices = 0;
+	close(fd);
+	return info.ndevices;
+}
+
+/* Median time of @ns[@reps] as computations per second. */
+static double median_rate(const uint64_t *ns, unsigned int reps,
+			  unsigned int n)
+{
+	struct pwbench_summary sum;
+
+	if (pwbench_summarize(ns, reps, &sum))
+		return 0.0;
+	return pwp_rate(n, sum.p50);
+}
+
+static int run_mode(const struct pwp_opts *o, struct single *s,
+		    struct pwp_multi *mc, enum pwp_mode mode, FILE *csv)
+{
+	uint64_t *sns = calloc(o->reps, sizeof(*sns));
+	uint64_t *mns = calloc(o->reps, sizeof(*mns));
+	double single_cps, multi_cps = 0.0;
+	bool ok = true, sok = true, mok = true;
+	uint64_t ns;
+	unsigned int r;
+	int ret = sns && mns ? 0 : -ENOMEM;
+
+	/* One untimed repetition of each first: loads and warms caches. */
+	if (!ret)
+		ret = single_run(s, mode, o->n, &ns, &sok);
+	if (!ret && mc)
+		ret = pwp_multi_run(mc, mode, &ns, &mok);
+	ok = sok && mok;
+	for (r = 0; r < o->reps && !ret; r++) {
+		ret = single_run(s, mode, o->n, &sns[r], &sok);
+		if (!ret && mc)
+			ret = pwp_multi_run(mc, mode, &mns[r], &mok);
+		ok = ok && sok && mok;
+	}
+	if (!ret) {
+		single_cps = median_rate(sns, o->reps, o->n);
+		if (mc)
+			multi_cps = median_rate(mns, o->reps, o->n);
+		if (mc)
+			printf("%-8s %14.0f %14.0f %12.2f %6s\n",
+			       pwp_mode_name[mode], single_cps, multi_cps,
+			       single_cps / multi_cps, ok ? "ok" : "BAD");
+		else
+			printf("%-8s %14.0f %14s %12s %6s\n",
+			       pwp_mode_name[mode], single_cps, "-", "-",
+			       ok ? "ok" : "BAD");
+		fflush(stdout);
+		if (csv)
+			fprintf(csv, "%s,%.1f,%.1f,%.4f\n",
+				pwp_mode_name[mode], single_cps, multi_cps,
+				multi_cps > 0 ? single_cps / multi_cps : 0.0);
+	}
+	free(sns);
+	free(mns);
+	if (!ret && !ok) {
+		fprintf(stderr, "pwbench: %s: a result is wrong\n",
+			pwp_mode_name[mode]);
+		ret = -EIO;
+	}
+	return ret;
+}
+
+int pwp_throughput(const struct pwp_opts *o)
+{
+	struct pwp_multi *mc = NULL;
+	struct single s = { 0 };
+	unsigned int ndev = island_size();
+	FILE *csv;
+	int ret, mode, cret;
+
+	if (!ndev) {
+		fprintf(stderr, "pwbench: no pwtpu devices (module loaded?)\n");
+		return -ENOENT;
+	}
+	csv = pwp_csv_open(o, "fig5.csv", "mode,single_cps,multi_cps,ratio",
+			   &ret);
+	if (ret)
+		return ret;
+	/* The processes are forked before libpathways starts threads. */
+	if (o->multi) {
+		ret = pwp_multi_start(ndev, o->n, &mc);
+		if (ret) {
+			fprintf(stderr, "pwbench: multi-controller baseline: "
+				"%s\n", strerror(-ret));
+			pwp_csv_close(csv);
+			return ret;
+		}
+	}
+	ret = single_setup(&s);
+	if (!ret) {
+		printf("pwbench pathways throughput (Figure 5): x = "
+		       "all-reduce(max, x) + 1, f32[1] on each of %u devices\n"
+		       "  computations/s: median of %u repetitions of %u "
+		       "computations (Chained, Fused: %u per\n"
+		       "  program run or call); single-controller = "
+		       "libpathways, multi-controller = one process\n"
+		       "  per device submitting the same programs to its "
+		       "device; check: every device ends at x = %u\n\n",
+		       s.ndev, o->reps, o->n, PWP_CHAIN, o->n);
+		printf("%-8s %14s %14s %12s %6s\n", "mode", "single /s",
+		       "multi /s", "single/multi", "check");
+	}
+	for (mode = 0; mode < PWP_NR_MODES && !ret; mode++)
+		ret = run_mode(o, &s, mc, (enum pwp_mode)mode, csv);
+	single_teardown(&s);
+	pwp_multi_stop(mc);
+	cret = pwp_csv_close(csv);
+	printf("\n");
+	return ret ? ret : cret;
+}
