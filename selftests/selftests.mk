@@ -6,3 +6,4 @@ include selftests/tools/tools.mk
 include selftests/firmware/island.mk
 include selftests/firmware/coll.mk
 include selftests/runtime/runtime.mk
+include selftests/pathways/pathways.mk

@@ -80,9 +80,9 @@ int pw_add_slice(struct pw_rm_vset *vset, unsigned int n, const char *shape,
 		 struct pw_rm_slice **slice);
 
 /*
- * Take a device of the client's island out of service / back in. Work
- * already queued for it fails with -ENODEV, slices on it fail, new work
- * avoids it.
+ * Take a device of the client's island out of service / back in. Its
+ * commands not yet handed to the device fail with -ENODEV (those already
+ * on its ring complete), slices on it fail, new work avoids it.
  */
 int pw_remove_device(struct pw_client *client, unsigned int dev);
 int pw_add_device(struct pw_client *client, unsigned int dev);

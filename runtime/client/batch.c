@@ -115,14 +115,15 @@ void pw_item_retire(struct pw_ctrl *ctrl, struct pw_item *it)
 
 	for (i = 0; i < it->nin && !err; i++)
 		err = atomic_load(&it->in[i].buf->shards[it->in[i].shard].err);
-	for (i = 0; i < it->nout; i++)
-		pw_shard_done(&it->out[i], err);
 	if (err) {
 		int zero = 0;
 
 		atomic_compare_exchange_strong(&b->err, &zero, err);
 	}
+	/* Statistics first: whoever sees the outputs final sees them too. */
 	comp_done(b->client, it->comp, err);
+	for (i = 0; i < it->nout; i++)
+		pw_shard_done(&it->out[i], err);
 	item_free(it);
 	if (atomic_fetch_sub(&b->items_left, 1) == 1) {
 		if (b->released)

@@ -164,7 +164,7 @@ int pw_lower_call(struct pw_client *client, struct pw_batch *batch,
 	bool moved[PWTPU_MAX_BUFS] = { false };
 	struct pw_ctrl *ctrl = client->ctrl;
 	unsigned int devs[PW_RM_MAX_DEVICES], n, i, v;
-	bool defer = batch->nitems > 0;
+	bool defer = batch->nitems > 0, host_oom = false;
 	int failed, ret = 0;
 
 	if (!pw_rm_slice_ok(slice, &failed))
@@ -206,17 +206,22 @@ int pw_lower_call(struct pw_client *client, struct pw_batch *batch,
 	for (i = 0; i < fn->nresults && !ret; i++)
 		ret = pw_buffer_new(client, &fn->results[i], n, devs, false,
 				    defer, &res[i]);
-	for (i = 0; i < nin && !ret; i++)
-		if (moved[i])
-			ret = emit_reshard(ctrl, batch, in[i], args[i]);
-	if (!ret)
-		ret = emit_exec(ctrl, batch, fn, n, devs, args, moved, res);
+	if (!ret) {
+		/* Past allocation, only host memory can fail. */
+		for (i = 0; i < nin && !ret; i++)
+			if (moved[i])
+				ret = emit_reshard(ctrl, batch, in[i], args[i]);
+		if (!ret)
+			ret = emit_exec(ctrl, batch, fn, n, devs, args, moved,
+					res);
+		host_oom = ret != 0;
+	}
 	for (i = 0; i < nin; i++)
 		pw_buffer_put(args[i]);
 	if (ret) {
 		for (i = 0; i < fn->nresults; i++)
 			pw_buffer_put(res[i]);
-		if (ret == -ENOMEM)
+		if (host_oom)
 			return pw_fail(ret, "out of host memory");
 		return ret;
 	}

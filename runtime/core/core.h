@@ -25,6 +25,7 @@ struct pw_batch;
  * struct pw_shard - one shard of a sharded buffer
  * @dev: island device holding it.
  * @bo: buffer object in the worker's file of @dev (0 for traced values).
+ * @mmap_offset: where the worker's file maps @bo.
  * @pending: device commands still to write it; final at 0.
  * @err: first error of a command that wrote it or of what it was made
  *	from; 0 when good.
@@ -32,6 +33,7 @@ struct pw_batch;
 struct pw_shard {
 	unsigned int dev;
 	uint32_t bo;
+	uint64_t mmap_offset;
 	atomic_int pending;
 	atomic_int err;
 };
@@ -195,9 +197,10 @@ struct pw_exec {
 	unsigned int inflight;
 };
 
-/* A cached free buffer object of one device, kept for reuse. */
+/* A buffer object of one device: handle, mmap offset, size. */
 struct pw_bo_cached {
 	uint32_t bo;
+	uint64_t mmap_offset;
 	uint64_t size;
 };
 
@@ -223,6 +226,8 @@ struct pw_bo_cache {
  * @policy: enum pw_sched_policy.
  * @window: computations released to the devices at once.
  * @inflight: computations released and not yet ended.
+ * @active: batches released and not yet ended (host copies included,
+ *	whose cost is 0): memory they hold is still to be freed.
  * @queued: batches waiting in client queues.
  * @seq: arrival counter.
  * @vtime: SHARE: pass of the last batch released.
@@ -233,6 +238,7 @@ struct pw_sched {
 	enum pw_sched_policy policy;
 	unsigned int window;
 	unsigned int inflight;
+	unsigned int active;
 	unsigned int queued;
 	uint64_t seq;
 	uint64_t vtime;
@@ -372,9 +378,9 @@ struct pw_buffer *pw_buffer_get(struct pw_buffer *buf);
  * else -ENOMEM.
  */
 int pw_bo_alloc(struct pw_client *client, unsigned int dev, uint64_t size,
-		bool can_defer, uint32_t *bo);
-void pw_bo_release(struct pw_ctrl *ctrl, unsigned int dev, uint32_t bo,
-		   uint64_t size);
+		bool can_defer, struct pw_bo_cached *bo);
+void pw_bo_release(struct pw_ctrl *ctrl, unsigned int dev,
+		   const struct pw_bo_cached *bo);
 /* Return every cached buffer object of the devices to the driver. */
 void pw_bo_cache_flush(struct pw_ctrl *ctrl);
 /* A command wrote (or gave up on) shard @ref with @err. */

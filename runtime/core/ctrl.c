@@ -39,7 +39,7 @@ bool pw_ctrl_busy(struct pw_ctrl *ctrl)
 	bool busy;
 
 	pthread_mutex_lock(&s->lock);
-	busy = s->inflight || s->queued;
+	busy = s->active || s->queued;
 	pthread_mutex_unlock(&s->lock);
 	return busy || atomic_load(&ctrl->building) - pw_self_building -
 		       atomic_load(&ctrl->blocked_builders) > 0;

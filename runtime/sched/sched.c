@@ -102,6 +102,7 @@ static void sched_pump(struct pw_ctrl *ctrl)
 		b->next = NULL;
 		s->queued--;
 		s->inflight += b->cost;
+		s->active++;
 		s->vtime = c->pass;
 		c->pass += (b->cost ? b->cost : 1) * PW_STRIDE / c->weight;
 		sched_release(ctrl, b);
@@ -142,6 +143,7 @@ void pw_sched_submit(struct pw_ctrl *ctrl, struct pw_batch *b)
 	if (c->bypass) {
 		pthread_mutex_lock(&s->lock);
 		s->inflight += b->cost;
+		s->active++;
 		pthread_mutex_unlock(&s->lock);
 		sched_release_bypassed(ctrl, b);
 		return;
@@ -171,6 +173,7 @@ void pw_sched_batch_end(struct pw_ctrl *ctrl, struct pw_batch *b)
 
 	pthread_mutex_lock(&s->lock);
 	s->inflight -= b->cost;
+	s->active--;
 	sched_pump(ctrl);
 	pthread_mutex_unlock(&s->lock);
 	if (atomic_fetch_sub(&b->client->active_batches, 1) == 1)

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <pwtpu/pwtpu_dev.h>
 
@@ -29,11 +30,35 @@ static void fn_dev_unload(struct pw_ctrl *ctrl, struct pw_fn_dev *fd,
 	memset(fd, 0, sizeof(*fd));
 }
 
+/*
+ * Write the constants through a mapping of their new buffer object: no
+ * command has used it yet, so nothing on the device can race, and the
+ * caller does not wait behind the device's queue (a COPY_TO_DEV would).
+ */
+static int upload_consts(int devfd, const struct pw_fn *fn,
+			 const struct pw_bo_cached *cb)
+{
+	struct pwtpu_bo bo = {
+		.handle = cb->bo,
+		.size = fn->const_bytes,
+		.mmap_offset = cb->mmap_offset,
+	};
+	int ret;
+
+	ret = pwtpu_bo_map(devfd, &bo);
+	if (ret)
+		return ret;
+	memcpy(bo.map, fn->const_data, fn->const_bytes);
+	munmap(bo.map, bo.size);
+	return 0;
+}
+
 int pw_worker_load_fn(struct pw_client *client, struct pw_fn *fn,
 		      unsigned int dev)
 {
 	struct pw_ctrl *ctrl = client->ctrl;
 	struct pw_fn_dev *fd = &fn->dev[dev];
+	struct pw_bo_cached bo;
 	struct pwtpu_prog_load pl;
 	char log[256] = "";
 	int ret = 0;
@@ -51,18 +76,17 @@ int pw_worker_load_fn(struct pw_client *client, struct pw_fn *fn,
 	}
 	fd->prog = pl.handle;
 	if (fn->scratch_bytes) {
-		ret = pw_bo_alloc(client, dev, fn->scratch_bytes, false,
-				  &fd->scratch_bo);
+		ret = pw_bo_alloc(client, dev, fn->scratch_bytes, false, &bo);
 		if (ret)
 			goto err;
+		fd->scratch_bo = bo.bo;
 	}
 	if (fn->const_bytes) {
-		ret = pw_bo_alloc(client, dev, fn->const_bytes, false,
-				  &fd->const_bo);
+		ret = pw_bo_alloc(client, dev, fn->const_bytes, false, &bo);
 		if (ret)
 			goto err;
-		ret = pwtpu_copy_to_dev(ctrl->exec[dev].fd, fd->const_bo, 0,
-					fn->const_data, fn->const_bytes);
+		fd->const_bo = bo.bo;
+		ret = upload_consts(ctrl->exec[dev].fd, fn, &bo);
 		if (ret) {
 			ret = pw_fail(ret, "%s: uploading constants to device %u: %s",
 				      fn->name, dev, strerror(-ret));

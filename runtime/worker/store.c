@@ -25,7 +25,8 @@
 #define PW_BO_CACHE_SHARE	8
 #define PW_MEM_WAIT_MS		50
 
-static bool cache_take(struct pw_bo_cache *c, uint64_t size, uint32_t *bo)
+static bool cache_take(struct pw_bo_cache *c, uint64_t size,
+		       struct pw_bo_cached *bo)
 {
 	unsigned int i;
 	bool found = false;
@@ -34,7 +35,7 @@ static bool cache_take(struct pw_bo_cache *c, uint64_t size, uint32_t *bo)
 	for (i = c->n; i-- > 0;) {
 		if (c->slot[i].size != size)
 			continue;
-		*bo = c->slot[i].bo;
+		*bo = c->slot[i];
 		c->bytes -= size;
 		memmove(&c->slot[i], &c->slot[i + 1],
 			(c->n - i - 1) * sizeof(c->slot[0]));
@@ -72,25 +73,24 @@ void pw_bo_cache_flush(struct pw_ctrl *ctrl)
 		cache_flush_dev(ctrl, d);
 }
 
-void pw_bo_release(struct pw_ctrl *ctrl, unsigned int dev, uint32_t bo,
-		   uint64_t size)
+void pw_bo_release(struct pw_ctrl *ctrl, unsigned int dev,
+		   const struct pw_bo_cached *bo)
 {
 	struct pw_bo_cache *c = &ctrl->cache[dev];
+	uint64_t size = bo->size;
 	bool cached = false;
 
 	pthread_mutex_lock(&c->lock);
 	if (c->n < PW_BO_CACHE_SLOTS &&
 	    c->bytes + size <= ctrl->hbm_bytes / PW_BO_CACHE_SHARE &&
 	    !atomic_load(&ctrl->mem_waiters)) {
-		c->slot[c->n].bo = bo;
-		c->slot[c->n].size = size;
-		c->n++;
+		c->slot[c->n++] = *bo;
 		c->bytes += size;
 		cached = true;
 	}
 	pthread_mutex_unlock(&c->lock);
 	if (!cached)
-		pwtpu_bo_destroy(ctrl->exec[dev].fd, bo);
+		pwtpu_bo_destroy(ctrl->exec[dev].fd, bo->bo);
 	if (atomic_load(&ctrl->mem_waiters))
 		pw_ctrl_broadcast(ctrl);
 }
@@ -111,7 +111,7 @@ static void mem_wait(struct pw_ctrl *ctrl)
 }
 
 int pw_bo_alloc(struct pw_client *client, unsigned int dev, uint64_t size,
-		bool can_defer, uint32_t *bo)
+		bool can_defer, struct pw_bo_cached *bo)
 {
 	struct pw_ctrl *ctrl = client->ctrl;
 	struct pwtpu_bo b;
@@ -122,7 +122,9 @@ int pw_bo_alloc(struct pw_client *client, unsigned int dev, uint64_t size,
 	for (;;) {
 		ret = pwtpu_bo_create(ctrl->exec[dev].fd, size, &b);
 		if (ret == 0) {
-			*bo = b.handle;
+			bo->bo = b.handle;
+			bo->mmap_offset = b.mmap_offset;
+			bo->size = size;
 			break;
 		}
 		if (ret == -E2BIG)
@@ -182,10 +184,15 @@ static void buffer_release_storage(struct pw_buffer *buf)
 	unsigned int i;
 
 	for (i = 0; i < buf->nshards; i++) {
-		if (!buf->shards[i].bo)
+		struct pw_bo_cached bo = {
+			.bo = buf->shards[i].bo,
+			.mmap_offset = buf->shards[i].mmap_offset,
+			.size = buf->shard_bytes,
+		};
+
+		if (!bo.bo)
 			continue;
-		pw_bo_release(buf->ctrl, buf->shards[i].dev, buf->shards[i].bo,
-			      buf->shard_bytes);
+		pw_bo_release(buf->ctrl, buf->shards[i].dev, &bo);
 		buf->shards[i].bo = 0;
 		atomic_fetch_sub(&buf->owner->hbm_bytes,
 				 (int_fast64_t)buf->shard_bytes);
@@ -211,11 +218,17 @@ int pw_buffer_new(struct pw_client *client, const struct pw_sig *sig,
 	buf->nshards = n;
 	buf->node = -1;
 	for (i = 0; i < n; i++) {
+		struct pw_bo_cached bo;
+
 		buf->shards[i].dev = devs[i];
 		if (traced)
 			continue;
 		ret = pw_bo_alloc(client, devs[i], buf->shard_bytes, can_defer,
-				  &buf->shards[i].bo);
+				  &bo);
+		if (!ret) {
+			buf->shards[i].bo = bo.bo;
+			buf->shards[i].mmap_offset = bo.mmap_offset;
+		}
 		if (ret) {
 			buffer_release_storage(buf);
 			free(buf);

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pw_common.c - helpers of the runtime's guest selftests (pw_common.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pwtpu/pwtpu_dev.h>
+
+#include "pw_common.h"
+
+struct pw_client *pwt_connect(const char *name, unsigned int weight)
+{
+	struct pw_connect_opts opts = { .name = name, .weight = weight };
+	struct pw_client *c;
+	int ret = pw_connect(&opts, &c);
+
+	if (ret) {
+		fprintf(stderr, "# connect %s: %s (%s)\n", name,
+			pw_last_error(), strerror(-ret));
+		return NULL;
+	}
+	return c;
+}
+
+struct pw_rm_slice *pwt_slice(struct pw_client *c, unsigned int n,
+			      const char *shape)
+{
+	struct pw_rm_slice *slice;
+	struct pw_rm_vset *vs;
+
+	if (pw_make_virtual_device_set(c, &vs) ||
+	    pw_add_slice(vs, n, shape, &slice)) {
+		fprintf(stderr, "# slice of %u (%s): %s\n", n,
+			shape ? shape : "any", pw_last_error());
+		return NULL;
+	}
+	return slice;
+}
+
+static struct pw_fn *build(struct pw_fn_builder *b, const char *name)
+{
+	struct pw_fn *fn = NULL;
+
+	if (pw_fn_build(b, &fn)) {
+		fprintf(stderr, "# build %s: %s\n", name, pw_last_error());
+		return NULL;
+	}
+	return fn;
+}
+
+struct pw_fn *pwt_scalar_fn(const char *name, enum pwtpu_op op, double k,
+			    uint32_t elems)
+{
+	struct pw_fn_builder *b = pw_fn_begin(name);
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, &elems);
+
+	pw_fn_result(b, pw_fn_binary(b, op, x,
+				     pw_fn_scalar(b, PWTPU_DT_F32, k)));
+	return build(b, name);
+}
+
+struct pw_fn *pwt_slow_add_fn(const char *name, double k, uint32_t elems,
+			      uint64_t delay_ns)
+{
+	struct pw_fn_builder *b = pw_fn_begin(name);
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, &elems);
+
+	/* One DELAY instruction holds at most PWTPU_MAX_DELAY_NS. */
+	while (delay_ns) {
+		uint64_t ns = delay_ns < PWTPU_MAX_DELAY_NS ?
+			      delay_ns : PWTPU_MAX_DELAY_NS;
+
+		pw_fn_delay(b, ns);
+		delay_ns -= ns;
+	}
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
+				     pw_fn_scalar(b, PWTPU_DT_F32, k)));
+	return build(b, name);
+}
+
+struct pw_fn *pwt_allreduce_add_fn(const char *name, double k,
+				   uint32_t elems)
+{
+	struct pw_fn_builder *b = pw_fn_begin(name);
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, &elems);
+
+	x = pw_fn_all_reduce(b, PWTPU_REDUCE_SUM, x);
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
+				     pw_fn_scalar(b, PWTPU_DT_F32, k)));
+	return build(b, name);
+}
+
+struct pw_buffer *pwt_upload(struct pw_client *c, struct pw_rm_slice *slice,
+			     const float *data, uint32_t elems,
+			     bool replicate)
+{
+	struct pw_buffer *buf;
+	int ret;
+
+	ret = pw_buffer_from_host(c, slice, PWTPU_DT_F32, 1, &elems, data,
+				  replicate, &buf);
+	if (ret) {
+		fprintf(stderr, "# upload of %u-element shards: %s (%s)\n",
+			elems, pw_last_error(), strerror(-ret));
+		return NULL;
+	}
+	return buf;
+}
+
+int pwt_fetch(struct pw_buffer *buf, float *out, size_t n)
+{
+	int ret = pw_buffer_to_host(buf, out, n * sizeof(float));
+
+	if (ret)
+		fprintf(stderr, "# fetch of %zu floats: %s (%s)\n", n,
+			pw_last_error(), strerror(-ret));
+	return ret;
+}
+
+bool pwt_values_checked(void)
+{
+	/* The module's timing mode is fixed while it is loaded. */
+	static int checked = -1;
+	char mode[32];
+
+	if (checked < 0)
+		checked = pwtpu_sysfs_str(0, "timing_mode", mode,
+					  sizeof(mode)) ||
+			  strcmp(mode, "skip") != 0;
+	return checked;
+}
+
+unsigned int pwt_sysfs_devices(void)
+{
+	unsigned int idx[PWT_MAX_DEVICES];
+	int n = pwtpu_list_devices(idx, PWT_MAX_DEVICES);
+
+	return n > 0 ? (unsigned int)n : 0;
+}
+
+uint64_t pwt_hbm_used(void)
+{
+	unsigned int idx[PWT_MAX_DEVICES], i;
+	int n = pwtpu_list_devices(idx, PWT_MAX_DEVICES);
+	uint64_t sum = 0, used;
+
+	if (n <= 0)
+		return UINT64_MAX;
+	for (i = 0; i < (unsigned int)n && i < PWT_MAX_DEVICES; i++) {
+		if (pwtpu_sysfs_u64(idx[i], "hbm_used", &used))
+			return UINT64_MAX;
+		sum += used;
+	}
+	return sum;
+}
+
+uint64_t pwt_hbm_wait(uint64_t want, unsigned int timeout_ms)
+{
+	uint64_t deadline = pwt_now_ns() + timeout_ms * 1000000ull;
+	uint64_t used;
+
+	for (;;) {
+		used = pwt_hbm_used();
+		if (used == want || pwt_now_ns() >= deadline)
+			return used;
+		pwt_sleep_ms(10);
+	}
+}
+
+uint64_t pwt_hbm_settle(void)
+{
+	uint64_t deadline = pwt_now_ns() + 3000000000ull;
+	uint64_t last = pwt_hbm_used(), used;
+	unsigned int same = 0;
+
+	/* Unchanged over 100 ms, or 0 (nothing left to free), will do. */
+	while (last && same < 10 && pwt_now_ns() < deadline) {
+		pwt_sleep_ms(10);
+		used = pwt_hbm_used();
+		same = used == last ? same + 1 : 0;
+		last = used;
+	}
+	return last;
+}
+
+uint64_t pwt_hbm_total(void)
+{
+	uint64_t total = 0;
+
+	if (pwtpu_sysfs_u64(0, "hbm_total", &total))
+		return 0;
+	return total;
+}
+
+bool pwt_linked(unsigned int a, unsigned int b)
+{
+	char buf[256], *tok, *save = NULL;
+
+	if (pwtpu_sysfs_str(a, "neighbors", buf, sizeof(buf)))
+		return false;
+	/* "minus plus" per axis, "-" where there is no link. */
+	for (tok = strtok_r(buf, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *end;
+		unsigned long peer = strtoul(tok, &end, 10);
+
+		if (end != tok && !*end && peer == b)
+			return true;
+	}
+	return false;
+}
+
+uint64_t pwt_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void pwt_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = {
+		.tv_sec = ms / 1000,
+		.tv_nsec = (long)(ms % 1000) * 1000000L,
+	};
+
+	nanosleep(&ts, NULL);
+}
