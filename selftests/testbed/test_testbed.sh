@@ -152,6 +152,13 @@ EOF
 	[[ $rc == 5 ]]
 }
 
+t_outdir() {
+	mkdir -p "$work/out dir"
+	tb run --outdir "$work/out dir" -- sh -c 'echo made >"$0/f" && ! touch /etc/x' "$work/out dir" &&
+		[[ $rc == 0 && $(<"$work/out dir/f") == made ]] &&
+		{ tb run --outdir "$work/none" -- true; [[ $rc == 2 && $err == *"no such directory"* ]]; }
+}
+
 t_no_leftovers() { [[ -z $(ls -A "$work/tmp") ]]; }
 
 cd "$root"
@@ -161,6 +168,7 @@ check "output arrives on stdout" t_output
 check "output arrives complete and exact" t_output_exact
 check "arguments with spaces and quotes survive" t_args
 check "guest sees the host cwd" t_cwd
+check "--outdir is writable at the same path, the rest read-only" t_outdir
 check "root is read-only, /tmp writable, nothing leaks to the host" t_rootfs
 check "PWTPU_* passes through, other variables do not" t_env
 check "guest panic fails with the panic message in bounded time" t_panic
