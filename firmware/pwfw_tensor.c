@@ -6,33 +6,14 @@
 
 u32 pwfw_dtype_size(u32 dtype)
 {
-	switch (dtype) {
-	case PWTPU_DT_F32:
-	case PWTPU_DT_I32:
-		return 4;
-	case PWTPU_DT_BF16:
-		return 2;
-	case PWTPU_DT_I8:
-		return 1;
-	default:
-		return 0;
-	}
+	return pwtpu_dtype_size(dtype);
 }
 
 const char *pwfw_dtype_name(u32 dtype)
 {
-	switch (dtype) {
-	case PWTPU_DT_F32:
-		return "f32";
-	case PWTPU_DT_BF16:
-		return "bf16";
-	case PWTPU_DT_I8:
-		return "i8";
-	case PWTPU_DT_I32:
-		return "i32";
-	default:
-		return "dtype?";
-	}
+	const char *name = pwtpu_dtype_name(dtype);
+
+	return name ? name : "dtype?";
 }
 
 bool pwfw_dtype_is_float(u32 dtype)

@@ -344,6 +344,39 @@ enum pwtpu_dtype {
 	PWTPU_DT_I32 = 4,
 };
 
+/* Bytes of one element of @dtype; 0 for an unknown dtype. */
+static inline __u32 pwtpu_dtype_size(__u32 dtype)
+{
+	switch (dtype) {
+	case PWTPU_DT_F32:
+	case PWTPU_DT_I32:
+		return 4;
+	case PWTPU_DT_BF16:
+		return 2;
+	case PWTPU_DT_I8:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Short name of @dtype ("f32", "bf16", "i8", "i32"); NULL if unknown. */
+static inline const char *pwtpu_dtype_name(__u32 dtype)
+{
+	switch (dtype) {
+	case PWTPU_DT_F32:
+		return "f32";
+	case PWTPU_DT_BF16:
+		return "bf16";
+	case PWTPU_DT_I8:
+		return "i8";
+	case PWTPU_DT_I32:
+		return "i32";
+	default:
+		return NULL;
+	}
+}
+
 /**
  * struct pwtpu_tensor - a tensor descriptor
  * @dtype: enum pwtpu_dtype.

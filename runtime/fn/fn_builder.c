@@ -141,7 +141,7 @@ static int fn_check_sig(struct pw_fn_builder *b, const char *call,
 	uint64_t elems = 1;
 	uint32_t k;
 
-	if (!pw_sig_dtype_name(sig->dtype))
+	if (!pwtpu_dtype_name(sig->dtype))
 		return fn_fail(b, -EINVAL, "%s: unknown dtype %u", call,
 			       sig->dtype);
 	for (k = 0; k < sig->rank; k++) {

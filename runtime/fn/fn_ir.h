@@ -97,10 +97,6 @@ struct pw_fn_builder {
 /* Free a builder and everything it holds; NULL is ignored. */
 void pw_fn_builder_free(struct pw_fn_builder *b);
 
-/* Bytes of one element of @dtype, 0 if unknown (fn_sig.c). */
-unsigned int pw_sig_dtype_bytes(uint32_t dtype);
-/* "f32", "bf16", "i8", "i32", or NULL if unknown (fn_sig.c). */
-const char *pw_sig_dtype_name(uint32_t dtype);
 /* Elements of one tensor of @sig. */
 uint64_t pw_sig_elems(const struct pw_sig *sig);
 

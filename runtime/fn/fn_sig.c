@@ -7,36 +7,6 @@
 
 #include "fn_ir.h"
 
-unsigned int pw_sig_dtype_bytes(uint32_t dtype)
-{
-	switch (dtype) {
-	case PWTPU_DT_F32:
-	case PWTPU_DT_I32:
-		return 4;
-	case PWTPU_DT_BF16:
-		return 2;
-	case PWTPU_DT_I8:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-const char *pw_sig_dtype_name(uint32_t dtype)
-{
-	switch (dtype) {
-	case PWTPU_DT_F32:
-		return "f32";
-	case PWTPU_DT_BF16:
-		return "bf16";
-	case PWTPU_DT_I8:
-		return "i8";
-	case PWTPU_DT_I32:
-		return "i32";
-	default:
-		return NULL;
-	}
-}
 
 uint64_t pw_sig_elems(const struct pw_sig *sig)
 {
@@ -55,7 +25,7 @@ uint64_t pw_sig_elems(const struct pw_sig *sig)
 uint64_t pw_sig_bytes(const struct pw_sig *sig)
 {
 	uint64_t n = pw_sig_elems(sig);
-	unsigned int size = pw_sig_dtype_bytes(sig->dtype);
+	unsigned int size = pwtpu_dtype_size(sig->dtype);
 
 	if (size && n > UINT64_MAX / size)
 		return UINT64_MAX;
@@ -76,7 +46,7 @@ bool pw_sig_equal(const struct pw_sig *a, const struct pw_sig *b)
 
 const char *pw_sig_format(const struct pw_sig *sig, char *buf, size_t size)
 {
-	const char *name = pw_sig_dtype_name(sig->dtype);
+	const char *name = pwtpu_dtype_name(sig->dtype);
 	size_t used;
 	uint32_t k;
 	int n;
