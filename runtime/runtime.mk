@@ -2,6 +2,7 @@
 # resource manager, compiled functions, client (tracer, lowering,
 # dispatch), island scheduler, and this host's worker (executors, object
 # store).
+include runtime/net/net.mk
 LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/rm/rm_island.c \
 	runtime/util/error.c \
@@ -11,7 +12,8 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/worker/executor.c runtime/worker/store.c \
 	runtime/worker/store_host.c runtime/worker/fnload.c \
 	runtime/client/batch.c runtime/client/lower.c \
-	runtime/client/trace.c runtime/client/run.c
+	runtime/client/trace.c runtime/client/run.c \
+	$(PW_NET_SRCS)
 LIBPATHWAYS := $(BUILD)/libpathways.a
 
 $(LIBPATHWAYS): $(patsubst %.c,$(BUILD)/%.o,$(LIBPATHWAYS_SRCS))

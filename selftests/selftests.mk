@@ -7,3 +7,4 @@ include selftests/firmware/island.mk
 include selftests/firmware/coll.mk
 include selftests/runtime/runtime.mk
 include selftests/pathways/pathways.mk
+include selftests/net/net.mk

@@ -1,0 +1,622 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wire.h - every Pathways control message that crosses the DCN, in one
+ * header (runtime/net/wire.c encodes and decodes them).
+ *
+ * Protocol
+ * --------
+ * One control message is one UDP datagram (kernel sockets or DPDK, the
+ * bytes are the same), at most PW_WIRE_MAX_DGRAM bytes so that it fits
+ * one Ethernet frame without IP fragmentation. A datagram is a 48-byte
+ * struct pw_wire_hdr followed by the body of its type. Bodies are fixed
+ * size, except PROGRAM, RUN and PLAN: a fixed part followed by a bounded
+ * count of fixed-size records; a datagram holds exactly the records it
+ * counts, no trailing bytes.
+ *
+ * Every multi-byte integer is little-endian on the wire. The structs below
+ * describe the layout (naturally aligned, no padding: checked by the
+ * _Static_asserts) and hold values in host order; wire.c converts each
+ * field with htole*()/le*toh(), so the codec is right on any host.
+ * Character arrays are NUL-terminated and NUL-padded. Reserved fields and
+ * unused array entries are zero. IPv4 addresses are 4 bytes in network
+ * order (a.b.c.d as written).
+ *
+ * Versioning: PW_WIRE_VERSION changes whenever any layout or meaning
+ * changes, including a new message type. A receiver drops every datagram
+ * of another version (and counts it); there is no negotiation, all nodes
+ * of a cluster run one version.
+ *
+ * Validation: a receiver decodes with pw_wire_decode(), which trusts
+ * nothing: a datagram that is short, oversized, of another magic, version
+ * or type, whose length field disagrees with its size, whose body size is
+ * wrong for its type, whose counts are out of bounds, whose reserved
+ * fields are not zero or whose strings are unterminated is rejected with
+ * one enum pw_wire_err reason, and callers count drops per reason. A
+ * message that decodes re-encodes to the same bytes.
+ *
+ * Reliability (runtime/net/rchan.c): between two nodes each direction is
+ * one ordered stream. Every type but ACK is sequenced: @seq numbers the
+ * sender's messages 1, 2, 3... (u32, serial arithmetic) within the
+ * sender's @session (one per incarnation: a restarted node uses a session
+ * that compares greater, so late datagrams of its old life are dropped).
+ * @base is the sender's oldest unacknowledged seq: a receiver that has
+ * never heard this session joins the stream there. Acknowledgements ride
+ * on every message (flag PW_WIRE_F_ACK): @ack is cumulative (every seq up
+ * to and including it received) and @sack selects later ones (bit i: seq
+ * ack + 2 + i received), both for the peer's stream @ack_session. A pure
+ * ACK (type PW_WIRE_ACK) is sent when no message is going back soon.
+ * The sender retransmits what stays unacknowledged after a timeout that
+ * doubles up to a cap, or at once when selective acks show a hole; the
+ * receiver drops duplicates and delivers in order exactly once.
+ *
+ * Clocks: every *_ns timestamp is CLOCK_MONOTONIC of the host that took
+ * it; subtract only timestamps of one host.
+ */
+#ifndef PATHWAYS_WIRE_H
+#define PATHWAYS_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PW_WIRE_VERSION		1
+/* The bytes "PWDN" read as a little-endian u32. */
+#define PW_WIRE_MAGIC		0x4e445750u
+
+/* Largest datagram: 1500 MTU - 20 IP - 8 UDP = 1472, with room to spare. */
+#define PW_WIRE_MAX_DGRAM	1392
+#define PW_WIRE_HDR_SIZE	48
+#define PW_WIRE_MAX_BODY	(PW_WIRE_MAX_DGRAM - PW_WIRE_HDR_SIZE)
+
+/* Per-type bounds. */
+#define PW_WIRE_MAX_DEVICES	64	/* devices of one island */
+#define PW_WIRE_MAX_BUFS	16	/* PWTPU_MAX_BUFS: a cmd's bindings */
+#define PW_WIRE_MAX_DIMS	4	/* tensor dimensions */
+#define PW_WIRE_MESH_LEN	16	/* "2x2x2t" and friends, with NUL */
+#define PW_WIRE_NAME_LEN	32	/* client names */
+#define PW_WIRE_ERRMSG_LEN	112	/* ERROR text */
+#define PW_WIRE_PROG_NODES	13	/* node records in one PROGRAM */
+#define PW_WIRE_MAX_PROG_NODES	4096	/* nodes of one program, in all */
+#define PW_WIRE_RUN_ARGS	64	/* arguments of one RUN */
+#define PW_WIRE_PLAN_CMDS	14	/* command records in one PLAN */
+#define PW_WIRE_MAX_PLAN_CMDS	8192	/* commands of one plan, in all */
+#define PW_WIRE_MAX_WINDOW	1024	/* seq - base of any sender */
+
+/**
+ * enum pw_wire_type - message types
+ * @PW_WIRE_ACK: acknowledgement only, no body, not sequenced.
+ * @PW_WIRE_REGISTER: worker -> controller, HELLO: here is my island.
+ * @PW_WIRE_REGISTER_ACK: controller -> worker: accepted or why not.
+ * @PW_WIRE_HEARTBEAT: either way, periodically: I am alive.
+ * @PW_WIRE_CONNECT: client -> controller: a client joins.
+ * @PW_WIRE_CONNECT_ACK: controller -> client: its id, or why not.
+ * @PW_WIRE_PROGRAM: client -> controller: (part of) a traced program.
+ * @PW_WIRE_PROGRAM_ACK: controller -> client: program registered or not.
+ * @PW_WIRE_RUN: client -> controller: run a registered program.
+ * @PW_WIRE_PLAN: controller -> worker: (part of) its lowered plan of a run.
+ * @PW_WIRE_DONE: worker -> controller -> client: a run finished.
+ * @PW_WIRE_ERROR: either way: a request failed.
+ */
+enum pw_wire_type {
+	PW_WIRE_ACK = 1,
+	PW_WIRE_REGISTER,
+	PW_WIRE_REGISTER_ACK,
+	PW_WIRE_HEARTBEAT,
+	PW_WIRE_CONNECT,
+	PW_WIRE_CONNECT_ACK,
+	PW_WIRE_PROGRAM,
+	PW_WIRE_PROGRAM_ACK,
+	PW_WIRE_RUN,
+	PW_WIRE_PLAN,
+	PW_WIRE_DONE,
+	PW_WIRE_ERROR,
+	PW_WIRE_NTYPES,
+};
+
+/* Header flags; every other bit is zero. */
+#define PW_WIRE_F_ACK		0x0001	/* @ack_session, @ack, @sack valid */
+#define PW_WIRE_F_RETRANS	0x0002	/* a retransmission (for tracing) */
+#define PW_WIRE_F_ALL		(PW_WIRE_F_ACK | PW_WIRE_F_RETRANS)
+
+/**
+ * struct pw_wire_hdr - the common header
+ * @magic: PW_WIRE_MAGIC ("PWDN").
+ * @version: PW_WIRE_VERSION.
+ * @type: enum pw_wire_type.
+ * @flags: PW_WIRE_F_*.
+ * @length: bytes of the whole datagram, header included.
+ * @reserved: zero.
+ * @src_node: sender's node id.
+ * @dst_node: receiver's node id.
+ * @session: sender's incarnation, nonzero; a restart picks a greater one
+ *	(serial arithmetic).
+ * @seq: this message's number in @session's stream; 0 for ACK.
+ * @base: oldest seq the sender still waits to have acknowledged
+ *	(seq - base < PW_WIRE_MAX_WINDOW); 0 for ACK.
+ * @ack_session: with F_ACK: the receiver's session being acknowledged
+ *	(nonzero); else 0.
+ * @ack: with F_ACK: every seq of @ack_session up to this one received;
+ *	else 0.
+ * @sack: with F_ACK: bit i set: seq ack + 2 + i received as well; else 0.
+ */
+struct pw_wire_hdr {
+	uint32_t magic;
+	uint8_t version;
+	uint8_t type;
+	uint16_t flags;
+	uint16_t length;
+	uint16_t reserved;
+	uint32_t src_node;
+	uint32_t dst_node;
+	uint32_t session;
+	uint32_t seq;
+	uint32_t base;
+	uint32_t ack_session;
+	uint32_t ack;
+	uint64_t sack;
+};
+
+/**
+ * struct pw_wire_register - REGISTER (HELLO): a worker announces its island
+ * @host_id: the worker's host, unique in the cluster.
+ * @island_id: its island (sysfs `island`).
+ * @ndevices: devices of the island, 1..PW_WIRE_MAX_DEVICES.
+ * @data_port: data-plane (RDMA CM or TCP) port, nonzero.
+ * @has_rdma: 1 if the data plane is RDMA verbs, 0 if TCP.
+ * @reserved: zero.
+ * @hbm_bytes: HBM of each device.
+ * @data_ip: data-plane IPv4 address, network order.
+ * @reserved2: zero.
+ * @mesh: mesh shape as the module takes it ("2x4", "2x2x2t").
+ */
+struct pw_wire_register {
+	uint32_t host_id;
+	uint32_t island_id;
+	uint32_t ndevices;
+	uint16_t data_port;
+	uint8_t has_rdma;
+	uint8_t reserved;
+	uint64_t hbm_bytes;
+	uint8_t data_ip[4];
+	uint32_t reserved2;
+	char mesh[PW_WIRE_MESH_LEN];
+};
+
+/**
+ * struct pw_wire_register_ack - REGISTER_ACK
+ * @host_id: the host registered.
+ * @status: 0, or the errno why it was refused.
+ * @heartbeat_ms: how often the worker sends HEARTBEAT.
+ * @down_ms: silence after which the controller marks the worker down.
+ */
+struct pw_wire_register_ack {
+	uint32_t host_id;
+	uint32_t status;
+	uint32_t heartbeat_ms;
+	uint32_t down_ms;
+};
+
+/**
+ * struct pw_wire_heartbeat - HEARTBEAT
+ * @time_ns: sender's clock when sent.
+ * @hbm_used: bytes of HBM in use over the sender's devices (0 from the
+ *	controller).
+ * @inflight: device commands in flight on the sender.
+ * @status: 0 when healthy, else an errno describing the trouble.
+ */
+struct pw_wire_heartbeat {
+	uint64_t time_ns;
+	uint64_t hbm_used;
+	uint32_t inflight;
+	uint32_t status;
+};
+
+/**
+ * struct pw_wire_connect - CONNECT
+ * @pid: the client's process id (for diagnostics).
+ * @reserved: zero.
+ * @name: the client's name.
+ */
+struct pw_wire_connect {
+	uint32_t pid;
+	uint32_t reserved;
+	char name[PW_WIRE_NAME_LEN];
+};
+
+/**
+ * struct pw_wire_connect_ack - CONNECT_ACK
+ * @status: 0, or the errno why the client was refused.
+ * @client_id: the client's id for later messages.
+ * @nislands: islands registered now.
+ * @ndevices: devices over all islands.
+ */
+struct pw_wire_connect_ack {
+	uint32_t status;
+	uint32_t client_id;
+	uint32_t nislands;
+	uint32_t ndevices;
+};
+
+/* PROGRAM node kinds (enum pw_node_kind of runtime/client/program.h). */
+enum pw_wire_node_kind {
+	PW_WIRE_NODE_ARG = 1,
+	PW_WIRE_NODE_COMPUTE,
+	PW_WIRE_NODE_RESULT,
+};
+
+#define PW_WIRE_NO_ARG		0xffff	/* @arg_index of a captured arg */
+
+/* Input @in of a node: output @output of node @node. */
+struct pw_wire_edge {
+	uint16_t node;
+	uint16_t output;
+};
+
+/**
+ * struct pw_wire_prog_node - one node of a traced program
+ * @kind: enum pw_wire_node_kind.
+ * @nin: inputs (COMPUTE) or results (RESULT), 0..PW_WIRE_MAX_BUFS.
+ * @dtype: ARG: element type (enum pwtpu_dtype).
+ * @ndims: ARG: dimensions, 0..PW_WIRE_MAX_DIMS.
+ * @nshards: ARG: shards.
+ * @arg_index: ARG: position among the run's arguments, or PW_WIRE_NO_ARG.
+ * @fn_id: COMPUTE: the function.
+ * @slice_id: COMPUTE: where it runs.
+ * @shape: ARG: extents; entries past @ndims zero.
+ * @in: @nin edges, each from a node < the program's node count; the rest
+ *	zero.
+ */
+struct pw_wire_prog_node {
+	uint8_t kind;
+	uint8_t nin;
+	uint8_t dtype;
+	uint8_t ndims;
+	uint16_t nshards;
+	uint16_t arg_index;
+	uint32_t fn_id;
+	uint32_t slice_id;
+	uint32_t shape[PW_WIRE_MAX_DIMS];
+	struct pw_wire_edge in[PW_WIRE_MAX_BUFS];
+};
+
+/**
+ * struct pw_wire_program - PROGRAM: nodes @first_node.. of a program; a
+ *	program of more than PW_WIRE_PROG_NODES nodes takes several, in order
+ * @program_id: the client's id for the program.
+ * @nnodes_total: nodes of the program, 1..PW_WIRE_MAX_PROG_NODES.
+ * @first_node: index of @nodes[0] in the program.
+ * @nnodes: records that follow, 1..PW_WIRE_PROG_NODES;
+ *	@first_node + @nnodes <= @nnodes_total.
+ * @nargs: arguments bound at run time (<= PW_WIRE_RUN_ARGS).
+ * @reserved: zero.
+ * @nodes: the records (only @nnodes of them are on the wire).
+ */
+struct pw_wire_program {
+	uint32_t program_id;
+	uint16_t nnodes_total;
+	uint16_t first_node;
+	uint16_t nnodes;
+	uint16_t nargs;
+	uint32_t reserved;
+	struct pw_wire_prog_node nodes[PW_WIRE_PROG_NODES];
+};
+
+/**
+ * struct pw_wire_program_ack - PROGRAM_ACK, once the last part arrived
+ * @program_id: the program.
+ * @status: 0, or the errno why it was refused.
+ * @nnodes: nodes registered.
+ * @reserved: zero.
+ */
+struct pw_wire_program_ack {
+	uint32_t program_id;
+	uint32_t status;
+	uint32_t nnodes;
+	uint32_t reserved;
+};
+
+/**
+ * struct pw_wire_run - RUN: run a registered program
+ * @program_id: the program.
+ * @run_id: the client's id for this run, echoed by DONE.
+ * @client_send_ns: client's clock when sent.
+ * @nargs: argument buffer ids that follow, 0..PW_WIRE_RUN_ARGS.
+ * @reserved: zero.
+ * @reserved2: zero.
+ * @args: object-store ids of the arguments (only @nargs on the wire).
+ */
+struct pw_wire_run {
+	uint32_t program_id;
+	uint32_t run_id;
+	uint64_t client_send_ns;
+	uint16_t nargs;
+	uint16_t reserved;
+	uint32_t reserved2;
+	uint64_t args[PW_WIRE_RUN_ARGS];
+};
+
+/* PLAN command operations. */
+enum pw_wire_cmd_op {
+	PW_WIRE_CMD_NOP = 1,
+	PW_WIRE_CMD_EXEC,
+	PW_WIRE_CMD_COPY_TO_DEV,
+	PW_WIRE_CMD_COPY_FROM_DEV,
+	PW_WIRE_CMD_COPY_PEER,	/* over the island's mesh links */
+	PW_WIRE_CMD_DCN_SEND,	/* over the data plane to another host */
+	PW_WIRE_CMD_DCN_RECV,
+	PW_WIRE_CMD_NOPS,
+};
+
+/**
+ * struct pw_wire_plan_cmd - one device command of a plan
+ * @op: enum pw_wire_cmd_op.
+ * @dev: island device whose queue runs it (< PW_WIRE_MAX_DEVICES).
+ * @nin: shards read: @bufs[0..nin).
+ * @nout: shards written: @bufs[nin..nin+nout); nin + nout <=
+ *	PW_WIRE_MAX_BUFS.
+ * @wait: leading inputs made elsewhere that must be final first (<= nin).
+ * @peer_dev: COPY_PEER, DCN_*: the device at the other end.
+ * @peer_host: DCN_*: the host at the other end.
+ * @fn_id: EXEC: the function.
+ * @gang_id: EXEC with collectives: its gang; else 0.
+ * @bytes: copies: bytes moved.
+ * @bufs: worker object-store shard handles; entries past nin + nout zero.
+ */
+struct pw_wire_plan_cmd {
+	uint8_t op;
+	uint8_t dev;
+	uint8_t nin;
+	uint8_t nout;
+	uint8_t wait;
+	uint8_t peer_dev;
+	uint16_t peer_host;
+	uint32_t fn_id;
+	uint32_t gang_id;
+	uint64_t bytes;
+	uint32_t bufs[PW_WIRE_MAX_BUFS];
+};
+
+/**
+ * struct pw_wire_plan - PLAN: commands @first_cmd.. of one worker's part of
+ *	a run; more than PW_WIRE_PLAN_CMDS take several, in order
+ * @run_id: the run.
+ * @program_id: its program.
+ * @ncmds_total: commands of this worker's part, 1..PW_WIRE_MAX_PLAN_CMDS.
+ * @first_cmd: index of @cmds[0].
+ * @ncmds: records that follow, 1..PW_WIRE_PLAN_CMDS; @first_cmd + @ncmds
+ *	<= @ncmds_total.
+ * @reserved: zero.
+ * @client_send_ns: from RUN.
+ * @ctrl_recv_ns: controller's clock when RUN arrived.
+ * @ctrl_send_ns: controller's clock when this PLAN left.
+ * @cmds: the records (only @ncmds on the wire).
+ */
+struct pw_wire_plan {
+	uint32_t run_id;
+	uint32_t program_id;
+	uint16_t ncmds_total;
+	uint16_t first_cmd;
+	uint16_t ncmds;
+	uint16_t reserved;
+	uint64_t client_send_ns;
+	uint64_t ctrl_recv_ns;
+	uint64_t ctrl_send_ns;
+	struct pw_wire_plan_cmd cmds[PW_WIRE_PLAN_CMDS];
+};
+
+/**
+ * struct pw_wire_done - DONE: a run (a worker's part, or all of it) ended
+ * @run_id: the run.
+ * @status: 0, or the errno of the first failure.
+ * @host_id: the worker (worker -> controller); 0 controller -> client.
+ * @ncmds: device commands completed.
+ * @client_send_ns: from RUN (client's clock).
+ * @ctrl_recv_ns: controller's clock when RUN arrived.
+ * @ctrl_send_ns: controller's clock when PLAN left.
+ * @worker_recv_ns: worker's clock when PLAN arrived.
+ * @dev_start_ns: worker's clock: first command started on a device.
+ * @dev_end_ns: worker's clock: last command ended.
+ * @worker_send_ns: worker's clock when DONE left.
+ */
+struct pw_wire_done {
+	uint32_t run_id;
+	uint32_t status;
+	uint32_t host_id;
+	uint32_t ncmds;
+	uint64_t client_send_ns;
+	uint64_t ctrl_recv_ns;
+	uint64_t ctrl_send_ns;
+	uint64_t worker_recv_ns;
+	uint64_t dev_start_ns;
+	uint64_t dev_end_ns;
+	uint64_t worker_send_ns;
+};
+
+/**
+ * struct pw_wire_error - ERROR: a request failed
+ * @err: errno, nonzero.
+ * @ref_type: type of the failed request (enum pw_wire_type), or 0.
+ * @reserved: zero.
+ * @ref_id: its id (program, run, host) or 0.
+ * @ref_seq: its seq, or 0.
+ * @msg: why, in words.
+ */
+struct pw_wire_error {
+	uint32_t err;
+	uint8_t ref_type;
+	uint8_t reserved[3];
+	uint32_t ref_id;
+	uint32_t ref_seq;
+	char msg[PW_WIRE_ERRMSG_LEN];
+};
+
+/**
+ * struct pw_wire_msg - a decoded message (host order), or one to encode
+ * @hdr: the header.
+ * @body: the body of @hdr.type; PROGRAM, RUN and PLAN hold up to their
+ *	bounds and only their counted records go on the wire.
+ */
+struct pw_wire_msg {
+	struct pw_wire_hdr hdr;
+	union {
+		struct pw_wire_register reg;
+		struct pw_wire_register_ack reg_ack;
+		struct pw_wire_heartbeat heartbeat;
+		struct pw_wire_connect connect;
+		struct pw_wire_connect_ack connect_ack;
+		struct pw_wire_program program;
+		struct pw_wire_program_ack program_ack;
+		struct pw_wire_run run;
+		struct pw_wire_plan plan;
+		struct pw_wire_done done;
+		struct pw_wire_error error;
+		uint8_t raw[PW_WIRE_MAX_BODY];
+	} body;
+};
+
+/* Layout checks: sizes, and the offsets readers of raw bytes rely on. */
+#define PW_WIRE_SIZE(t, n) _Static_assert(sizeof(t) == (n), #t " size")
+#define PW_WIRE_OFF(t, f, n) \
+	_Static_assert(offsetof(t, f) == (n), #t "." #f " offset")
+
+PW_WIRE_SIZE(struct pw_wire_hdr, PW_WIRE_HDR_SIZE);
+PW_WIRE_OFF(struct pw_wire_hdr, version, 4);
+PW_WIRE_OFF(struct pw_wire_hdr, type, 5);
+PW_WIRE_OFF(struct pw_wire_hdr, flags, 6);
+PW_WIRE_OFF(struct pw_wire_hdr, length, 8);
+PW_WIRE_OFF(struct pw_wire_hdr, src_node, 12);
+PW_WIRE_OFF(struct pw_wire_hdr, dst_node, 16);
+PW_WIRE_OFF(struct pw_wire_hdr, session, 20);
+PW_WIRE_OFF(struct pw_wire_hdr, seq, 24);
+PW_WIRE_OFF(struct pw_wire_hdr, base, 28);
+PW_WIRE_OFF(struct pw_wire_hdr, ack_session, 32);
+PW_WIRE_OFF(struct pw_wire_hdr, ack, 36);
+PW_WIRE_OFF(struct pw_wire_hdr, sack, 40);
+
+PW_WIRE_SIZE(struct pw_wire_register, 48);
+PW_WIRE_OFF(struct pw_wire_register, data_port, 12);
+PW_WIRE_OFF(struct pw_wire_register, hbm_bytes, 16);
+PW_WIRE_OFF(struct pw_wire_register, data_ip, 24);
+PW_WIRE_OFF(struct pw_wire_register, mesh, 32);
+PW_WIRE_SIZE(struct pw_wire_register_ack, 16);
+PW_WIRE_SIZE(struct pw_wire_heartbeat, 24);
+PW_WIRE_OFF(struct pw_wire_heartbeat, inflight, 16);
+PW_WIRE_SIZE(struct pw_wire_connect, 40);
+PW_WIRE_OFF(struct pw_wire_connect, name, 8);
+PW_WIRE_SIZE(struct pw_wire_connect_ack, 16);
+
+PW_WIRE_SIZE(struct pw_wire_edge, 4);
+PW_WIRE_SIZE(struct pw_wire_prog_node, 96);
+PW_WIRE_OFF(struct pw_wire_prog_node, nshards, 4);
+PW_WIRE_OFF(struct pw_wire_prog_node, fn_id, 8);
+PW_WIRE_OFF(struct pw_wire_prog_node, shape, 16);
+PW_WIRE_OFF(struct pw_wire_prog_node, in, 32);
+PW_WIRE_OFF(struct pw_wire_program, nnodes, 8);
+PW_WIRE_OFF(struct pw_wire_program, nodes, 16);
+PW_WIRE_SIZE(struct pw_wire_program_ack, 16);
+
+PW_WIRE_OFF(struct pw_wire_run, client_send_ns, 8);
+PW_WIRE_OFF(struct pw_wire_run, nargs, 16);
+PW_WIRE_OFF(struct pw_wire_run, args, 24);
+
+PW_WIRE_SIZE(struct pw_wire_plan_cmd, 88);
+PW_WIRE_OFF(struct pw_wire_plan_cmd, peer_host, 6);
+PW_WIRE_OFF(struct pw_wire_plan_cmd, fn_id, 8);
+PW_WIRE_OFF(struct pw_wire_plan_cmd, bytes, 16);
+PW_WIRE_OFF(struct pw_wire_plan_cmd, bufs, 24);
+PW_WIRE_OFF(struct pw_wire_plan, ncmds, 12);
+PW_WIRE_OFF(struct pw_wire_plan, client_send_ns, 16);
+PW_WIRE_OFF(struct pw_wire_plan, cmds, 40);
+
+PW_WIRE_SIZE(struct pw_wire_done, 72);
+PW_WIRE_OFF(struct pw_wire_done, client_send_ns, 16);
+PW_WIRE_OFF(struct pw_wire_done, worker_send_ns, 64);
+PW_WIRE_SIZE(struct pw_wire_error, 128);
+PW_WIRE_OFF(struct pw_wire_error, msg, 16);
+
+/* The largest message of every type fits one datagram. */
+_Static_assert(sizeof(struct pw_wire_program) <= PW_WIRE_MAX_BODY,
+	       "PROGRAM too big");
+_Static_assert(sizeof(struct pw_wire_run) <= PW_WIRE_MAX_BODY,
+	       "RUN too big");
+_Static_assert(sizeof(struct pw_wire_plan) <= PW_WIRE_MAX_BODY,
+	       "PLAN too big");
+_Static_assert(offsetof(struct pw_wire_msg, body) == PW_WIRE_HDR_SIZE,
+	       "body follows the header");
+_Static_assert(sizeof(struct pw_wire_msg) == PW_WIRE_MAX_DGRAM,
+	       "a message image is one datagram");
+_Static_assert(PW_WIRE_MAX_PROG_NODES <= 0xffff &&
+	       PW_WIRE_MAX_PLAN_CMDS <= 0xffff, "counts fit u16");
+
+/**
+ * enum pw_wire_err - why pw_wire_decode() rejected a datagram
+ * @PW_WIRE_OK: accepted.
+ * @PW_WIRE_E_SHORT: shorter than the header.
+ * @PW_WIRE_E_OVERSIZE: longer than PW_WIRE_MAX_DGRAM.
+ * @PW_WIRE_E_MAGIC: not "PWDN".
+ * @PW_WIRE_E_VERSION: another PW_WIRE_VERSION.
+ * @PW_WIRE_E_TYPE: unknown type.
+ * @PW_WIRE_E_LENGTH: header length differs from the datagram's size.
+ * @PW_WIRE_E_FLAGS: unknown flag bits.
+ * @PW_WIRE_E_SEQ: session/seq/base/ack fields inconsistent for the type.
+ * @PW_WIRE_E_BODY_SIZE: body size wrong for the type (and its counts).
+ * @PW_WIRE_E_COUNT: a count out of its bounds.
+ * @PW_WIRE_E_RESERVED: a reserved field or unused entry not zero.
+ * @PW_WIRE_E_STRING: a string unterminated or not NUL-padded.
+ * @PW_WIRE_E_VALUE: a field outside its defined values.
+ * @PW_WIRE_NERR: number of values, for counter arrays.
+ */
+enum pw_wire_err {
+	PW_WIRE_OK,
+	PW_WIRE_E_SHORT,
+	PW_WIRE_E_OVERSIZE,
+	PW_WIRE_E_MAGIC,
+	PW_WIRE_E_VERSION,
+	PW_WIRE_E_TYPE,
+	PW_WIRE_E_LENGTH,
+	PW_WIRE_E_FLAGS,
+	PW_WIRE_E_SEQ,
+	PW_WIRE_E_BODY_SIZE,
+	PW_WIRE_E_COUNT,
+	PW_WIRE_E_RESERVED,
+	PW_WIRE_E_STRING,
+	PW_WIRE_E_VALUE,
+	PW_WIRE_NERR,
+};
+
+/* "short", "magic", ...; "?" for a value out of range. */
+const char *pw_wire_err_name(enum pw_wire_err err);
+/* "ACK", "REGISTER", ...; "?" for an unknown type. */
+const char *pw_wire_type_name(unsigned int type);
+
+/*
+ * Bytes @msg takes on the wire (header included), from its type and
+ * counts, or -EINVAL for an unknown type or a count past its bound.
+ */
+int pw_wire_size(const struct pw_wire_msg *msg);
+
+/*
+ * Encode @msg into @buf. The header's magic, version and length are
+ * filled in here; everything else comes from @msg. Returns the datagram's
+ * length, -EINVAL if @msg is not a message pw_wire_decode() would accept,
+ * -ENOSPC if @cap is too small.
+ */
+int pw_wire_encode(const struct pw_wire_msg *msg, void *buf, size_t cap);
+
+/*
+ * Decode and validate the datagram @buf of @len bytes into @msg (zeroed
+ * first; on rejection its contents are unspecified). Returns PW_WIRE_OK
+ * or why not.
+ */
+enum pw_wire_err pw_wire_decode(struct pw_wire_msg *msg, const void *buf,
+				size_t len);
+
+/*
+ * Rewrite the acknowledgement fields and flags of the encoded datagram
+ * @buf in place (a retransmission carries the current ack). @flags
+ * replaces the header's flags; without PW_WIRE_F_ACK the ack fields are
+ * zeroed. The caller knows @buf holds a valid message.
+ */
+void pw_wire_patch_ack(void *buf, uint16_t flags, uint32_t base,
+		       uint32_t ack_session, uint32_t ack, uint64_t sack);
+
+#endif /* PATHWAYS_WIRE_H */

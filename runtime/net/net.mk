@@ -1,0 +1,6 @@
+# runtime/net: the DCN control plane (include/pathways/wire.h): the wire
+# codec, the reliable channel over any datagram transport, and the kernel
+# UDP transport driven by io_uring. Definitions only, so that both
+# runtime/runtime.mk (into libpathways) and selftests/net/net.mk may
+# include it.
+PW_NET_SRCS := runtime/net/wire.c runtime/net/rchan.c runtime/net/udp.c

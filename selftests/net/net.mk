@@ -1,0 +1,18 @@
+# Host tests of the DCN control plane (runtime/net/): the wire codec
+# (test_wire), the reliable channel over a simulated lossy link
+# (test_rchan) and over kernel UDP on loopback (test_udp). They link the
+# net objects directly, so they need neither devices nor libpathways.
+include runtime/net/net.mk
+
+NET_TEST_DIR := $(BUILD)/selftests/net
+NET_TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(PW_NET_SRCS) \
+	selftests/net/net_common.c)
+
+# The kernel's kselftest_harness.h is not -Wextra clean.
+$(NET_TEST_DIR)/%.o: USER_CFLAGS += -Wno-unused-parameter
+
+$(NET_TEST_DIR)/test_%: $(NET_TEST_DIR)/test_%.o $(NET_TEST_OBJS)
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+HOST_TESTS += $(NET_TEST_DIR)/test_wire $(NET_TEST_DIR)/test_rchan \
+	$(NET_TEST_DIR)/test_udp

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * net_common.c - random valid control messages for the net tests.
+ */
+#include <string.h>
+
+#include "net_common.h"
+
+void net_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+}
+
+void net_put32(uint8_t *p, uint32_t v)
+{
+	net_put16(p, v);
+	net_put16(p + 2, v >> 16);
+}
+
+/* A NUL-terminated string of up to @cap - 1 printable characters. */
+static void gen_string(char *s, size_t cap, uint64_t *rng)
+{
+	size_t n = net_below(rng, cap), i;
+
+	for (i = 0; i < n; i++)
+		s[i] = 'a' + net_below(rng, 26);
+}
+
+static void gen_prog_node(struct pw_wire_prog_node *n,
+			  const struct pw_wire_program *p, uint64_t *rng)
+{
+	unsigned int i;
+
+	n->kind = 1 + net_below(rng, 3);
+	n->nin = net_below(rng, PW_WIRE_MAX_BUFS + 1);
+	n->dtype = net_rand(rng);
+	n->ndims = net_below(rng, PW_WIRE_MAX_DIMS + 1);
+	n->nshards = net_rand(rng);
+	n->arg_index = p->nargs && net_chance(rng, 500) ?
+		       net_below(rng, p->nargs) : PW_WIRE_NO_ARG;
+	n->fn_id = net_rand(rng);
+	n->slice_id = net_rand(rng);
+	for (i = 0; i < n->ndims; i++)
+		n->shape[i] = net_rand(rng);
+	for (i = 0; i < n->nin; i++) {
+		n->in[i].node = net_below(rng, p->nnodes_total);
+		n->in[i].output = net_rand(rng);
+	}
+}
+
+static void gen_plan_cmd(struct pw_wire_plan_cmd *c, uint64_t *rng)
+{
+	unsigned int i;
+
+	c->op = PW_WIRE_CMD_NOP + net_below(rng, PW_WIRE_CMD_NOPS - 1);
+	c->dev = net_below(rng, PW_WIRE_MAX_DEVICES);
+	c->nin = net_below(rng, PW_WIRE_MAX_BUFS + 1);
+	c->nout = net_below(rng, PW_WIRE_MAX_BUFS + 1 - c->nin);
+	c->wait = net_below(rng, c->nin + 1);
+	c->peer_dev = net_below(rng, PW_WIRE_MAX_DEVICES);
+	c->peer_host = net_rand(rng);
+	c->fn_id = net_rand(rng);
+	c->gang_id = net_rand(rng);
+	c->bytes = net_rand(rng);
+	for (i = 0; i < (unsigned int)c->nin + c->nout; i++)
+		c->bufs[i] = net_rand(rng);
+}
+
+static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
+{
+	unsigned int i;
+
+	switch (type) {
+	case PW_WIRE_REGISTER: {
+		struct pw_wire_register *b = &m->body.reg;
+
+		b->host_id = net_rand(rng);
+		b->island_id = net_rand(rng);
+		b->ndevices = 1 + net_below(rng, PW_WIRE_MAX_DEVICES);
+		b->data_port = 1 + net_below(rng, 65535);
+		b->has_rdma = net_below(rng, 2);
+		b->hbm_bytes = net_rand(rng);
+		for (i = 0; i < 4; i++)
+			b->data_ip[i] = net_rand(rng);
+		b->mesh[0] = '1' + net_below(rng, 8);
+		gen_string(b->mesh + 1, sizeof(b->mesh) - 1, rng);
+		break;
+	}
+	case PW_WIRE_REGISTER_ACK:
+		m->body.reg_ack.host_id = net_rand(rng);
+		m->body.reg_ack.status = net_below(rng, 3) ? 0 : net_rand(rng);
+		m->body.reg_ack.heartbeat_ms = 1 + net_below(rng, 1000);
+		m->body.reg_ack.down_ms = m->body.reg_ack.heartbeat_ms + 1 +
+					  net_below(rng, 10000);
+		break;
+	case PW_WIRE_HEARTBEAT:
+		m->body.heartbeat.time_ns = net_rand(rng);
+		m->body.heartbeat.hbm_used = net_rand(rng);
+		m->body.heartbeat.inflight = net_rand(rng);
+		m->body.heartbeat.status = net_rand(rng);
+		break;
+	case PW_WIRE_CONNECT:
+		m->body.connect.pid = net_rand(rng);
+		gen_string(m->body.connect.name, sizeof(m->body.connect.name),
+			   rng);
+		break;
+	case PW_WIRE_CONNECT_ACK:
+		m->body.connect_ack.status = net_rand(rng);
+		m->body.connect_ack.client_id = net_rand(rng);
+		m->body.connect_ack.nislands = net_rand(rng);
+		m->body.connect_ack.ndevices = net_rand(rng);
+		break;
+	case PW_WIRE_PROGRAM: {
+		struct pw_wire_program *b = &m->body.program;
+
+		b->program_id = net_rand(rng);
+		b->nnodes = 1 + net_below(rng, PW_WIRE_PROG_NODES);
+		b->nnodes_total = b->nnodes +
+				  net_below(rng, PW_WIRE_MAX_PROG_NODES -
+						 b->nnodes + 1);
+		b->first_node = net_below(rng, b->nnodes_total - b->nnodes + 1);
+		b->nargs = net_below(rng, PW_WIRE_RUN_ARGS + 1);
+		for (i = 0; i < b->nnodes; i++)
+			gen_prog_node(&b->nodes[i], b, rng);
+		break;
+	}
+	case PW_WIRE_PROGRAM_ACK:
+		m->body.program_ack.program_id = net_rand(rng);
+		m->body.program_ack.status = net_rand(rng);
+		m->body.program_ack.nnodes = net_rand(rng);
+		break;
+	case PW_WIRE_RUN: {
+		struct pw_wire_run *b = &m->body.run;
+
+		b->program_id = net_rand(rng);
+		b->run_id = net_rand(rng);
+		b->client_send_ns = net_rand(rng);
+		b->nargs = net_below(rng, PW_WIRE_RUN_ARGS + 1);
+		for (i = 0; i < b->nargs; i++)
+			b->args[i] = net_rand(rng);
+		break;
+	}
+	case PW_WIRE_PLAN: {
+		struct pw_wire_plan *b = &m->body.plan;
+
+		b->run_id = net_rand(rng);
+		b->program_id = net_rand(rng);
+		b->ncmds = 1 + net_below(rng, PW_WIRE_PLAN_CMDS);
+		b->ncmds_total = b->ncmds +
+				 net_below(rng, PW_WIRE_MAX_PLAN_CMDS -
+						b->ncmds + 1);
+		b->first_cmd = net_below(rng, b->ncmds_total - b->ncmds + 1);
+		b->client_send_ns = net_rand(rng);
+		b->ctrl_recv_ns = net_rand(rng);
+		b->ctrl_send_ns = net_rand(rng);
+		for (i = 0; i < b->ncmds; i++)
+			gen_plan_cmd(&b->cmds[i], rng);
+		break;
+	}
+	case PW_WIRE_DONE: {
+		struct pw_wire_done *b = &m->body.done;
+
+		b->run_id = net_rand(rng);
+		b->status = net_rand(rng);
+		b->host_id = net_rand(rng);
+		b->ncmds = net_rand(rng);
+		b->client_send_ns = net_rand(rng);
+		b->ctrl_recv_ns = net_rand(rng);
+		b->ctrl_send_ns = net_rand(rng);
+		b->worker_recv_ns = net_rand(rng);
+		b->dev_start_ns = net_rand(rng);
+		b->dev_end_ns = net_rand(rng);
+		b->worker_send_ns = net_rand(rng);
+		break;
+	}
+	case PW_WIRE_ERROR:
+		m->body.error.err = 1 + net_below(rng, 200);
+		m->body.error.ref_type = net_below(rng, PW_WIRE_NTYPES);
+		m->body.error.ref_id = net_rand(rng);
+		m->body.error.ref_seq = net_rand(rng);
+		gen_string(m->body.error.msg, sizeof(m->body.error.msg), rng);
+		break;
+	default:	/* ACK */
+		break;
+	}
+}
+
+void net_gen_msg(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
+{
+	struct pw_wire_hdr *h = &m->hdr;
+
+	memset(m, 0, sizeof(*m));
+	h->type = type;
+	h->src_node = net_rand(rng);
+	h->dst_node = net_rand(rng);
+	h->session = 1 + net_below(rng, UINT32_MAX);
+	if (type == PW_WIRE_ACK || net_chance(rng, 700)) {
+		h->flags |= PW_WIRE_F_ACK;
+		h->ack_session = 1 + net_below(rng, UINT32_MAX);
+		h->ack = net_rand(rng);
+		h->sack = net_rand(rng);
+	}
+	if (type != PW_WIRE_ACK) {
+		h->seq = net_rand(rng);
+		h->base = h->seq - net_below(rng, PW_WIRE_MAX_WINDOW);
+		if (net_chance(rng, 200))
+			h->flags |= PW_WIRE_F_RETRANS;
+	}
+	gen_body(m, type, rng);
+}
