@@ -13,7 +13,8 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/worker/store_host.c runtime/worker/fnload.c \
 	runtime/client/batch.c runtime/client/lower.c \
 	runtime/client/trace.c runtime/client/run.c \
-	$(PW_NET_SRCS)
+	$(PW_NET_SRCS) \
+	runtime/dcn/node.c runtime/dcn/controller.c runtime/dcn/worker.c
 LIBPATHWAYS := $(BUILD)/libpathways.a
 
 $(LIBPATHWAYS): $(patsubst %.c,$(BUILD)/%.o,$(LIBPATHWAYS_SRCS))

@@ -31,3 +31,10 @@ $(BUILD)/tools/pwtrace: $(BUILD)/tools/pwtrace.o \
 
 USER_BINS += $(BUILD)/tools/pwtpu-smi $(BUILD)/tools/pwtpu-matmul \
 	$(BUILD)/tools/pwbench $(BUILD)/tools/pwtrace
+
+# pathwaysd: the daemon on each DCN host (controller, worker, status).
+$(BUILD)/tools/pathwaysd: $(BUILD)/tools/pathwaysd.o $(LIBPATHWAYS) \
+		$(BUILD)/libpwtpu.a
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+USER_BINS += $(BUILD)/tools/pathwaysd

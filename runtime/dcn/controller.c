@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * controller.c - pathwaysd's controller role: workers register their
+ * islands (one resource manager each), heartbeat both ways, and a worker
+ * silent for down_ms is marked down: its devices leave placement, so new
+ * work avoids them and slices on them fail. A worker heard again, or
+ * registering again, comes back. Clients connect and learn the cluster.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "roles.h"
+
+static void ctl_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void ctl_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("controller: ");
+	vprintf(fmt, ap);
+	printf("\n");
+	fflush(stdout);
+	va_end(ap);
+}
+
+static void ctl_reply(struct pw_controller *c, struct pw_node_peer *p,
+		      struct pw_wire_msg *m, unsigned int type, uint64_t now)
+{
+	m->hdr.type = (uint8_t)type;
+	if (pw_node_send(&c->node, p, m, now))
+		ctl_log("no room to answer node %u (%s)", p->id,
+			pw_wire_type_name(type));
+}
+
+/* Make island @isl (all devices placeable) from what the worker said. */
+static int island_set_up(struct pw_ctl_island *isl)
+{
+	struct pw_rm_island desc;
+	int ret;
+
+	ret = pw_rm_island_parse(&desc, isl->reg.island_id, isl->reg.mesh);
+	if (ret)
+		return ret;
+	if (desc.ndevices != isl->reg.ndevices)
+		return -EINVAL;
+	pw_rm_destroy(isl->rm);
+	isl->rm = NULL;
+	ret = pw_rm_create(&isl->rm, &desc);
+	if (!ret)
+		isl->up = true;
+	return ret;
+}
+
+static int on_register(struct pw_controller *c, struct pw_node_peer *p,
+		       const struct pw_wire_msg *msg, uint64_t now)
+{
+	const struct pw_wire_register *r = &msg->body.reg;
+	struct pw_wire_msg ack;
+	struct pw_ctl_island *isl;
+	int ret = 0;
+
+	memset(&ack, 0, sizeof(ack));
+	ack.body.reg_ack.host_id = r->host_id;
+	ack.body.reg_ack.heartbeat_ms = c->heartbeat_ms;
+	ack.body.reg_ack.down_ms = c->down_ms;
+	if (r->host_id >= PW_MAX_HOSTS ||
+	    p->id != PW_NODE_WORKER_BASE + r->host_id) {
+		ret = -EINVAL;
+		ctl_log("refused node %u: host id %u is not its own or past %u",
+			p->id, r->host_id, PW_MAX_HOSTS - 1);
+	} else {
+		isl = &c->isl[r->host_id];
+		isl->used = true;
+		isl->node = p->id;
+		isl->reg = *r;
+		isl->last_ns = now;
+		ret = island_set_up(isl);
+		if (ret)
+			ctl_log("refused host %u: mesh \"%s\" with %u devices: %s",
+				r->host_id, r->mesh, r->ndevices,
+				strerror(-ret));
+		else
+			ctl_log("host %u registered: island %u, %u devices (%s), %llu MiB HBM each",
+				r->host_id, r->island_id, r->ndevices, r->mesh,
+				(unsigned long long)(r->hbm_bytes >> 20));
+	}
+	ack.body.reg_ack.status = (uint32_t)-ret;
+	ctl_reply(c, p, &ack, PW_WIRE_REGISTER_ACK, now);
+	return ret;
+}
+
+static struct pw_ctl_island *island_of(struct pw_controller *c, uint32_t node)
+{
+	uint32_t host = node - PW_NODE_WORKER_BASE;
+
+	if (node < PW_NODE_WORKER_BASE || host >= PW_MAX_HOSTS ||
+	    !c->isl[host].used || c->isl[host].node != node)
+		return NULL;
+	return &c->isl[host];
+}
+
+static int on_heartbeat(struct pw_controller *c, struct pw_node_peer *p,
+			uint64_t now)
+{
+	struct pw_ctl_island *isl = island_of(c, p->id);
+	unsigned int d;
+
+	if (!isl)
+		return 0;	/* a client's: nothing to track yet */
+	isl->last_ns = now;
+	if (isl->up)
+		return 0;
+	for (d = 0; d < isl->reg.ndevices; d++)
+		pw_rm_add_device(isl->rm, d);
+	isl->up = true;
+	ctl_log("host %u is back: %u devices available again",
+		isl->reg.host_id, isl->reg.ndevices);
+	return 0;
+}
+
+void pw_controller_count(const struct pw_controller *c, unsigned int *islands,
+			 unsigned int *devices)
+{
+	unsigned int h;
+
+	*islands = 0;
+	*devices = 0;
+	for (h = 0; h < PW_MAX_HOSTS; h++) {
+		if (!c->isl[h].used || !c->isl[h].up)
+			continue;
+		(*islands)++;
+		*devices += c->isl[h].reg.ndevices;
+	}
+}
+
+static int on_connect(struct pw_controller *c, struct pw_node_peer *p,
+		      const struct pw_wire_msg *msg, uint64_t now)
+{
+	struct pw_wire_msg ack;
+	unsigned int islands, devices;
+
+	memset(&ack, 0, sizeof(ack));
+	pw_controller_count(c, &islands, &devices);
+	ack.body.connect_ack.client_id = p->id;
+	ack.body.connect_ack.nislands = islands;
+	ack.body.connect_ack.ndevices = devices;
+	c->clients++;
+	ctl_log("client \"%s\" (pid %u, node %u) connected: %u islands, %u devices",
+		msg->body.connect.name, msg->body.connect.pid, p->id, islands,
+		devices);
+	ctl_reply(c, p, &ack, PW_WIRE_CONNECT_ACK, now);
+	return 0;
+}
+
+static int ctl_handle(struct pw_node *node, struct pw_node_peer *p,
+		      const struct pw_wire_msg *msg, uint64_t now)
+{
+	struct pw_controller *c = node->ctx;
+
+	switch (msg->hdr.type) {
+	case PW_WIRE_REGISTER:
+		return on_register(c, p, msg, now);
+	case PW_WIRE_HEARTBEAT:
+		return on_heartbeat(c, p, now);
+	case PW_WIRE_CONNECT:
+		return on_connect(c, p, msg, now);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+int pw_controller_init(struct pw_controller *c, struct pw_transport *t,
+		       unsigned int heartbeat_ms, unsigned int down_ms)
+{
+	memset(c, 0, sizeof(*c));
+	c->heartbeat_ms = heartbeat_ms ? heartbeat_ms : PW_HEARTBEAT_MS;
+	c->down_ms = down_ms ? down_ms : PW_DOWN_MS;
+	if (c->down_ms <= c->heartbeat_ms)
+		return -EINVAL;
+	return pw_node_init(&c->node, PW_NODE_CONTROLLER, t, ctl_handle, c);
+}
+
+/* Mark workers silent for down_ms down; their devices leave placement. */
+static void ctl_check_liveness(struct pw_controller *c, uint64_t now)
+{
+	unsigned int h, d;
+
+	for (h = 0; h < PW_MAX_HOSTS; h++) {
+		struct pw_ctl_island *isl = &c->isl[h];
+		uint64_t silent;
+
+		if (!isl->used || !isl->up)
+			continue;
+		silent = (now - isl->last_ns) / 1000000;
+		if (silent < c->down_ms)
+			continue;
+		isl->up = false;
+		for (d = 0; d < isl->reg.ndevices; d++)
+			pw_rm_remove_device(isl->rm, d);
+		c->downs++;
+		ctl_log("host %u down: silent for %llu ms (limit %u ms); its %u devices removed",
+			h, (unsigned long long)silent, c->down_ms,
+			isl->reg.ndevices);
+	}
+}
+
+/* HEARTBEAT to every worker that is up, so that it knows we are. */
+static void ctl_beat(struct pw_controller *c, uint64_t now)
+{
+	struct pw_wire_msg m;
+	unsigned int h;
+
+	if (now - c->last_beat_ns < c->heartbeat_ms * 1000000ull)
+		return;
+	c->last_beat_ns = now;
+	for (h = 0; h < PW_MAX_HOSTS; h++) {
+		struct pw_node_peer *p;
+
+		if (!c->isl[h].used || !c->isl[h].up)
+			continue;
+		p = pw_node_find(&c->node, c->isl[h].node);
+		if (!p)
+			continue;
+		memset(&m, 0, sizeof(m));
+		m.hdr.type = PW_WIRE_HEARTBEAT;
+		m.body.heartbeat.time_ns = now;
+		/* A full window means it is not acking: liveness decides. */
+		pw_node_send(&c->node, p, &m, now);
+	}
+}
+
+int pw_controller_step(struct pw_controller *c, uint64_t timeout_ns)
+{
+	uint64_t cap = c->heartbeat_ms * 1000000ull / 2;
+	int ret = pw_node_step(&c->node, timeout_ns < cap ? timeout_ns : cap);
+	uint64_t now = pw_now_ns();
+
+	ctl_check_liveness(c, now);
+	ctl_beat(c, now);
+	return ret;
+}
+
+void pw_controller_fini(struct pw_controller *c)
+{
+	unsigned int h;
+
+	for (h = 0; h < PW_MAX_HOSTS; h++)
+		pw_rm_destroy(c->isl[h].rm);
+	pw_node_fini(&c->node);
+}

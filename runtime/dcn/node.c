@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * node.c - a DCN node's loop: datagrams in, decoded once, demultiplexed
+ * to per-peer reliable channels, delivered in order to the role's
+ * handler; retransmissions and delayed acks on the channels' deadlines.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "node.h"
+
+#define PW_NODE_BURST	32
+
+uint64_t pw_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int node_xmit(void *ctx, const void *dgram, size_t len)
+{
+	struct pw_node_peer *peer = ctx;
+
+	return pw_transport_send(peer->node->t, &peer->addr, dgram, len);
+}
+
+int pw_node_init(struct pw_node *node, uint32_t id, struct pw_transport *t,
+		 pw_node_handler handler, void *ctx)
+{
+	struct timespec ts;
+
+	memset(node, 0, sizeof(*node));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	node->id = id;
+	/* Greater on every restart (ms since the epoch, mod 2^32). */
+	node->session = (uint32_t)((uint64_t)ts.tv_sec * 1000 +
+				   (uint64_t)ts.tv_nsec / 1000000);
+	if (!node->session)
+		node->session = 1;
+	node->t = t;
+	node->handler = handler;
+	node->ctx = ctx;
+	return 0;
+}
+
+void pw_node_fini(struct pw_node *node)
+{
+	unsigned int i;
+
+	for (i = 0; i < node->npeers; i++)
+		if (node->peers[i].ch)
+			pw_rchan_destroy(node->peers[i].ch);
+	pw_transport_close(node->t);
+	node->t = NULL;
+}
+
+struct pw_node_peer *pw_node_find(struct pw_node *node, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < node->npeers; i++)
+		if (node->peers[i].ch && node->peers[i].id == id)
+			return &node->peers[i];
+	return NULL;
+}
+
+struct pw_node_peer *pw_node_peer(struct pw_node *node, uint32_t id,
+				  const struct sockaddr_in *addr)
+{
+	struct pw_node_peer *p = pw_node_find(node, id);
+	struct pw_rchan_cfg cfg;
+	unsigned int i;
+
+	if (p)
+		return p;
+	for (i = 0; i < node->npeers && node->peers[i].ch; i++)
+		;
+	if (i == PW_NODE_MAX_PEERS)
+		return NULL;
+	p = &node->peers[i];
+	memset(p, 0, sizeof(*p));
+	p->node = node;
+	p->id = id;
+	p->addr = *addr;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.self_node = node->id;
+	cfg.peer_node = id;
+	cfg.session = node->session;
+	cfg.xmit = node_xmit;
+	cfg.ctx = p;
+	if (pw_rchan_create(&p->ch, &cfg))
+		return NULL;
+	if (i == node->npeers)
+		node->npeers++;
+	return p;
+}
+
+void pw_node_drop_peer(struct pw_node *node, struct pw_node_peer *peer)
+{
+	(void)node;
+	pw_rchan_destroy(peer->ch);
+	memset(peer, 0, sizeof(*peer));
+}
+
+int pw_node_send(struct pw_node *node, struct pw_node_peer *peer,
+		 struct pw_wire_msg *msg, uint64_t now)
+{
+	(void)node;
+	return pw_rchan_send(peer->ch, msg, now);
+}
+
+static bool is_greeting(unsigned int type)
+{
+	return type == PW_WIRE_REGISTER || type == PW_WIRE_CONNECT;
+}
+
+/* One datagram: decode, find or make its peer, feed its channel. */
+static void node_input(struct pw_node *node, const struct pw_dgram *dg,
+		       uint64_t now)
+{
+	struct pw_node_peer *peer;
+	struct pw_wire_msg msg;
+	enum pw_wire_err err;
+
+	err = pw_wire_decode(&msg, dg->data, dg->len);
+	if (err != PW_WIRE_OK) {
+		node->stats.malformed++;
+		node->stats.malformed_by[err]++;
+		return;
+	}
+	if (msg.hdr.dst_node != node->id) {
+		node->stats.misaddressed++;
+		return;
+	}
+	peer = pw_node_find(node, msg.hdr.src_node);
+	if (!peer) {
+		if (!is_greeting(msg.hdr.type)) {
+			node->stats.strangers++;
+			return;
+		}
+		peer = pw_node_peer(node, msg.hdr.src_node, &dg->from);
+		if (!peer) {
+			node->stats.peers_full++;
+			return;
+		}
+	} else if (is_greeting(msg.hdr.type)) {
+		/* A restarted peer may come back from another address. */
+		peer->addr = dg->from;
+	}
+	peer->last_heard_ns = now;
+	pw_rchan_input_msg(peer->ch, &msg, now);
+}
+
+/* Hand every message the channels have in order to the handler. */
+static void node_deliver(struct pw_node *node, uint64_t now)
+{
+	struct pw_wire_msg msg;
+	unsigned int i;
+
+	for (i = 0; i < node->npeers; i++) {
+		struct pw_node_peer *p = &node->peers[i];
+
+		while (p->ch && pw_rchan_recv(p->ch, &msg) == 1) {
+			int ret = node->handler(node, p, &msg, now);
+
+			if (ret < 0)
+				fprintf(stderr, "pathways: node %u: %s from node %u: %s\n",
+					node->id, pw_wire_type_name(msg.hdr.type),
+					msg.hdr.src_node, strerror(-ret));
+		}
+	}
+}
+
+int pw_node_step(struct pw_node *node, uint64_t timeout_ns)
+{
+	struct pw_dgram dg[PW_NODE_BURST];
+	uint64_t now = pw_now_ns(), due = now + timeout_ns;
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < node->npeers; i++) {
+		uint64_t d;
+
+		if (!node->peers[i].ch)
+			continue;
+		d = pw_rchan_deadline(node->peers[i].ch);
+		if (d < due)
+			due = d;
+	}
+	if (due > now) {
+		n = pw_transport_wait(node->t, due - now);
+		if (n < 0)
+			return n;
+	}
+	now = pw_now_ns();
+	n = pw_transport_recv_burst(node->t, dg, PW_NODE_BURST);
+	if (n < 0)
+		return n;
+	for (i = 0; i < (unsigned int)n; i++)
+		node_input(node, &dg[i], now);
+	node_deliver(node, now);
+	for (i = 0; i < node->npeers; i++)
+		if (node->peers[i].ch)
+			pw_rchan_poll(node->peers[i].ch, now);
+	return 0;
+}
+
+int pw_parse_addr(const char *str, struct sockaddr_in *addr)
+{
+	char host[64];
+	const char *colon = strrchr(str, ':');
+	unsigned long port;
+	char *end;
+
+	if (!colon || (size_t)(colon - str) >= sizeof(host))
+		return -EINVAL;
+	memcpy(host, str, (size_t)(colon - str));
+	host[colon - str] = '\0';
+	port = strtoul(colon + 1, &end, 10);
+	if (*end || !colon[1] || port > 65535)
+		return -EINVAL;
+	memset(addr, 0, sizeof(*addr));
+	addr->sin_family = AF_INET;
+	addr->sin_port = htons((uint16_t)port);
+	if (inet_pton(AF_INET, host, &addr->sin_addr) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+void pw_node_print_stats(const struct pw_node *node, const char *who)
+{
+	uint64_t sent = 0, retrans = 0, dups = 0, delivered = 0, stale = 0;
+	uint64_t malformed = node->stats.malformed;
+	unsigned int i, e;
+
+	for (i = 0; i < node->npeers; i++) {
+		const struct pw_rchan_stats *st;
+
+		if (!node->peers[i].ch)
+			continue;
+		st = pw_rchan_stats(node->peers[i].ch);
+		sent += st->sent;
+		retrans += st->retransmitted;
+		dups += st->duplicates;
+		delivered += st->delivered;
+		stale += st->stale;
+	}
+	printf("%s: sent %llu retransmitted %llu delivered %llu duplicates %llu stale %llu\n",
+	       who, (unsigned long long)sent, (unsigned long long)retrans,
+	       (unsigned long long)delivered, (unsigned long long)dups,
+	       (unsigned long long)stale);
+	printf("%s: dropped malformed %llu strangers %llu misaddressed %llu",
+	       who, (unsigned long long)malformed,
+	       (unsigned long long)node->stats.strangers,
+	       (unsigned long long)node->stats.misaddressed);
+	for (e = 1; e < PW_WIRE_NERR; e++)
+		if (node->stats.malformed_by[e])
+			printf(" %s=%llu", pw_wire_err_name(e),
+			       (unsigned long long)node->stats.malformed_by[e]);
+	printf("\n");
+	fflush(stdout);
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * worker.c - pathwaysd's worker role on the control plane: register this
+ * host's island with the controller, heartbeat as it asks, and when the
+ * controller stays silent for its down time (it died, restarted, or the
+ * network parted) start over with a fresh channel and register again.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "roles.h"
+
+static void wk_log(struct pw_worker *w, const char *what)
+{
+	printf("worker %u: %s\n", w->reg.host_id, what);
+	fflush(stdout);
+}
+
+/* A fresh channel to the controller and a REGISTER on it. */
+static int wk_register(struct pw_worker *w, uint64_t now)
+{
+	struct pw_wire_msg m;
+
+	if (w->ctl)
+		pw_node_drop_peer(&w->node, w->ctl);
+	w->ctl = pw_node_peer(&w->node, PW_NODE_CONTROLLER, &w->ctl_addr);
+	if (!w->ctl)
+		return -ENOMEM;
+	w->registered = false;
+	w->since_ns = now;
+	w->ctl->last_heard_ns = now;
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_REGISTER;
+	m.body.reg = w->reg;
+	return pw_node_send(&w->node, w->ctl, &m, now);
+}
+
+static int wk_handle(struct pw_node *node, struct pw_node_peer *p,
+		     const struct pw_wire_msg *msg, uint64_t now)
+{
+	struct pw_worker *w = node->ctx;
+	char line[96];
+
+	(void)now;
+	if (p != w->ctl)
+		return -EPERM;
+	switch (msg->hdr.type) {
+	case PW_WIRE_REGISTER_ACK:
+		if (msg->body.reg_ack.status) {
+			snprintf(line, sizeof(line), "controller refused us: %s",
+				 strerror((int)msg->body.reg_ack.status));
+			wk_log(w, line);
+			return -(int)msg->body.reg_ack.status;
+		}
+		w->registered = true;
+		w->registrations++;
+		w->heartbeat_ms = msg->body.reg_ack.heartbeat_ms;
+		w->down_ms = msg->body.reg_ack.down_ms;
+		snprintf(line, sizeof(line), "registered (heartbeat %u ms, down after %u ms)",
+			 w->heartbeat_ms, w->down_ms);
+		wk_log(w, line);
+		return 0;
+	case PW_WIRE_HEARTBEAT:
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
+		   uint32_t host_id, const struct sockaddr_in *controller,
+		   const struct pw_wire_register *reg)
+{
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->ctl_addr = *controller;
+	w->reg = *reg;
+	w->reg.host_id = host_id;
+	w->heartbeat_ms = PW_HEARTBEAT_MS;
+	w->down_ms = PW_DOWN_MS;
+	ret = pw_node_init(&w->node, PW_NODE_WORKER_BASE + host_id, t,
+			   wk_handle, w);
+	if (ret)
+		return ret;
+	return wk_register(w, pw_now_ns());
+}
+
+int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns)
+{
+	uint64_t cap = w->heartbeat_ms * 1000000ull / 2, now;
+	struct pw_wire_msg m;
+	int ret;
+
+	ret = pw_node_step(&w->node, timeout_ns < cap ? timeout_ns : cap);
+	if (ret)
+		return ret;
+	now = pw_now_ns();
+	if (now - w->ctl->last_heard_ns >= w->down_ms * 1000000ull) {
+		wk_log(w, w->registered ? "controller silent: registering again" :
+		       "no answer from the controller yet: trying again");
+		return wk_register(w, now);
+	}
+	if (!w->registered ||
+	    now - w->last_beat_ns < w->heartbeat_ms * 1000000ull)
+		return 0;
+	w->last_beat_ns = now;
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_HEARTBEAT;
+	m.body.heartbeat.time_ns = now;
+	/* A full window means no acks: the silence check above decides. */
+	pw_node_send(&w->node, w->ctl, &m, now);
+	return 0;
+}
+
+void pw_worker_fini(struct pw_worker *w)
+{
+	pw_node_fini(&w->node);
+}

@@ -1,0 +1,99 @@
+#!/bin/bash
+# Guest side of selftests/dcn/test_pathwaysd.sh (run on every host by
+# tools/testbed-multi -n 3 with pwtpu.ko loaded): host 0 runs the
+# controller and a worker and checks what the controller sees; host 1 is a
+# worker until the controller goes away; host 2 is a worker that powers
+# its guest off abruptly once it is registered.
+set -uo pipefail
+
+B=${BUILD:-build}
+D=$B/tools/pathwaysd
+ips=($PWTPU_DCN_PEERS)
+ctl=${ips[0]}:7700
+me=$PWTPU_HOST_INDEX
+
+status() { "$D" --role status --controller "$ctl" --listen "$PWTPU_DCN_IP:0" 2>&1; }
+
+# Wait up to $2 seconds for status to print exactly $1.
+wait_status() {
+	local want=$1 deadline=$((SECONDS + $2)) got
+	while ((SECONDS < deadline)); do
+		got=$(status)
+		[[ $got == "$want" ]] && return 0
+		sleep 0.5
+	done
+	echo "wanted \"$want\", status said \"$got\""
+	return 1
+}
+
+"$D" --role worker --listen "$PWTPU_DCN_IP:7701" --controller "$ctl" \
+	--host-id "$me" >/tmp/worker.log 2>&1 &
+worker=$!
+
+case $me in
+0)
+	"$D" --role controller --listen "$PWTPU_DCN_IP:7700" --heartbeat-ms 100 \
+		--down-ms 1000 >/tmp/ctl.log 2>&1 &
+	controller=$!
+	ndev=$(ls -d /sys/class/pwtpu/pwtpu* | wc -l)
+	rc=0
+	if wait_status "islands 3 devices $((3 * ndev))" 120; then
+		echo "ok: three islands registered"
+	else
+		rc=1
+	fi
+	# Host 2 powers off once registered: the controller must notice.
+	if wait_status "islands 2 devices $((2 * ndev))" 60; then
+		echo "ok: the powered-off host left the cluster"
+	else
+		rc=1
+	fi
+	python3 - "$PWTPU_DCN_IP" <<'PY'
+import socket, struct, sys
+ip = sys.argv[1]
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+junk = [b"", b"x", b"garbage" * 10, b"PWDN" + b"\0" * 44,
+        struct.pack("<IBB", 0x4e445750, 1, 99) + b"\0" * 42,
+        struct.pack("<IBBHH", 0x4e445750, 1, 4, 0, 999) + b"\0" * 38]
+for port in (7700, 7701):
+    for j in junk:
+        for _ in range(5):
+            s.sendto(j, (ip, port))
+print("sent %d garbage datagrams to each of the controller and the worker" % (5 * len(junk)))
+PY
+	if wait_status "islands 2 devices $((2 * ndev))" 10; then
+		echo "ok: the controller still serves after the garbage"
+	else
+		rc=1
+	fi
+	sleep 0.5
+	kill -TERM "$worker" "$controller"
+	wait "$worker" "$controller"
+	sed 's/^/ctl: /' /tmp/ctl.log
+	sed 's/^/wk0: /' /tmp/worker.log
+	exit $rc
+	;;
+1)
+	# Serve until the controller has been gone for a while.
+	misses=0
+	while ((misses < 6)); do
+		if status >/dev/null; then misses=0; else misses=$((misses + 1)); fi
+		sleep 0.5
+	done
+	kill -TERM "$worker"
+	wait "$worker"
+	sed 's/^/wk1: /' /tmp/worker.log
+	exit 0
+	;;
+*)
+	for _ in $(seq 240); do
+		grep -q registered /tmp/worker.log && break
+		sleep 0.5
+	done
+	sed 's/^/wk: /' /tmp/worker.log
+	sleep 2
+	echo "powering off"
+	echo o >/proc/sysrq-trigger
+	sleep 30
+	;;
+esac

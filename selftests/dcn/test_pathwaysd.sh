@@ -1,0 +1,61 @@
+#!/bin/bash
+# pathwaysd on three testbed hosts (tools/testbed-multi): workers register
+# their islands with the controller; a host powered off mid-run is marked
+# down within the bounded time and leaves the cluster while the others
+# stay; garbage datagrams at the controller and a worker are dropped and
+# counted, and the services keep serving. About two minutes.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+logs=$(mktemp -d "${TMPDIR:-/tmp}/test_pathwaysd.XXXXXX")
+trap 'rm -rf "$logs"' EXIT
+n=0 passed=0 failed=0
+
+check() {
+	n=$((n + 1))
+	if eval "$2"; then
+		echo "ok $n - $1"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $1"
+		failed=$((failed + 1))
+	fi
+}
+
+rc=0
+tools/testbed-multi -n 3 --logs "$logs" --quiet --timeout 300 \
+	--insmod driver/pwtpu.ko --params "ndev=4 hbm_mib=16 mesh=2x2" \
+	-- selftests/dcn/pathwaysd-scenario.sh >"$logs/out" 2>&1 || rc=$?
+h0=$logs/host0.log
+
+echo "TAP version 13"
+echo "1..7"
+check "host 0 and host 1 exit 0; host 2 was powered off (no status)" \
+	'grep -qx "testbed-multi: host 0 (10.77.0.1) exited 0" "$logs/out" &&
+	 grep -qx "testbed-multi: host 1 (10.77.0.2) exited 0" "$logs/out" &&
+	 grep -qx "testbed-multi: host 2 (10.77.0.3) exited 123" "$logs/out"'
+check "three workers register their islands" \
+	'grep -q "^ok: three islands registered" "$h0" &&
+	 [[ $(grep -c "^ctl: controller: host [012] registered: island 0, 4 devices (2x2)" "$h0") -ge 3 ]]'
+check "the powered-off host is marked down within down_ms + 2 heartbeats" \
+	'line=$(grep -m1 "^ctl: controller: host 2 down: silent for" "$h0") &&
+	 ms=$(sed -E "s/.*silent for ([0-9]+) ms.*/\1/" <<<"$line") &&
+	 ((ms >= 1000 && ms <= 1200))'
+check "only the powered-off host went down" \
+	'! grep -q "controller: host [01] down" "$h0" &&
+	 grep -q "^ok: the powered-off host left the cluster" "$h0"'
+check "garbage at the controller is dropped and counted by reason" \
+	'grep -Eq "^ctl: controller: dropped malformed ([3-9][0-9]) .*short=.*magic=" "$h0"'
+check "garbage at a worker is dropped and counted" \
+	'grep -Eq "^wk0: worker: dropped malformed ([3-9][0-9]) " "$h0"'
+check "the controller keeps serving after garbage" \
+	'grep -q "^ok: the controller still serves after the garbage" "$h0"'
+grep -E "^(ctl: controller: host 2 down|ctl: controller: dropped|wk0: worker: dropped)" \
+	"$h0" | sed 's/^/# /'
+if ((failed)); then
+	echo "# testbed-multi exited $rc; host logs:"
+	sed 's/^/#   /' "$logs"/host*.log | tail -n 80
+fi
+echo "$passed passed, $failed failed"
+((failed == 0))

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pathwaysd - the Pathways daemon on a DCN host (docs/dcn.md).
+ *
+ *   pathwaysd --role controller --listen IP:PORT [--heartbeat-ms N]
+ *             [--down-ms N]
+ *   pathwaysd --role worker --listen IP:PORT --controller IP:PORT
+ *             --host-id N [--data-port N]
+ *   pathwaysd --role status --controller IP:PORT [--listen IP:PORT]
+ *
+ * The controller keeps the islands workers register and marks a worker
+ * down when it falls silent; a worker registers the island of the
+ * loaded pwtpu.ko and heartbeats; status connects as a client and prints
+ * what the controller knows. --run-for SECONDS stops the daemon after
+ * that long; SIGTERM and SIGINT stop it at once. Either way it prints its
+ * counters (messages, retransmissions, datagrams dropped by reason).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pathways/rm.h>
+#include <pwtpu/pwtpu_dev.h>
+
+#include "../runtime/dcn/roles.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pathwaysd --role controller --listen IP:PORT [--heartbeat-ms N] [--down-ms N]\n"
+		"       pathwaysd --role worker --listen IP:PORT --controller IP:PORT --host-id N\n"
+		"                 [--data-port N]\n"
+		"       pathwaysd --role status --controller IP:PORT [--listen IP:PORT]\n"
+		"  --run-for SECONDS  stop after this long (default: until SIGTERM)\n");
+}
+
+/* "2x4t" from the island the module describes in sysfs. */
+static void mesh_string(const struct pw_rm_island *isl, char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	for (i = 0; i < isl->shape.ndims && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%u",
+					i ? "x" : "", isl->shape.extent[i]);
+	if (isl->torus && off < len)
+		snprintf(buf + off, len - off, "t");
+}
+
+static int worker_registration(struct pw_wire_register *reg,
+			       const struct sockaddr_in *listen_at,
+			       unsigned int data_port)
+{
+	struct pw_rm_island isl;
+	uint64_t hbm = 0;
+	int ret;
+
+	ret = pw_rm_island_from_sysfs(&isl);
+	if (ret) {
+		fprintf(stderr, "pathwaysd: no island: %s (is pwtpu.ko loaded?)\n",
+			strerror(-ret));
+		return ret;
+	}
+	pwtpu_sysfs_u64(0, "hbm_total", &hbm);
+	memset(reg, 0, sizeof(*reg));
+	reg->island_id = isl.id;
+	reg->ndevices = isl.ndevices;
+	reg->hbm_bytes = hbm;
+	reg->data_port = (uint16_t)data_port;
+	memcpy(reg->data_ip, &listen_at->sin_addr, 4);
+	mesh_string(&isl, reg->mesh, sizeof(reg->mesh));
+	return 0;
+}
+
+struct opts {
+	const char *role;
+	struct sockaddr_in listen_at;
+	struct sockaddr_in controller;
+	bool have_listen, have_controller;
+	long host_id;
+	unsigned int heartbeat_ms, down_ms, data_port;
+	double run_for;
+};
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "role", required_argument, NULL, 'r' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "controller", required_argument, NULL, 'c' },
+		{ "host-id", required_argument, NULL, 'i' },
+		{ "heartbeat-ms", required_argument, NULL, 'b' },
+		{ "down-ms", required_argument, NULL, 'd' },
+		{ "data-port", required_argument, NULL, 'p' },
+		{ "run-for", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->host_id = -1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r': o->role = optarg; break;
+		case 'l':
+			if (pw_parse_addr(optarg, &o->listen_at))
+				goto bad_addr;
+			o->have_listen = true;
+			break;
+		case 'c':
+			if (pw_parse_addr(optarg, &o->controller))
+				goto bad_addr;
+			o->have_controller = true;
+			break;
+		case 'i': o->host_id = strtol(optarg, NULL, 0); break;
+		case 'b': o->heartbeat_ms = (unsigned int)atoi(optarg); break;
+		case 'd': o->down_ms = (unsigned int)atoi(optarg); break;
+		case 'p': o->data_port = (unsigned int)atoi(optarg); break;
+		case 't': o->run_for = atof(optarg); break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -EINVAL;
+		}
+	}
+	if (!o->role || optind != argc) {
+		usage(stderr);
+		return -EINVAL;
+	}
+	return 0;
+bad_addr:
+	fprintf(stderr, "pathwaysd: %s: want IPv4:PORT, e.g. 10.77.0.1:7700\n",
+		optarg);
+	return -EINVAL;
+}
+
+static bool time_up(const struct opts *o, uint64_t start)
+{
+	return stop || (o->run_for > 0 &&
+			pw_now_ns() - start >= (uint64_t)(o->run_for * 1e9));
+}
+
+static int run_controller(const struct opts *o, struct pw_transport *t)
+{
+	static struct pw_controller c;
+	uint64_t start = pw_now_ns();
+	int ret = pw_controller_init(&c, t, o->heartbeat_ms, o->down_ms);
+
+	if (ret) {
+		fprintf(stderr, "pathwaysd: --down-ms must exceed --heartbeat-ms\n");
+		return ret;
+	}
+	printf("controller: listening on %s:%u (heartbeat %u ms, down after %u ms)\n",
+	       inet_ntoa(o->listen_at.sin_addr), ntohs(o->listen_at.sin_port),
+	       c.heartbeat_ms, c.down_ms);
+	fflush(stdout);
+	while (!time_up(o, start) && !ret)
+		ret = pw_controller_step(&c, 50000000ull);
+	pw_node_print_stats(&c.node, "controller");
+	pw_controller_fini(&c);
+	return ret;
+}
+
+static int run_worker(const struct opts *o, struct pw_transport *t)
+{
+	static struct pw_worker w;
+	struct pw_wire_register reg;
+	uint64_t start = pw_now_ns();
+	int ret;
+
+	if (!o->have_controller || o->host_id < 0 || o->host_id >= PW_MAX_HOSTS) {
+		fprintf(stderr, "pathwaysd: a worker needs --controller and --host-id 0..%d\n",
+			PW_MAX_HOSTS - 1);
+		pw_transport_close(t);
+		return -EINVAL;
+	}
+	ret = worker_registration(&reg, &o->listen_at,
+				  o->data_port ? o->data_port :
+				  ntohs(o->listen_at.sin_port) + 1u);
+	if (!ret)
+		ret = pw_worker_init(&w, t, (uint32_t)o->host_id,
+				     &o->controller, &reg);
+	if (ret) {
+		pw_transport_close(t);
+		return ret;
+	}
+	printf("worker %ld: island %u, %u devices (%s), controller %s:%u\n",
+	       o->host_id, reg.island_id, reg.ndevices, reg.mesh,
+	       inet_ntoa(o->controller.sin_addr), ntohs(o->controller.sin_port));
+	fflush(stdout);
+	while (!time_up(o, start) && !ret)
+		ret = pw_worker_step(&w, 50000000ull);
+	pw_node_print_stats(&w.node, "worker");
+	pw_worker_fini(&w);
+	return ret;
+}
+
+struct status_ctx {
+	bool answered;
+	struct pw_wire_connect_ack ack;
+};
+
+static int status_handle(struct pw_node *node, struct pw_node_peer *p,
+			 const struct pw_wire_msg *msg, uint64_t now)
+{
+	struct status_ctx *s = node->ctx;
+
+	(void)p;
+	(void)now;
+	if (msg->hdr.type != PW_WIRE_CONNECT_ACK)
+		return 0;
+	s->ack = msg->body.connect_ack;
+	s->answered = true;
+	return 0;
+}
+
+static int run_status(const struct opts *o, struct pw_transport *t)
+{
+	static struct pw_node node;
+	struct status_ctx s = { 0 };
+	struct pw_node_peer *ctl;
+	struct pw_wire_msg m;
+	uint64_t start = pw_now_ns();
+	double limit = o->run_for > 0 ? o->run_for : 5;
+
+	if (!o->have_controller) {
+		fprintf(stderr, "pathwaysd: status needs --controller\n");
+		pw_transport_close(t);
+		return -EINVAL;
+	}
+	pw_node_init(&node, PW_NODE_CLIENT_BASE | ((uint32_t)getpid() & 0x7fffffff),
+		     t, status_handle, &s);
+	ctl = pw_node_peer(&node, PW_NODE_CONTROLLER, &o->controller);
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_CONNECT;
+	m.body.connect.pid = (uint32_t)getpid();
+	snprintf(m.body.connect.name, sizeof(m.body.connect.name), "status");
+	pw_node_send(&node, ctl, &m, start);
+	while (!s.answered && !stop && pw_now_ns() - start < limit * 1e9)
+		pw_node_step(&node, 20000000ull);
+	/* Let the last ack go out before leaving. */
+	pw_node_step(&node, 1000000ull);
+	pw_node_fini(&node);
+	if (!s.answered) {
+		fprintf(stderr, "pathwaysd: no answer from the controller in %.1f s\n",
+			limit);
+		return -ETIMEDOUT;
+	}
+	printf("islands %u devices %u\n", s.ack.nislands, s.ack.ndevices);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct pw_transport *t;
+	struct opts o;
+	int ret;
+
+	if (parse(argc, argv, &o))
+		return 2;
+	if (!o.have_listen) {
+		o.listen_at.sin_family = AF_INET;
+		o.listen_at.sin_addr.s_addr = htonl(INADDR_ANY);
+		if (!strcmp(o.role, "controller"))
+			o.listen_at.sin_port = htons(7700);
+	}
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	ret = pw_udp_open(&t, &o.listen_at);
+	if (ret) {
+		fprintf(stderr, "pathwaysd: udp %s:%u: %s\n",
+			inet_ntoa(o.listen_at.sin_addr),
+			ntohs(o.listen_at.sin_port), strerror(-ret));
+		return 1;
+	}
+	if (!strcmp(o.role, "controller"))
+		ret = run_controller(&o, t);
+	else if (!strcmp(o.role, "worker"))
+		ret = run_worker(&o, t);
+	else if (!strcmp(o.role, "status"))
+		ret = run_status(&o, t);
+	else {
+		pw_transport_close(t);
+		fprintf(stderr, "pathwaysd: unknown role %s\n", o.role);
+		return 2;
+	}
+	return ret ? 1 : 0;
+}
