@@ -204,7 +204,7 @@ struct pw_bo_cached {
 	uint64_t size;
 };
 
-#define PW_BO_CACHE_SLOTS	64
+#define PW_BO_CACHE_SLOTS	512
 
 /**
  * struct pw_bo_cache - recently freed buffer objects of one device
