@@ -3,6 +3,8 @@
 # dispatch), island scheduler, and this host's worker (executors, object
 # store).
 include runtime/net/net.mk
+include runtime/net/dpdk.mk
+include runtime/net/dp.mk
 LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/rm/rm_island.c \
 	runtime/util/error.c \
@@ -13,11 +15,20 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/worker/store_host.c runtime/worker/fnload.c \
 	runtime/client/batch.c runtime/client/lower.c \
 	runtime/client/trace.c runtime/client/run.c \
-	$(PW_NET_SRCS) \
-	runtime/dcn/node.c runtime/dcn/controller.c runtime/dcn/worker.c
+	$(PW_NET_SRCS) $(PW_DPDK_SRCS) $(PW_DP_SRCS) \
+	runtime/dcn/node.c runtime/dcn/controller.c runtime/dcn/ctl_run.c \
+	runtime/dcn/worker.c runtime/dcn/wk_run.c runtime/dcn/wdev.c \
+	runtime/dcn/rclient.c
 LIBPATHWAYS := $(BUILD)/libpathways.a
 
-$(LIBPATHWAYS): $(patsubst %.c,$(BUILD)/%.o,$(LIBPATHWAYS_SRCS))
-	$(AR) rcs $@ $^
+# Rebuilt whole when its list of sources changes, not only its objects.
+$(LIBPATHWAYS): $(patsubst %.c,$(BUILD)/%.o,$(LIBPATHWAYS_SRCS)) \
+		runtime/runtime.mk
+	rm -f $@
+	$(AR) rcs $@ $(filter %.o,$^)
 
 USER_LIBS += $(LIBPATHWAYS)
+
+# DPDK's libraries (--as-needed: only programs that open a DPDK transport
+# depend on them) and rdma-core's for the data plane.
+USER_LDLIBS += $(PW_DPDK_LIBS) $(PW_DP_LDLIBS)

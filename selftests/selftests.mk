@@ -8,3 +8,5 @@ include selftests/firmware/coll.mk
 include selftests/runtime/runtime.mk
 include selftests/pathways/pathways.mk
 include selftests/net/net.mk
+include selftests/net/dpdk.mk
+include selftests/net/dp.mk

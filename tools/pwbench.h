@@ -25,6 +25,8 @@ int pwbench_summarize(const uint64_t *v, size_t n, struct pwbench_summary *s);
 
 /* `pwbench dispatch ...`: argv[0] is "dispatch". */
 int pwbench_dispatch_main(int argc, char **argv);
+/* `pwbench dispatch --dcn ...`: over the DCN (pwbench_dcn.c). */
+int pwbench_dcn_main(int argc, char **argv);
 /* `pwbench collective ...`: argv[0] is "collective". */
 int pwbench_collective_main(int argc, char **argv);
 /* `pwbench pathways ...`: argv[0] is "pathways" (pwbench_paper.c). */

@@ -449,6 +449,9 @@ int pwbench_dispatch_main(int argc, char **argv)
 	struct bench b;
 	int c, ret;
 
+	for (c = 1; c < argc; c++)
+		if (!strncmp(argv[c], "--dcn", 5))
+			return pwbench_dcn_main(argc, argv);
 	memset(&b, 0, sizeof(b));
 	memset(s, 0, sizeof(s));
 	ret = parse_opts(argc, argv, &b.o);

@@ -2,7 +2,7 @@
 # the demo's program), pwbench (micro-benchmarks) and pwtrace (trace to
 # Perfetto JSON).
 PWBENCH_SRCS := tools/pwbench.c tools/pwbench_dispatch.c tools/pwbench_stats.c \
-	tools/pwbench_collective.c tools/pwbench_paper.c \
+	tools/pwbench_collective.c tools/pwbench_dcn.c tools/pwbench_paper.c \
 	tools/pwbench_paper_tput.c tools/pwbench_paper_multi.c \
 	tools/pwbench_paper_dispatch.c tools/pwbench_paper_clients.c
 # runtime/runtime.mk, included after this file, defines it the same way;
@@ -34,7 +34,7 @@ USER_BINS += $(BUILD)/tools/pwtpu-smi $(BUILD)/tools/pwtpu-matmul \
 
 # pathwaysd: the daemon on each DCN host (controller, worker, status).
 $(BUILD)/tools/pathwaysd: $(BUILD)/tools/pathwaysd.o $(LIBPATHWAYS) \
-		$(BUILD)/libpwtpu.a
+		$(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 USER_BINS += $(BUILD)/tools/pathwaysd

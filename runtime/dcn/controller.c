@@ -168,6 +168,12 @@ static int ctl_handle(struct pw_node *node, struct pw_node_peer *p,
 		return on_heartbeat(c, p, now);
 	case PW_WIRE_CONNECT:
 		return on_connect(c, p, msg, now);
+	case PW_WIRE_PROGRAM:
+		return pw_ctl_on_program(c, p, msg, now);
+	case PW_WIRE_RUN:
+		return pw_ctl_on_run(c, p, msg, now);
+	case PW_WIRE_DONE:
+		return pw_ctl_on_done(c, p, msg, now);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -202,6 +208,7 @@ static void ctl_check_liveness(struct pw_controller *c, uint64_t now)
 		for (d = 0; d < isl->reg.ndevices; d++)
 			pw_rm_remove_device(isl->rm, d);
 		c->downs++;
+		pw_ctl_host_down(c, h, now);
 		ctl_log("host %u down: silent for %llu ms (limit %u ms); its %u devices removed",
 			h, (unsigned long long)silent, c->down_ms,
 			isl->reg.ndevices);
@@ -248,6 +255,7 @@ void pw_controller_fini(struct pw_controller *c)
 {
 	unsigned int h;
 
+	pw_ctl_runs_fini(c);
 	for (h = 0; h < PW_MAX_HOSTS; h++)
 		pw_rm_destroy(c->isl[h].rm);
 	pw_node_fini(&c->node);

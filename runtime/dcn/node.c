@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include "node.h"
 
 #define PW_NODE_BURST	32
+/* Longest sleep on a transport without a descriptor, with an extra fd. */
+#define PW_NODE_SPIN_NS	200000ull
 
 uint64_t pw_now_ns(void)
 {
@@ -46,6 +49,7 @@ int pw_node_init(struct pw_node *node, uint32_t id, struct pw_transport *t,
 	node->t = t;
 	node->handler = handler;
 	node->ctx = ctx;
+	node->extra_fd = -1;
 	return 0;
 }
 
@@ -177,6 +181,33 @@ static void node_deliver(struct pw_node *node, uint64_t now)
 	}
 }
 
+/* Sleep until the transport or the extra descriptor may have work. */
+static int node_wait(struct pw_node *node, uint64_t timeout_ns)
+{
+	struct pollfd pfd[2];
+	struct timespec ts;
+	int tfd;
+
+	if (node->extra_fd < 0)
+		return pw_transport_wait(node->t, timeout_ns);
+	tfd = pw_transport_poll_fd(node->t);
+	if (tfd < 0) {
+		/* A polled transport (DPDK): look at both often. */
+		if (timeout_ns > PW_NODE_SPIN_NS)
+			timeout_ns = PW_NODE_SPIN_NS;
+		return pw_transport_wait(node->t, timeout_ns);
+	}
+	pfd[0].fd = tfd;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = node->extra_fd;
+	pfd[1].events = POLLIN;
+	ts.tv_sec = (time_t)(timeout_ns / 1000000000ull);
+	ts.tv_nsec = (long)(timeout_ns % 1000000000ull);
+	if (ppoll(pfd, 2, &ts, NULL) < 0 && errno != EINTR)
+		return -errno;
+	return 0;
+}
+
 int pw_node_step(struct pw_node *node, uint64_t timeout_ns)
 {
 	struct pw_dgram dg[PW_NODE_BURST];
@@ -194,7 +225,7 @@ int pw_node_step(struct pw_node *node, uint64_t timeout_ns)
 			due = d;
 	}
 	if (due > now) {
-		n = pw_transport_wait(node->t, due - now);
+		n = node_wait(node, due - now);
 		if (n < 0)
 			return n;
 	}

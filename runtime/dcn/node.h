@@ -74,6 +74,8 @@ struct pw_node_stats {
  * @npeers: slots of @peers ever used (free ones have no channel).
  * @peers: the peers; a slot's address never changes.
  * @stats: drops before any channel.
+ * @extra_fd: another descriptor pw_node_step() wakes for (e.g. a device
+ *	ring's eventfd), or -1.
  */
 struct pw_node {
 	uint32_t id;
@@ -84,6 +86,7 @@ struct pw_node {
 	unsigned int npeers;
 	struct pw_node_peer peers[PW_NODE_MAX_PEERS];
 	struct pw_node_stats stats;
+	int extra_fd;
 };
 
 uint64_t pw_now_ns(void);

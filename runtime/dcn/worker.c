@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "roles.h"
@@ -42,7 +43,6 @@ static int wk_handle(struct pw_node *node, struct pw_node_peer *p,
 	struct pw_worker *w = node->ctx;
 	char line[96];
 
-	(void)now;
 	if (p != w->ctl)
 		return -EPERM;
 	switch (msg->hdr.type) {
@@ -63,6 +63,8 @@ static int wk_handle(struct pw_node *node, struct pw_node_peer *p,
 		return 0;
 	case PW_WIRE_HEARTBEAT:
 		return 0;
+	case PW_WIRE_PLAN:
+		return pw_wk_on_plan(w, msg, now);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -80,10 +82,22 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 	w->reg.host_id = host_id;
 	w->heartbeat_ms = PW_HEARTBEAT_MS;
 	w->down_ms = PW_DOWN_MS;
+	w->runs = calloc(PW_WK_MAX_RUNS, sizeof(*w->runs));
+	if (!w->runs)
+		return -ENOMEM;
+	ret = pw_wdev_open(&w->dev, reg->ndevices);
+	if (ret) {
+		free(w->runs);
+		return ret;
+	}
 	ret = pw_node_init(&w->node, PW_NODE_WORKER_BASE + host_id, t,
 			   wk_handle, w);
-	if (ret)
+	if (ret) {
+		pw_wdev_close(&w->dev);
+		free(w->runs);
 		return ret;
+	}
+	w->node.extra_fd = w->dev.efd;
 	return wk_register(w, pw_now_ns());
 }
 
@@ -96,6 +110,7 @@ int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns)
 	ret = pw_node_step(&w->node, timeout_ns < cap ? timeout_ns : cap);
 	if (ret)
 		return ret;
+	pw_wk_reap(w);
 	now = pw_now_ns();
 	if (now - w->ctl->last_heard_ns >= w->down_ms * 1000000ull) {
 		wk_log(w, w->registered ? "controller silent: registering again" :
@@ -117,4 +132,6 @@ int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns)
 void pw_worker_fini(struct pw_worker *w)
 {
 	pw_node_fini(&w->node);
+	pw_wdev_close(&w->dev);
+	free(w->runs);
 }

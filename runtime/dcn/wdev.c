@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wdev.c - a worker's devices for PLAN commands: open, load the known
+ * programs, submit through one io_uring, reap without blocking.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <pwtpu/pwprog.h>
+#include <pwtpu/pwtpu_dev.h>
+
+#include "wdev.h"
+
+#define PW_WDEV_RING	256
+
+/* Load function @fn on device @d: none or one add over the BO. */
+static int wdev_load(struct pw_wdev *w, unsigned int d, enum pw_wdev_fn fn)
+{
+	static const uint32_t one[1] = { 1 };
+	struct pwtpu_prog_load res;
+	struct pwprog *p = pwprog_new(1);
+	size_t size;
+	void *img;
+	int a, b, c, ret;
+
+	if (!p)
+		return -ENOMEM;
+	a = pwprog_tensor(p, PWTPU_DT_F32, 1, one, 0, 0);
+	if (fn == PW_WDEV_FN_ADD) {
+		b = pwprog_tensor(p, PWTPU_DT_F32, 1, one, 0, 4);
+		c = pwprog_tensor(p, PWTPU_DT_F32, 1, one, 0, 8);
+		pwprog_binary(p, PWTPU_OP_ADD, c, a, b);
+	}
+	img = pwprog_image(p, &size);
+	pwprog_free(p);
+	if (!img)
+		return -ENOMEM;
+	ret = pwtpu_prog_load(w->fd[d], img, size, NULL, 0, &res);
+	free(img);
+	if (!ret)
+		w->prog[d][fn] = res.handle;
+	return ret;
+}
+
+int pw_wdev_open(struct pw_wdev *w, unsigned int ndev)
+{
+	struct pwtpu_bo bo;
+	unsigned int d;
+	int ret, fn;
+
+	memset(w, 0, sizeof(*w));
+	if (!ndev || ndev > PW_WIRE_MAX_DEVICES)
+		return -EINVAL;
+	w->efd = -1;
+	for (d = 0; d < ndev; d++) {
+		w->fd[d] = pwtpu_open(d);
+		if (w->fd[d] < 0) {
+			ret = w->fd[d];
+			goto err;
+		}
+		w->ndev = d + 1;
+		ret = pwtpu_bo_create(w->fd[d], 4096, &bo);
+		if (ret)
+			goto err;
+		w->bo[d] = bo.handle;
+		for (fn = PW_WDEV_FN_EMPTY; fn < PW_WDEV_NFN; fn++) {
+			ret = wdev_load(w, d, fn);
+			if (ret)
+				goto err;
+		}
+	}
+	ret = pwtpu_ring_init(&w->ring, PW_WDEV_RING, 0);
+	if (ret)
+		goto err;
+	w->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (w->efd < 0 || io_uring_register_eventfd(&w->ring, w->efd)) {
+		ret = -errno;
+		io_uring_queue_exit(&w->ring);
+		goto err;
+	}
+	return 0;
+err:
+	if (w->efd >= 0)
+		close(w->efd);
+	while (w->ndev-- > 0)
+		close(w->fd[w->ndev]);
+	return ret;
+}
+
+void pw_wdev_close(struct pw_wdev *w)
+{
+	unsigned int d;
+
+	io_uring_queue_exit(&w->ring);
+	close(w->efd);
+	/* Closing the files frees their programs and buffer objects. */
+	for (d = 0; d < w->ndev; d++)
+		close(w->fd[d]);
+}
+
+int pw_wdev_submit(struct pw_wdev *w, const struct pw_wire_plan_cmd *c,
+		   uint64_t tag)
+{
+	struct io_uring_sqe *sqe;
+	struct pwtpu_cmd cmd;
+	uint32_t op;
+
+	if (c->dev >= w->ndev)
+		return -EINVAL;
+	memset(&cmd, 0, sizeof(cmd));
+	if (c->op == PW_WIRE_CMD_NOP) {
+		op = PWTPU_CMD_NOP;
+	} else if (c->op == PW_WIRE_CMD_EXEC && c->fn_id >= PW_WDEV_FN_EMPTY &&
+		   c->fn_id < PW_WDEV_NFN && !c->gang_id) {
+		op = PWTPU_CMD_EXEC;
+		pwtpu_cmd_exec(&cmd, w->prog[c->dev][c->fn_id], &w->bo[c->dev],
+			       1);
+	} else {
+		return -EINVAL;
+	}
+	sqe = io_uring_get_sqe(&w->ring);
+	if (!sqe)
+		return -EBUSY;
+	/* The driver copies the command (and the BO list) at submission. */
+	pwtpu_prep_uring_cmd(sqe, w->fd[c->dev], op, &cmd);
+	io_uring_sqe_set_data64(sqe, tag);
+	if (io_uring_submit(&w->ring) < 0)
+		return -EIO;
+	w->inflight++;
+	return 0;
+}
+
+int pw_wdev_reap(struct pw_wdev *w, struct pw_wdev_done *done,
+		 unsigned int max)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int head, n = 0;
+	uint64_t val;
+
+	/* Clear the eventfd first: a completion after this signals again. */
+	if (read(w->efd, &val, sizeof(val)) < 0 && errno != EAGAIN)
+		return -errno;
+	io_uring_for_each_cqe(&w->ring, head, cqe) {
+		if (n == max)
+			break;
+		done[n].tag = cqe->user_data;
+		done[n].res = cqe->res;
+		done[n].queue_ns = PWTPU_CQE_QUEUE_NS(cqe->big_cqe[0]);
+		done[n].exec_ns = PWTPU_CQE_EXEC_NS(cqe->big_cqe[0]);
+		n++;
+	}
+	io_uring_cq_advance(&w->ring, n);
+	w->inflight -= n;
+	return (int)n;
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pwbench_dcn.c - `pwbench dispatch --dcn`: what it costs to dispatch to
+ * a device on another host: a client here sends one RUN to the controller
+ * (docs/dcn.md), the controller sends the worker its PLAN, the worker
+ * submits to its device through io_uring, and DONE comes back the same
+ * way. Two programs, as `pwbench dispatch --local` runs them: an empty
+ * program and a 1-element f32 add, each one computation.
+ *
+ * The control transport is kernel UDP, or DPDK on an interface with
+ * --dpdk IF (af_packet; the controller must be on another host, since a
+ * host's packets to itself never reach the interface).
+ *
+ * Besides the round trip (this host's clock) it reports where the time
+ * went, each part on one host's clock: the controller's residence (RUN
+ * in to PLAN out), the worker's (PLAN in to DONE out), the device's (first
+ * start to last end); the rest is network and forwarding.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runtime/dcn/roles.h"
+#include "../runtime/net/dpdk.h"
+
+#include "pwbench.h"
+
+enum { DCN_EMPTY, DCN_ADD, DCN_NCASES };
+
+static const char *const dcn_case[DCN_NCASES] = {
+	[DCN_EMPTY] = "exec empty prog",
+	[DCN_ADD] = "exec add f32[1]",
+};
+
+static const char *const dcn_key[DCN_NCASES] = {
+	[DCN_EMPTY] = "exec_empty",
+	[DCN_ADD] = "exec_add",
+};
+
+struct dcn_opts {
+	struct sockaddr_in controller;
+	struct sockaddr_in addr;
+	const char *dpdk_if;
+	const char *csv;
+	unsigned int host;
+	unsigned int iters;
+};
+
+/* Samples of one case: round trip and its parts, ns. */
+struct dcn_samples {
+	uint64_t *total, *ctrl, *worker, *dev, *net;
+};
+
+static void dcn_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pwbench dispatch --dcn IP:PORT --host H [-n ITER]\n"
+		"                        [--addr IP:PORT] [--dpdk IF] [--csv FILE]\n"
+		"  --dcn IP:PORT  the controller\n"
+		"  --host H       the worker host whose device 0.. runs the programs\n"
+		"  --addr IP:PORT this client's address (default: any, port chosen)\n"
+		"  --dpdk IF      DPDK (af_packet on IF) instead of kernel UDP; needs\n"
+		"                 --addr with IF's IPv4 address\n"
+		"  --csv FILE     every sample: transport,case,iter,total,ctrl,worker,dev,net\n");
+}
+
+static int dcn_parse(int argc, char **argv, struct dcn_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "dcn", required_argument, NULL, 'c' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "addr", required_argument, NULL, 'a' },
+		{ "dpdk", required_argument, NULL, 'D' },
+		{ "csv", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool have_ctl = false;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->iters = 2000;
+	o->addr.sin_family = AF_INET;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (pw_parse_addr(optarg, &o->controller))
+				goto bad;
+			have_ctl = true;
+			break;
+		case 'H': o->host = (unsigned int)atoi(optarg); break;
+		case 'a':
+			if (pw_parse_addr(optarg, &o->addr))
+				goto bad;
+			break;
+		case 'D': o->dpdk_if = optarg; break;
+		case 'C': o->csv = optarg; break;
+		case 'n': o->iters = (unsigned int)atoi(optarg); break;
+		case 'h': dcn_usage(stdout); exit(0);
+		default: dcn_usage(stderr); return -EINVAL;
+		}
+	}
+	if (!have_ctl || !o->iters || optind != argc ||
+	    (o->dpdk_if && !o->addr.sin_addr.s_addr)) {
+		dcn_usage(stderr);
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "pwbench: %s: want IPv4:PORT\n", optarg);
+	return -EINVAL;
+}
+
+static int dcn_transport(const struct dcn_opts *o, struct pw_transport **t)
+{
+	struct pw_dpdk_opts d;
+
+	if (!o->dpdk_if)
+		return pw_udp_open(t, &o->addr);
+	memset(&d, 0, sizeof(d));
+	d.ifname = o->dpdk_if;
+	d.addr = o->addr;
+	return pw_dpdk_open(t, &d);
+}
+
+static void summary_line(const char *name, const uint64_t *v, unsigned int n)
+{
+	struct pwbench_summary s;
+
+	pwbench_summarize(v, n, &s);
+	printf("  %-22s %9.1f %9.1f %9.1f %9.1f\n", name, s.min / 1e3,
+	       s.p50 / 1e3, s.p99 / 1e3, s.max / 1e3);
+}
+
+static int dcn_case_run(struct pw_rclient *rc, unsigned int prog,
+			unsigned int iters, struct dcn_samples *s)
+{
+	struct pw_wire_done d;
+	uint64_t sent, recv;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < iters + iters / 10; i++) {
+		unsigned int k = i < iters / 10 ? 0 : i - iters / 10;
+
+		ret = pw_rclient_run(rc, prog, i + 1, &d, &sent, &recv, 5000);
+		if (ret)
+			return ret;
+		if (i < iters / 10)
+			continue;	/* warm-up */
+		s->total[k] = recv - sent;
+		s->ctrl[k] = d.ctrl_send_ns - d.ctrl_recv_ns;
+		s->worker[k] = d.worker_send_ns - d.worker_recv_ns;
+		s->dev[k] = d.dev_end_ns - d.dev_start_ns;
+		s->net[k] = s->total[k] > s->ctrl[k] + s->worker[k] ?
+			    s->total[k] - s->ctrl[k] - s->worker[k] : 0;
+	}
+	return 0;
+}
+
+int pwbench_dcn_main(int argc, char **argv)
+{
+	static struct pw_rclient rc;
+	struct dcn_samples s[DCN_NCASES];
+	const char *kind;
+	struct pw_transport *t;
+	struct dcn_opts o;
+	FILE *csv = NULL;
+	unsigned int c, i;
+	int ret;
+
+	if (dcn_parse(argc, argv, &o))
+		return 2;
+	kind = o.dpdk_if ? "dcn-dpdk" : "dcn-udp";
+	ret = dcn_transport(&o, &t);
+	if (ret) {
+		fprintf(stderr, "pwbench: %s transport: %s\n", kind, strerror(-ret));
+		return 1;
+	}
+	ret = pw_rclient_connect(&rc, t, &o.controller, "pwbench", 10000);
+	if (ret) {
+		fprintf(stderr, "pwbench: connecting to %s:%u: %s\n",
+			inet_ntoa(o.controller.sin_addr),
+			ntohs(o.controller.sin_port), strerror(-ret));
+		return 1;
+	}
+	for (c = 0; c < DCN_NCASES; c++) {
+		uint32_t fn = c == DCN_EMPTY ? PW_WDEV_FN_EMPTY : PW_WDEV_FN_ADD;
+
+		ret = pw_rclient_program(&rc, c + 1, &fn, &o.host, 1, 5000);
+		if (ret) {
+			fprintf(stderr, "pwbench: registering %s on host %u: %s\n",
+				dcn_case[c], o.host, strerror(-ret));
+			return 1;
+		}
+		s[c].total = calloc(o.iters, sizeof(uint64_t));
+		s[c].ctrl = calloc(o.iters, sizeof(uint64_t));
+		s[c].worker = calloc(o.iters, sizeof(uint64_t));
+		s[c].dev = calloc(o.iters, sizeof(uint64_t));
+		s[c].net = calloc(o.iters, sizeof(uint64_t));
+		if (!s[c].total || !s[c].ctrl || !s[c].worker || !s[c].dev ||
+		    !s[c].net)
+			return 1;
+		ret = dcn_case_run(&rc, c + 1, o.iters, &s[c]);
+		if (ret) {
+			fprintf(stderr, "pwbench: %s over %s: %s\n", dcn_case[c],
+				kind, strerror(-ret));
+			return 1;
+		}
+	}
+	printf("pwbench dispatch --dcn: %s, controller %s:%u, device on host %u, %u runs per case\n",
+	       kind, inet_ntoa(o.controller.sin_addr),
+	       ntohs(o.controller.sin_port), o.host, o.iters);
+	for (c = 0; c < DCN_NCASES; c++) {
+		printf("%s (us)                min       p50       p99       max\n",
+		       dcn_case[c]);
+		summary_line("round trip", s[c].total, o.iters);
+		summary_line("controller residence", s[c].ctrl, o.iters);
+		summary_line("worker residence", s[c].worker, o.iters);
+		summary_line("device", s[c].dev, o.iters);
+		summary_line("network + forwarding", s[c].net, o.iters);
+	}
+	if (o.csv) {
+		csv = fopen(o.csv, "w");
+		if (!csv) {
+			perror(o.csv);
+			return 1;
+		}
+		fprintf(csv, "transport,case,iter,total_ns,ctrl_ns,worker_ns,dev_ns,net_ns\n");
+		for (c = 0; c < DCN_NCASES; c++)
+			for (i = 0; i < o.iters; i++)
+				fprintf(csv, "%s,%s,%u,%llu,%llu,%llu,%llu,%llu\n",
+					kind, dcn_key[c], i,
+					(unsigned long long)s[c].total[i],
+					(unsigned long long)s[c].ctrl[i],
+					(unsigned long long)s[c].worker[i],
+					(unsigned long long)s[c].dev[i],
+					(unsigned long long)s[c].net[i]);
+		fclose(csv);
+	}
+	pw_rclient_close(&rc);
+	for (c = 0; c < DCN_NCASES; c++) {
+		free(s[c].total);
+		free(s[c].ctrl);
+		free(s[c].worker);
+		free(s[c].dev);
+		free(s[c].net);
+	}
+	return 0;
+}
