@@ -48,6 +48,19 @@ case $me in
 	else
 		rc=1
 	fi
+	# Work on a live island runs; on the dead one it fails, at once.
+	if "$B/tools/pwbench" dispatch --dcn "$ctl" --host 1 -n 20 >/tmp/run1.log 2>&1; then
+		echo "ok: runs on a live island complete"
+	else
+		rc=1
+		cat /tmp/run1.log
+	fi
+	if "$B/tools/pwbench" dispatch --dcn "$ctl" --host 2 -n 1 >/tmp/run2.log 2>&1; then
+		rc=1
+		echo "a run on the powered-off island succeeded"
+	else
+		echo "run on the powered-off island: $(cat /tmp/run2.log)"
+	fi
 	python3 - "$PWTPU_DCN_IP" <<'PY'
 import socket, struct, sys
 ip = sys.argv[1]

@@ -30,7 +30,7 @@ tools/testbed-multi -n 3 --logs "$logs" --quiet --timeout 300 \
 h0=$logs/host0.log
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..9"
 check "host 0 and host 1 exit 0; host 2 was powered off (no status)" \
 	'grep -qx "testbed-multi: host 0 (10.77.0.1) exited 0" "$logs/out" &&
 	 grep -qx "testbed-multi: host 1 (10.77.0.2) exited 0" "$logs/out" &&
@@ -45,6 +45,10 @@ check "the powered-off host is marked down within down_ms + 2 heartbeats" \
 check "only the powered-off host went down" \
 	'! grep -q "controller: host [01] down" "$h0" &&
 	 grep -q "^ok: the powered-off host left the cluster" "$h0"'
+check "a run on a live island completes through controller and worker" \
+	'grep -q "^ok: runs on a live island complete" "$h0"'
+check "a run on the powered-off island fails with a clear error, not a hang" \
+	'grep -q "^run on the powered-off island: pwbench: registering .* on host 2: Host is down" "$h0"'
 check "garbage at the controller is dropped and counted by reason" \
 	'grep -Eq "^ctl: controller: dropped malformed ([3-9][0-9]) .*short=.*magic=" "$h0"'
 check "garbage at a worker is dropped and counted" \
