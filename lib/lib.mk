@@ -10,7 +10,7 @@ USER_LIBS += $(LIBPWTPU)
 # libpwprog: the program builder (include/pwtpu/pwprog.h).
 LIBPWPROG := $(BUILD)/libpwprog.a
 
-$(LIBPWPROG): $(BUILD)/lib/pwprog.o
+$(LIBPWPROG): $(BUILD)/lib/pwprog.o $(BUILD)/lib/pwprog_dispatch.o
 	$(AR) rcs $@ $^
 
 USER_LIBS += $(LIBPWPROG)

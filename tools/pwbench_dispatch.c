@@ -152,29 +152,17 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* The two programs: none or one instruction over one 4-byte tensor. */
+/* The two programs (pwprog_dispatch_image), loaded on the device. */
 static int load_programs(struct bench *b)
 {
-	static const uint32_t one[1] = { 1 };
 	struct pwtpu_prog_load res;
-	struct pwprog *p;
 	char log[256] = "";
-	int i, ret = 0, a, c, d;
+	int i, ret = 0;
 	size_t size;
 	void *img;
 
 	for (i = CASE_EXEC_EMPTY; i <= CASE_EXEC_ADD && !ret; i++) {
-		p = pwprog_new(1);
-		if (!p)
-			return -ENOMEM;
-		a = pwprog_tensor(p, PWTPU_DT_F32, 1, one, 0, 0);
-		if (i == CASE_EXEC_ADD) {
-			c = pwprog_tensor(p, PWTPU_DT_F32, 1, one, 0, 4);
-			d = pwprog_tensor(p, PWTPU_DT_F32, 1, one, 0, 8);
-			pwprog_binary(p, PWTPU_OP_ADD, d, a, c);
-		}
-		img = pwprog_image(p, &size);
-		pwprog_free(p);
+		img = pwprog_dispatch_image(i == CASE_EXEC_ADD, &size);
 		if (!img)
 			return -ENOMEM;
 		ret = pwtpu_prog_load(b->fd, img, size, log, sizeof(log),

@@ -9,6 +9,7 @@
 #ifndef PWTPU_PWPROG_H
 #define PWTPU_PWPROG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,5 +45,12 @@ int pwprog_binary(struct pwprog *p, enum pwtpu_op op, int dst, int a, int b);
  * on ENOMEM. The builder stays usable.
  */
 void *pwprog_image(const struct pwprog *p, size_t *size);
+
+/*
+ * The dispatch measurement's programs (lib/pwprog_dispatch.c), over one
+ * buffer of at least 12 bytes: with @add, f32 [8] = [0] + [4]; without,
+ * no instruction at all. A malloc'd image of *size bytes, or NULL.
+ */
+void *pwprog_dispatch_image(bool add, size_t *size);
 
 #endif /* PWTPU_PWPROG_H */

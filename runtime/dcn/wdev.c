@@ -19,23 +19,12 @@
 /* Load function @fn on device @d: none or one add over the BO. */
 static int wdev_load(struct pw_wdev *w, unsigned int d, enum pw_wdev_fn fn)
 {
-	static const uint32_t one[1] = { 1 };
 	struct pwtpu_prog_load res;
-	struct pwprog *p = pwprog_new(1);
 	size_t size;
 	void *img;
-	int a, b, c, ret;
+	int ret;
 
-	if (!p)
-		return -ENOMEM;
-	a = pwprog_tensor(p, PWTPU_DT_F32, 1, one, 0, 0);
-	if (fn == PW_WDEV_FN_ADD) {
-		b = pwprog_tensor(p, PWTPU_DT_F32, 1, one, 0, 4);
-		c = pwprog_tensor(p, PWTPU_DT_F32, 1, one, 0, 8);
-		pwprog_binary(p, PWTPU_OP_ADD, c, a, b);
-	}
-	img = pwprog_image(p, &size);
-	pwprog_free(p);
+	img = pwprog_dispatch_image(fn == PW_WDEV_FN_ADD, &size);
 	if (!img)
 		return -ENOMEM;
 	ret = pwtpu_prog_load(w->fd[d], img, size, NULL, 0, &res);

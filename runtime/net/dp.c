@@ -208,40 +208,22 @@ void pw_dp_region_desc(const struct pw_dp_region *r, struct pw_dp_desc *d)
 	d->key = r->key;
 }
 
-static void put_le(uint8_t *p, uint64_t v, unsigned int bytes)
-{
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		p[i] = v >> (8 * i);
-}
-
-static uint64_t get_le(const uint8_t *p, unsigned int bytes)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
 void pw_dp_desc_pack(const struct pw_dp_desc *d, uint8_t out[PW_DP_DESC_SIZE])
 {
-	put_le(out, d->addr, 8);
-	put_le(out + 8, d->len, 8);
-	put_le(out + 16, d->key, 4);
-	put_le(out + 20, 0, 4);
+	dp_put_le(out, d->addr, 8);
+	dp_put_le(out + 8, d->len, 8);
+	dp_put_le(out + 16, d->key, 4);
+	dp_put_le(out + 20, 0, 4);
 }
 
 int pw_dp_desc_unpack(const uint8_t in[PW_DP_DESC_SIZE],
 		      struct pw_dp_desc *d)
 {
-	if (get_le(in + 20, 4))
+	if (dp_get_le(in + 20, 4))
 		return -EINVAL;
-	d->addr = get_le(in, 8);
-	d->len = get_le(in + 8, 8);
-	d->key = get_le(in + 16, 4);
+	d->addr = dp_get_le(in, 8);
+	d->len = dp_get_le(in + 8, 8);
+	d->key = dp_get_le(in + 16, 4);
 	return 0;
 }
 

@@ -91,6 +91,25 @@ static inline int dp_queue_has_spare(const struct pw_dp *dp)
 /* The live region with @key, or NULL. */
 struct pw_dp_region *dp_region_by_key(struct pw_dp *dp, uint32_t key);
 
+/* @bytes of @v at @p, little-endian (descriptors, the TCP header). */
+static inline void dp_put_le(uint8_t *p, uint64_t v, unsigned int bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint64_t dp_get_le(const uint8_t *p, unsigned int bytes)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
 int dp_rdma_open(const struct pw_dp_opts *o, struct pw_dp **dp,
 		 char *why, size_t why_len);
 int dp_tcp_open(const struct pw_dp_opts *o, struct pw_dp **dp);

@@ -116,50 +116,32 @@ static struct tcp_conn *to_conn(const struct pw_dp_conn *c)
 	return (struct tcp_conn *)c;
 }
 
-static void put_le(uint8_t *p, uint64_t v, unsigned int bytes)
-{
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		p[i] = v >> (8 * i);
-}
-
-static uint64_t get_le(const uint8_t *p, unsigned int bytes)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
 static void hdr_encode(uint8_t *p, const struct tcp_hdr *h)
 {
-	put_le(p, TCP_MAGIC, 4);
-	put_le(p + 4, h->type, 2);
-	put_le(p + 6, TCP_VERSION, 2);
-	put_le(p + 8, h->cookie, 4);
-	put_le(p + 12, h->key, 4);
-	put_le(p + 16, h->addr, 8);
-	put_le(p + 24, h->len, 8);
-	put_le(p + 32, (uint32_t)h->status, 4);
-	put_le(p + 36, 0, 4);
+	dp_put_le(p, TCP_MAGIC, 4);
+	dp_put_le(p + 4, h->type, 2);
+	dp_put_le(p + 6, TCP_VERSION, 2);
+	dp_put_le(p + 8, h->cookie, 4);
+	dp_put_le(p + 12, h->key, 4);
+	dp_put_le(p + 16, h->addr, 8);
+	dp_put_le(p + 24, h->len, 8);
+	dp_put_le(p + 32, (uint32_t)h->status, 4);
+	dp_put_le(p + 36, 0, 4);
 }
 
 /* 0, or -EPROTO for anything this version does not send. */
 static int hdr_decode(const uint8_t *p, struct tcp_hdr *h)
 {
-	if (get_le(p, 4) != TCP_MAGIC || get_le(p + 6, 2) != TCP_VERSION ||
-	    get_le(p + 36, 4))
+	if (dp_get_le(p, 4) != TCP_MAGIC || dp_get_le(p + 6, 2) != TCP_VERSION ||
+	    dp_get_le(p + 36, 4))
 		return -EPROTO;
-	h->type = get_le(p + 4, 2);
+	h->type = dp_get_le(p + 4, 2);
 	h->version = TCP_VERSION;
-	h->cookie = get_le(p + 8, 4);
-	h->key = get_le(p + 12, 4);
-	h->addr = get_le(p + 16, 8);
-	h->len = get_le(p + 24, 8);
-	h->status = (int32_t)get_le(p + 32, 4);
+	h->cookie = dp_get_le(p + 8, 4);
+	h->key = dp_get_le(p + 12, 4);
+	h->addr = dp_get_le(p + 16, 8);
+	h->len = dp_get_le(p + 24, 8);
+	h->status = (int32_t)dp_get_le(p + 32, 4);
 	if (h->type != TCP_WRITE && h->type != TCP_ACK)
 		return -EPROTO;
 	if (h->len > PW_DP_MAX_WRITE)
