@@ -101,6 +101,11 @@ static void comp_done(struct pw_client *c, struct pw_comp *comp, int err)
 		atomic_store(&comp->failed, true);
 	if (atomic_fetch_sub(&comp->left, 1) != 1)
 		return;
+	/* Cancelled ones are counted as such (pw_sched_cancel), not here. */
+	if (err == -ECANCELED) {
+		free(comp);
+		return;
+	}
 	atomic_fetch_add(&c->completed, 1);
 	if (atomic_load(&comp->failed))
 		atomic_fetch_add(&c->failed, 1);

@@ -66,8 +66,9 @@ static int emit_reshard(struct pw_ctrl *ctrl, struct pw_batch *batch,
 	return 0;
 }
 
-static int check_input(const struct pw_fn *fn, unsigned int i,
-		       const struct pw_buffer *b, unsigned int n, bool same)
+static int check_input(const struct pw_client *client, const struct pw_fn *fn,
+		       unsigned int i, const struct pw_buffer *b, unsigned int n,
+		       bool same)
 {
 	const struct pw_sig *p = &fn->params[i];
 	char want[64], got[64];
@@ -75,6 +76,9 @@ static int check_input(const struct pw_fn *fn, unsigned int i,
 	if (b->prog)
 		return pw_fail(-EINVAL, "%s: input %u is a traced value outside its program",
 			       fn->name, i);
+	if (b->owner != client)
+		return pw_fail(-EINVAL, "%s: input %u belongs to client \"%s\": a client computes on its own buffers",
+			       fn->name, i, b->owner->name);
 	if (same && pw_sig_equal(&b->sig, p))
 		return 0;
 	if (!same && b->sig.dtype == p->dtype &&
@@ -185,13 +189,13 @@ int pw_lower_call(struct pw_client *client, struct pw_batch *batch,
 		if (!in[i])
 			return pw_fail(-EINVAL, "%s: input %u is NULL", fn->name, i);
 		same = same_placement(in[i], n, devs);
-		ret = check_input(fn, i, in[i], n, same);
+		ret = check_input(client, fn, i, in[i], n, same);
 		if (ret)
 			return ret;
 		moved[i] = !same;
 	}
 	for (v = 0; v < n; v++) {
-		ret = pw_worker_load_fn(client, fn, devs[v]);
+		ret = pw_worker_load_fn(client, fn, devs[v], defer);
 		if (ret)
 			return ret;
 	}

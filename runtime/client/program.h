@@ -47,6 +47,7 @@ struct pw_node {
  *	@cap.
  * @nargs: arguments bound at run time.
  * @next: link in the client's list of programs.
+ * @serial: unique in the process, never reused (traced values carry it).
  */
 struct pw_program {
 	struct pw_client *client;
@@ -55,6 +56,7 @@ struct pw_program {
 	unsigned int cap;
 	unsigned int nargs;
 	struct pw_program *next;
+	uint64_t serial;
 };
 
 /* Record a call into the program being traced (trace.c). */

@@ -34,8 +34,8 @@ static void send_batch(struct pw_ctrl *ctrl, struct pw_batch *b, bool wait)
 	pw_batch_put(b);
 }
 
-static int check_arg(const struct pw_node *n, const struct pw_buffer *buf,
-		     unsigned int i)
+static int check_arg(const struct pw_client *c, const struct pw_node *n,
+		     const struct pw_buffer *buf, unsigned int i)
 {
 	char want[64], got[64];
 
@@ -43,6 +43,9 @@ static int check_arg(const struct pw_node *n, const struct pw_buffer *buf,
 		return pw_fail(-EINVAL, "argument %u is NULL", i);
 	if (buf->prog)
 		return pw_fail(-EINVAL, "argument %u is a traced value", i);
+	if (buf->owner != c)
+		return pw_fail(-EINVAL, "argument %u belongs to client \"%s\"", i,
+			       buf->owner->name);
 	if (buf->nshards == n->nshards && pw_sig_equal(&buf->sig, &n->sig))
 		return 0;
 	return pw_fail(-EINVAL, "argument %u is %u shards of %s; the program takes %u shards of %s",
@@ -134,7 +137,7 @@ int pw_program_run(struct pw_program *p, enum pw_dispatch dispatch,
 					      args[n->arg_index];
 
 			ret = n->captured ? 0 :
-			      check_arg(n, a, (unsigned int)n->arg_index);
+			      check_arg(c, n, a, (unsigned int)n->arg_index);
 			if (!ret)
 				vals[i][0] = pw_buffer_get(a);
 			continue;
@@ -147,10 +150,11 @@ int pw_program_run(struct pw_program *p, enum pw_dispatch dispatch,
 				ret = pw_fail(-ENOMEM, "out of host memory");
 		}
 	}
-	pw_building(c->ctrl, false);
 	/* What was built is valid work: send it even after a failure. */
 	if (b)
 		send_batch(c->ctrl, b, false);
+	/* Only now is the memory it holds counted as in flight. */
+	pw_building(c->ctrl, false);
 	for (j = 0; !ret && j < res->nin; j++)
 		results[j] = pw_buffer_get(vals[res->in[j].node][res->in[j].output]);
 	free_vals(p, vals);

@@ -14,6 +14,8 @@
 
 #include "program.h"
 
+static atomic_uint_fast64_t pw_program_serial;
+
 static int prog_add_node(struct pw_program *p, struct pw_node **out)
 {
 	if (p->nnodes == p->cap) {
@@ -59,6 +61,7 @@ int pw_program_begin(struct pw_client *c)
 	if (!p)
 		return pw_fail(-ENOMEM, "out of host memory");
 	p->client = c;
+	p->serial = atomic_fetch_add(&pw_program_serial, 1) + 1;
 	pthread_mutex_lock(&c->lock);
 	if (c->trace) {
 		pthread_mutex_unlock(&c->lock);
@@ -91,6 +94,7 @@ static int traced_value(struct pw_client *c, struct pw_program *p,
 	if (ret)
 		return ret;
 	(*out)->prog = p;
+	(*out)->prog_serial = p->serial;
 	(*out)->node = (int)node;
 	(*out)->output = (int)output;
 	return 0;
@@ -144,12 +148,15 @@ static int trace_input(struct pw_program *p, struct pw_buffer *buf,
 	int ret;
 
 	if (buf->prog) {
-		if (buf->prog != p)
+		if (buf->prog_serial != p->serial)
 			return pw_fail(-EINVAL, "a traced value of another program");
 		e->node = (unsigned int)buf->node;
 		e->output = (unsigned int)buf->output;
 		return 0;
 	}
+	if (buf->owner != p->client)
+		return pw_fail(-EINVAL, "a buffer of client \"%s\": a program captures its own client's buffers",
+			       buf->owner->name);
 	for (i = 0; i < p->nnodes; i++) {
 		if (p->nodes[i].captured == buf) {
 			e->node = i;
@@ -260,8 +267,8 @@ int pw_call(struct pw_client *c, struct pw_fn *fn, struct pw_rm_slice *slice,
 		return pw_fail(-ENOMEM, "out of host memory");
 	pw_building(c->ctrl, true);
 	ret = pw_lower_call(c, b, fn, slice, in, nin, out);
-	pw_building(c->ctrl, false);
 	pw_sched_submit(c->ctrl, b);
+	pw_building(c->ctrl, false);
 	return ret;
 }
 
@@ -282,7 +289,8 @@ int pw_program_end(struct pw_client *c, struct pw_buffer *const *results,
 		ret = pw_fail(-E2BIG, "%u results: at most %d", nresults,
 			      PWTPU_MAX_BUFS);
 	for (i = 0; i < nresults && !ret; i++)
-		if (!results[i] || results[i]->prog != p)
+		if (!results[i] || !results[i]->prog ||
+		    results[i]->prog_serial != p->serial)
 			ret = pw_fail(-EINVAL, "result %u is not a value of this program",
 				      i);
 	if (!ret)

@@ -47,7 +47,9 @@ struct pw_shard {
  * @shard_bytes: bytes of one shard.
  * @nshards: shards, one per virtual device of the slice it was made on.
  * @pending_shards: shards not yet final; the value is ready at 0.
- * @prog: traced value: the program being traced, else NULL.
+ * @prog: traced value: the program it was traced in (only whether it is
+ *	NULL may be used: the program may be gone), else NULL.
+ * @prog_serial: traced value: that program's serial, which never repeats.
  * @node: traced value: node producing it (argument or computation).
  * @output: traced value: which output of @node.
  * @prev: link in @owner's list of buffers (guarded by its lock).
@@ -63,6 +65,7 @@ struct pw_buffer {
 	unsigned int nshards;
 	atomic_int pending_shards;
 	struct pw_program *prog;
+	uint64_t prog_serial;
 	int node;
 	int output;
 	struct pw_buffer *prev;
@@ -265,7 +268,7 @@ struct pw_sched {
  * @mem_waiters: threads waiting for device memory to free.
  * @building: threads building a batch (memory they hold will be sent).
  * @blocked_builders: of those, how many wait for memory themselves.
- * @lock: guards @users and @next_client.
+ * @gen: this controller's generation: unique in the process.
  */
 struct pw_ctrl {
 	int users;
@@ -283,7 +286,7 @@ struct pw_ctrl {
 	atomic_int mem_waiters;
 	atomic_int building;
 	atomic_int blocked_builders;
-	pthread_mutex_t lock;
+	uint64_t gen;
 };
 
 /**
@@ -393,9 +396,13 @@ int pw_sig_make(struct pw_sig *sig, enum pwtpu_dtype dtype,
 		unsigned int rank, const uint32_t *shape);
 
 /* runtime/worker/fnload.c */
-/* Load @fn on @dev (once): program, scratch and constants. */
+/*
+ * Load @fn on @dev (once): program, scratch and constants. Memory is
+ * allocated outside the function's lock (it may wait for memory);
+ * @can_defer as for pw_bo_alloc().
+ */
 int pw_worker_load_fn(struct pw_client *client, struct pw_fn *fn,
-		      unsigned int dev);
+		      unsigned int dev, bool can_defer);
 
 /* runtime/sched/sched.c */
 void pw_sched_init(struct pw_sched *s);
@@ -405,7 +412,6 @@ void pw_sched_submit(struct pw_ctrl *ctrl, struct pw_batch *batch);
 void pw_sched_batch_end(struct pw_ctrl *ctrl, struct pw_batch *batch);
 /* Drop @client's queued batches: their commands fail -ECANCELED. */
 void pw_sched_cancel(struct pw_ctrl *ctrl, struct pw_client *client);
-void pw_sched_remove_client(struct pw_ctrl *ctrl, struct pw_client *client);
 
 /* runtime/client/batch.c */
 struct pw_batch *pw_batch_new(struct pw_client *client);

@@ -18,6 +18,7 @@
 
 static pthread_mutex_t pw_embedded_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pw_ctrl *pw_embedded;
+static atomic_uint_fast64_t pw_ctrl_generation;
 /* This thread is building a batch (counted in pw_ctrl.building). */
 _Thread_local int pw_self_building;
 
@@ -86,7 +87,8 @@ static int ctrl_create(struct pw_ctrl **out)
 		goto err_free;
 	pthread_mutex_init(&ctrl->wait_lock, NULL);
 	pthread_cond_init(&ctrl->wait_cond, NULL);
-	pthread_mutex_init(&ctrl->lock, NULL);
+	/* Generations never repeat; a controller's address may. */
+	ctrl->gen = atomic_fetch_add(&pw_ctrl_generation, 1) + 1;
 	pw_sched_init(&ctrl->sched);
 	if (getrandom(&ctrl->gang_base, sizeof(ctrl->gang_base), 0) !=
 	    sizeof(ctrl->gang_base))

@@ -36,23 +36,18 @@ static void ctl_reply(struct pw_controller *c, struct pw_node_peer *p,
 			pw_wire_type_name(type));
 }
 
-/* Make island @isl (all devices placeable) from what the worker said. */
-static int island_set_up(struct pw_ctl_island *isl)
+/* A resource manager for the island @r describes, or -errno. */
+static int island_rm(const struct pw_wire_register *r, struct pw_rm **rm)
 {
 	struct pw_rm_island desc;
 	int ret;
 
-	ret = pw_rm_island_parse(&desc, isl->reg.island_id, isl->reg.mesh);
+	ret = pw_rm_island_parse(&desc, r->island_id, r->mesh);
 	if (ret)
 		return ret;
-	if (desc.ndevices != isl->reg.ndevices)
+	if (desc.ndevices != r->ndevices)
 		return -EINVAL;
-	pw_rm_destroy(isl->rm);
-	isl->rm = NULL;
-	ret = pw_rm_create(&isl->rm, &desc);
-	if (!ret)
-		isl->up = true;
-	return ret;
+	return pw_rm_create(rm, &desc);
 }
 
 static int on_register(struct pw_controller *c, struct pw_node_peer *p,
@@ -61,6 +56,7 @@ static int on_register(struct pw_controller *c, struct pw_node_peer *p,
 	const struct pw_wire_register *r = &msg->body.reg;
 	struct pw_wire_msg ack;
 	struct pw_ctl_island *isl;
+	struct pw_rm *rm;
 	int ret = 0;
 
 	memset(&ack, 0, sizeof(ack));
@@ -72,21 +68,24 @@ static int on_register(struct pw_controller *c, struct pw_node_peer *p,
 		ret = -EINVAL;
 		ctl_log("refused node %u: host id %u is not its own or past %u",
 			p->id, r->host_id, PW_MAX_HOSTS - 1);
+	} else if ((ret = island_rm(r, &rm))) {
+		ctl_log("refused host %u: mesh \"%s\" with %u devices: %s",
+			r->host_id, r->mesh, r->ndevices, strerror(-ret));
 	} else {
 		isl = &c->isl[r->host_id];
+		/* Registering again: what it had in flight is lost. */
+		if (isl->used)
+			pw_ctl_host_down(c, r->host_id, now);
+		pw_rm_destroy(isl->rm);
+		isl->rm = rm;
 		isl->used = true;
+		isl->up = true;
 		isl->node = p->id;
 		isl->reg = *r;
 		isl->last_ns = now;
-		ret = island_set_up(isl);
-		if (ret)
-			ctl_log("refused host %u: mesh \"%s\" with %u devices: %s",
-				r->host_id, r->mesh, r->ndevices,
-				strerror(-ret));
-		else
-			ctl_log("host %u registered: island %u, %u devices (%s), %llu MiB HBM each",
-				r->host_id, r->island_id, r->ndevices, r->mesh,
-				(unsigned long long)(r->hbm_bytes >> 20));
+		ctl_log("host %u registered: island %u, %u devices (%s), %llu MiB HBM each",
+			r->host_id, r->island_id, r->ndevices, r->mesh,
+			(unsigned long long)(r->hbm_bytes >> 20));
 	}
 	ack.body.reg_ack.status = (uint32_t)-ret;
 	ctl_reply(c, p, &ack, PW_WIRE_REGISTER_ACK, now);

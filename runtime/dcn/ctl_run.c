@@ -154,8 +154,8 @@ static void send_done(struct pw_controller *c, struct pw_ctl_run *r,
 
 /* Host @h's part of @prog for run @run, in PLAN messages. */
 static int send_plan(struct pw_controller *c, const struct pw_ctl_program *prog,
-		     const struct pw_wire_run *run, unsigned int h,
-		     uint64_t recv_ns, uint64_t now)
+		     const struct pw_wire_run *run, uint32_t run_id,
+		     unsigned int h, uint64_t recv_ns, uint64_t now)
 {
 	struct pw_node_peer *wp = pw_node_find(&c->node, c->isl[h].node);
 	struct pw_wire_msg m;
@@ -180,7 +180,7 @@ static int send_plan(struct pw_controller *c, const struct pw_ctl_program *prog,
 		if (m.body.plan.ncmds < PW_WIRE_PLAN_CMDS &&
 		    sent + m.body.plan.ncmds < total)
 			continue;
-		m.body.plan.run_id = run->run_id;
+		m.body.plan.run_id = run_id;
 		m.body.plan.program_id = run->program_id;
 		m.body.plan.ncmds_total = (uint16_t)total;
 		m.body.plan.first_cmd = (uint16_t)sent;
@@ -208,9 +208,21 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 	for (i = 0; i < PW_CTL_MAX_RUNS && !r; i++)
 		if (!c->runs[i].used)
 			r = &c->runs[i];
-	if (!r)
-		return -EBUSY;	/* the client's DONE wait times out */
+	if (!r) {
+		/* Answer at once: a client must never wait for nothing. */
+		struct pw_ctl_run busy = { .used = true, .client = p->id };
+
+		busy.done.run_id = run->run_id;
+		busy.done.status = EBUSY;
+		busy.done.client_send_ns = run->client_send_ns;
+		busy.done.ctrl_recv_ns = now;
+		send_done(c, &busy, now);
+		return -EBUSY;
+	}
 	r->used = true;
+	if (++c->next_run == 0)
+		c->next_run = 1;
+	r->id = c->next_run;
 	r->client = p->id;
 	r->done.run_id = run->run_id;
 	r->done.client_send_ns = run->client_send_ns;
@@ -225,7 +237,7 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 	}
 	for (h = 0; !ret && h < PW_MAX_HOSTS; h++)
 		if (r->hosts & (1ull << h))
-			ret = send_plan(c, prog, run, h, now, now);
+			ret = send_plan(c, prog, run, r->id, h, now, now);
 	if (ret || !r->hosts) {
 		r->done.status = (uint32_t)-ret;
 		send_done(c, r, now);
@@ -243,7 +255,7 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 	for (i = 0; i < PW_CTL_MAX_RUNS; i++) {
 		struct pw_ctl_run *r = &c->runs[i];
 
-		if (!r->used || r->done.run_id != d->run_id ||
+		if (!r->used || r->id != d->run_id ||
 		    host >= PW_MAX_HOSTS || !(r->hosts & (1ull << host)))
 			continue;
 		r->hosts &= ~(1ull << host);

@@ -25,10 +25,14 @@ static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 		rc->connected = true;
 		return 0;
 	case PW_WIRE_PROGRAM_ACK:
+		if (msg->body.program_ack.program_id != rc->want_program)
+			return 0;
 		rc->program_ack = msg->body.program_ack;
 		rc->have_program_ack = true;
 		return 0;
 	case PW_WIRE_DONE:
+		if (msg->body.done.run_id != rc->want_run)
+			return 0;	/* a late answer to a run given up on */
 		rc->done = msg->body.done;
 		rc->have_done = true;
 		rc->done_recv_ns = now;
@@ -101,6 +105,7 @@ int pw_rclient_program(struct pw_rclient *rc, uint32_t id,
 	if (!n || n > PW_WIRE_MAX_PROG_NODES)
 		return -EINVAL;
 	rc->have_program_ack = false;
+	rc->want_program = id;
 	while (i < n) {
 		struct pw_wire_program *p = &m.body.program;
 
@@ -135,6 +140,7 @@ int pw_rclient_run(struct pw_rclient *rc, uint32_t id, uint32_t run_id,
 	int ret;
 
 	rc->have_done = false;
+	rc->want_run = run_id;
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_RUN;
 	m.body.run.program_id = id;
@@ -149,8 +155,6 @@ int pw_rclient_run(struct pw_rclient *rc, uint32_t id, uint32_t run_id,
 		return ret;
 	*done = rc->done;
 	*recv_ns = rc->done_recv_ns;
-	if (rc->done.run_id != run_id)
-		return -EPROTO;
 	return rc->done.status ? -(int)rc->done.status : 0;
 }
 

@@ -73,12 +73,15 @@ struct pw_ctl_program {
 /**
  * struct pw_ctl_run - a run waiting for its workers
  * @used: the slot holds one.
- * @client: who asked.
+ * @id: the controller's id of the run, in PLAN and the workers' DONE
+ *	(clients choose theirs freely; two clients' may clash).
+ * @client: who asked; @done.run_id is its id for the run.
  * @hosts: hosts that have not answered yet, one bit each.
  * @done: the DONE to send back, filled as workers answer.
  */
 struct pw_ctl_run {
 	bool used;
+	uint32_t id;
 	uint32_t client;
 	uint64_t hosts;
 	struct pw_wire_done done;
@@ -96,6 +99,7 @@ struct pw_ctl_run {
  * @programs: registered programs.
  * @runs: runs in flight.
  * @rr: per island, where round-robin placement goes next.
+ * @next_run: the last run id given out.
  */
 struct pw_controller {
 	struct pw_node node;
@@ -108,6 +112,7 @@ struct pw_controller {
 	struct pw_ctl_program programs[PW_CTL_MAX_PROGRAMS];
 	struct pw_ctl_run runs[PW_CTL_MAX_RUNS];
 	unsigned int rr[PW_MAX_HOSTS];
+	uint32_t next_run;
 };
 
 /* runtime/dcn/ctl_run.c: programs, runs, their completion. */
@@ -207,6 +212,9 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
  * @have_done: see @done.
  * @done_recv_ns: when it came (this host's clock).
  * @error: the last ERROR, if any (@error.err nonzero).
+ * @want_program: the program id whose PROGRAM_ACK is awaited.
+ * @want_run: the run id whose DONE is awaited; late answers of earlier
+ *	ones are ignored.
  */
 struct pw_rclient {
 	struct pw_node node;
@@ -219,6 +227,8 @@ struct pw_rclient {
 	bool have_done;
 	uint64_t done_recv_ns;
 	struct pw_wire_error error;
+	uint32_t want_program;
+	uint32_t want_run;
 };
 
 /* Connect to @controller within @timeout_ms: 0, -ETIMEDOUT, -ECONNREFUSED. */

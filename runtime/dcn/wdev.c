@@ -65,8 +65,9 @@ int pw_wdev_open(struct pw_wdev *w, unsigned int ndev)
 	if (ret)
 		goto err;
 	w->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (w->efd < 0 || io_uring_register_eventfd(&w->ring, w->efd)) {
-		ret = -errno;
+	/* liburing returns -errno and leaves errno alone. */
+	ret = w->efd < 0 ? -errno : io_uring_register_eventfd(&w->ring, w->efd);
+	if (ret) {
 		io_uring_queue_exit(&w->ring);
 		goto err;
 	}

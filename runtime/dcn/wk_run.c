@@ -41,6 +41,22 @@ static void send_done(struct pw_worker *w, struct pw_wk_run *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* Refuse a PLAN with a DONE carrying @err: the run must not hang. */
+static int refuse(struct pw_worker *w, const struct pw_wire_plan *pl, int err,
+		  uint64_t now)
+{
+	struct pw_wk_run r = { .used = true };
+
+	r.done.run_id = pl->run_id;
+	r.done.status = (uint32_t)-err;
+	r.done.client_send_ns = pl->client_send_ns;
+	r.done.ctrl_recv_ns = pl->ctrl_recv_ns;
+	r.done.ctrl_send_ns = pl->ctrl_send_ns;
+	r.done.worker_recv_ns = now;
+	send_done(w, &r);
+	return err;
+}
+
 int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		  uint64_t now)
 {
@@ -51,11 +67,11 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 
 	if (!r) {
 		if (pl->first_cmd)
-			return -EPROTO;
+			return refuse(w, pl, -EPROTO, now);
 		for (i = 0; i < PW_WK_MAX_RUNS && w->runs[i].used; i++)
 			;
 		if (i == PW_WK_MAX_RUNS)
-			return -EBUSY;
+			return refuse(w, pl, -EBUSY, now);
 		r = &w->runs[i];
 		r->used = true;
 		r->total = pl->ncmds_total;
@@ -66,7 +82,8 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		r->done.worker_recv_ns = now;
 	} else if (pl->first_cmd != r->submitted ||
 		   pl->ncmds_total != r->total) {
-		return -EPROTO;
+		/* Parts arrive in order on one channel: a clash of run ids. */
+		return refuse(w, pl, -EPROTO, now);
 	}
 	r->submit_ns = pw_now_ns();
 	for (i = 0; i < pl->ncmds; i++) {

@@ -25,11 +25,17 @@ static int wk_register(struct pw_worker *w, uint64_t now)
 
 	if (w->ctl)
 		pw_node_drop_peer(&w->node, w->ctl);
+	/*
+	 * A new channel is a new stream: a greater session, or a controller
+	 * that still has our old channel takes seq 1 for a duplicate.
+	 */
+	if (++w->node.session == 0)
+		w->node.session = 1;
 	w->ctl = pw_node_peer(&w->node, PW_NODE_CONTROLLER, &w->ctl_addr);
-	if (!w->ctl)
-		return -ENOMEM;
 	w->registered = false;
 	w->since_ns = now;
+	if (!w->ctl)
+		return 0;	/* pw_worker_step() tries again */
 	w->ctl->last_heard_ns = now;
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_REGISTER;
@@ -112,6 +118,12 @@ int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns)
 		return ret;
 	pw_wk_reap(w);
 	now = pw_now_ns();
+	if (!w->ctl) {
+		/* No channel could be made: try again after the down time. */
+		if (now - w->since_ns < w->down_ms * 1000000ull)
+			return 0;
+		return wk_register(w, now);
+	}
 	if (now - w->ctl->last_heard_ns >= w->down_ms * 1000000ull) {
 		wk_log(w, w->registered ? "controller silent: registering again" :
 		       "no answer from the controller yet: trying again");

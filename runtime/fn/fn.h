@@ -43,15 +43,16 @@ const char *pw_sig_format(const struct pw_sig *sig, char *buf, size_t size);
 /**
  * struct pw_fn_dev - the function loaded on one device (worker-owned)
  * @loaded: the fields below are valid.
- * @ctrl: the controller (worker) that loaded it; state loaded by a
- *	controller that has since gone is stale, not valid.
+ * @gen: generation of the controller (worker) that loaded it; state
+ *	loaded by a controller that has since gone is stale, not valid
+ *	(generations never repeat, addresses may).
  * @prog: program handle in the worker's file of the device.
  * @scratch_bo: buffer object for intermediates (0 if none).
  * @const_bo: buffer object holding the constants (0 if none).
  */
 struct pw_fn_dev {
 	bool loaded;
-	const void *ctrl;
+	uint64_t gen;
 	uint32_t prog;
 	uint32_t scratch_bo;
 	uint32_t const_bo;

@@ -32,7 +32,7 @@
 
 /* Defaults for a zero cfg field. */
 #define PW_RCHAN_RTO_INIT_NS	(10 * 1000 * 1000ull)	/* before any RTT */
-#define PW_RCHAN_RTO_MIN_NS	(2 * 1000 * 1000ull)
+#define PW_RCHAN_RTO_MIN_NS	(10 * 1000 * 1000ull)
 #define PW_RCHAN_RTO_MAX_NS	(1000 * 1000 * 1000ull)
 #define PW_RCHAN_ACK_DELAY_NS	(200 * 1000ull)
 /* Received messages that force a pure ACK out at once. */

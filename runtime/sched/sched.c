@@ -149,6 +149,13 @@ void pw_sched_submit(struct pw_ctrl *ctrl, struct pw_batch *b)
 		return;
 	}
 	pthread_mutex_lock(&s->lock);
+	if (atomic_load(&c->closing)) {
+		/* Lowered while another thread disconnected the client. */
+		pthread_mutex_unlock(&s->lock);
+		atomic_fetch_add(&c->cancelled, b->cost);
+		pw_batch_fail(ctrl, b, -ECANCELED);
+		return;
+	}
 	b->seq = s->seq++;
 	b->next = NULL;
 	if (c->qtail) {

@@ -53,54 +53,76 @@ static int upload_consts(int devfd, const struct pw_fn *fn,
 	return 0;
 }
 
+/* Give back what an unneeded or failed load allocated. */
+static void release_bos(struct pw_ctrl *ctrl, unsigned int dev,
+			struct pw_bo_cached *scratch, struct pw_bo_cached *consts)
+{
+	if (scratch->bo)
+		pw_bo_release(ctrl, dev, scratch);
+	if (consts->bo)
+		pw_bo_release(ctrl, dev, consts);
+}
+
 int pw_worker_load_fn(struct pw_client *client, struct pw_fn *fn,
-		      unsigned int dev)
+		      unsigned int dev, bool can_defer)
 {
 	struct pw_ctrl *ctrl = client->ctrl;
 	struct pw_fn_dev *fd = &fn->dev[dev];
-	struct pw_bo_cached bo;
+	struct pw_bo_cached scratch = { 0 }, consts = { 0 };
 	struct pwtpu_prog_load pl;
 	char log[256] = "";
+	bool loaded;
 	int ret = 0;
 
 	pthread_mutex_lock(&fn->lock);
-	if (fd->loaded && fd->ctrl == ctrl)
-		goto out;
+	loaded = fd->loaded && fd->gen == ctrl->gen;
+	pthread_mutex_unlock(&fn->lock);
+	if (loaded)
+		return 0;
+	/*
+	 * Memory first, without the lock: waiting for HBM while holding it
+	 * would stall every other thread loading this function, one of
+	 * which may hold the memory we wait for.
+	 */
+	if (fn->scratch_bytes)
+		ret = pw_bo_alloc(client, dev, fn->scratch_bytes, can_defer,
+				  &scratch);
+	if (!ret && fn->const_bytes) {
+		ret = pw_bo_alloc(client, dev, fn->const_bytes, can_defer,
+				  &consts);
+		if (!ret)
+			ret = upload_consts(ctrl->exec[dev].fd, fn, &consts);
+		if (ret && ret != -EAGAIN && ret != -ENOMEM && ret != -E2BIG)
+			ret = pw_fail(ret, "%s: uploading constants to device %u: %s",
+				      fn->name, dev, strerror(-ret));
+	}
+	if (ret) {
+		release_bos(ctrl, dev, &scratch, &consts);
+		return ret;
+	}
+	pthread_mutex_lock(&fn->lock);
+	if (fd->loaded && fd->gen == ctrl->gen) {
+		/* Another thread got there first. */
+		pthread_mutex_unlock(&fn->lock);
+		release_bos(ctrl, dev, &scratch, &consts);
+		return 0;
+	}
 	memset(fd, 0, sizeof(*fd));
 	ret = pwtpu_prog_load(ctrl->exec[dev].fd, fn->image, fn->image_size,
 			      log, sizeof(log), &pl);
 	if (ret) {
-		ret = pw_fail(ret, "%s: device %u refused the program: %s",
-			      fn->name, dev, log[0] ? log : strerror(-ret));
-		goto out;
+		pthread_mutex_unlock(&fn->lock);
+		release_bos(ctrl, dev, &scratch, &consts);
+		return pw_fail(ret, "%s: device %u refused the program: %s",
+			       fn->name, dev, log[0] ? log : strerror(-ret));
 	}
 	fd->prog = pl.handle;
-	if (fn->scratch_bytes) {
-		ret = pw_bo_alloc(client, dev, fn->scratch_bytes, false, &bo);
-		if (ret)
-			goto err;
-		fd->scratch_bo = bo.bo;
-	}
-	if (fn->const_bytes) {
-		ret = pw_bo_alloc(client, dev, fn->const_bytes, false, &bo);
-		if (ret)
-			goto err;
-		fd->const_bo = bo.bo;
-		ret = upload_consts(ctrl->exec[dev].fd, fn, &bo);
-		if (ret) {
-			ret = pw_fail(ret, "%s: uploading constants to device %u: %s",
-				      fn->name, dev, strerror(-ret));
-			goto err;
-		}
-	}
-	fd->ctrl = ctrl;
+	fd->scratch_bo = scratch.bo;
+	fd->const_bo = consts.bo;
+	fd->gen = ctrl->gen;
 	fd->loaded = true;
-	goto out;
-err:
-	fn_dev_unload(ctrl, fd, dev);
-out:
 	pthread_mutex_unlock(&fn->lock);
-	return ret;
+	return 0;
 }
 
 void pw_worker_unload_fn(struct pw_fn *fn)
@@ -111,6 +133,6 @@ void pw_worker_unload_fn(struct pw_fn *fn)
 	if (!ctrl)
 		return;
 	for (d = 0; d < PW_RM_MAX_DEVICES; d++)
-		if (fn->dev[d].loaded && fn->dev[d].ctrl == ctrl)
+		if (fn->dev[d].loaded && fn->dev[d].gen == ctrl->gen)
 			fn_dev_unload(ctrl, &fn->dev[d], d);
 }

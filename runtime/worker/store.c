@@ -137,7 +137,13 @@ int pw_bo_alloc(struct pw_client *client, unsigned int dev, uint64_t size,
 				       strerror(-ret));
 		if (cache_flush_dev(ctrl, dev))
 			continue;
+		/*
+		 * The last work in flight may have ended, and cached what it
+		 * freed, since the flush above: look once more.
+		 */
 		if (!pw_ctrl_busy(ctrl)) {
+			if (cache_flush_dev(ctrl, dev))
+				continue;
 			if (can_defer)
 				return -EAGAIN;
 			return pw_fail(-ENOMEM, "HBM of device %u is full (%llu MiB) and no work in flight can free it",

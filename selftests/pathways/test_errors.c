@@ -345,4 +345,115 @@ TEST(program_errors)
 	pw_disconnect(cl);
 }
 
+
+/*
+ * A function outlives the controller that loaded it: after the last
+ * client disconnects and a new one connects, the function is loaded
+ * afresh (a new controller may sit at the old one's address; handles of
+ * the old devices' files must never be reused).
+ */
+TEST(function_outlives_its_controller)
+{
+	const float v[2] = { 1, 2 };
+	struct pw_client *cl;
+	struct pw_rm_slice *s;
+	struct pw_buffer *x, *y;
+	struct pw_fn *fn;
+	float got[2];
+	int round;
+
+	PWT_NEED_DEVICES(2);
+	fn = pwt_scalar_fn("plus5", PWTPU_OP_ADD, 5, 1);
+	ASSERT_NE(NULL, fn);
+	for (round = 0; round < 3; round++) {
+		cl = pwt_connect("again", 0);
+		ASSERT_NE(NULL, cl);
+		s = pwt_slice(cl, 2, NULL);
+		ASSERT_NE(NULL, s);
+		x = pwt_upload(cl, s, v, 1, false);
+		ASSERT_NE(NULL, x);
+		ASSERT_EQ(0, pw_call(cl, fn, s, &x, 1, &y, 1)) {
+			TH_LOG("round %d: %s", round, pw_last_error());
+		}
+		ASSERT_EQ(0, pwt_fetch(y, got, 2));
+		if (pwt_values_checked()) {
+			EXPECT_EQ(6.0f, got[0]);
+			EXPECT_EQ(7.0f, got[1]);
+		}
+		pw_disconnect(cl);	/* the last client: the controller goes */
+	}
+	pw_fn_put(fn);
+}
+
+/* A client computes on its own buffers; another client's are refused. */
+TEST(other_clients_buffers_are_refused)
+{
+	const float v[2] = { 1, 2 };
+	struct pw_client *a, *b;
+	struct pw_rm_slice *sa, *sb;
+	struct pw_buffer *xa, *y, *arg;
+	struct pw_program *prog;
+	struct pw_fn *fn;
+	const uint32_t one = 1;
+
+	PWT_NEED_DEVICES(2);
+	a = pwt_connect("owner", 0);
+	b = pwt_connect("borrower", 0);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	sa = pwt_slice(a, 2, NULL);
+	sb = pwt_slice(b, 2, NULL);
+	fn = pwt_scalar_fn("plus1", PWTPU_OP_ADD, 1, 1);
+	ASSERT_NE(NULL, fn);
+	xa = pwt_upload(a, sa, v, 1, false);
+	ASSERT_NE(NULL, xa);
+	EXPECT_FAIL(-EINVAL, "belongs to client \"owner\"",
+		    pw_call(b, fn, sb, &xa, 1, &y, 1));
+	/* Nor can a program capture it. */
+	ASSERT_EQ(0, pw_program_begin(b));
+	EXPECT_FAIL(-EINVAL, "client \"owner\"",
+		    pw_call(b, fn, sb, &xa, 1, &y, 1));
+	ASSERT_EQ(0, pw_program_arg(b, sb, PWTPU_DT_F32, 1, &one, &arg));
+	ASSERT_EQ(0, pw_call(b, fn, sb, &arg, 1, &y, 1));
+	ASSERT_EQ(0, pw_program_end(b, &y, 1, &prog));
+	EXPECT_FAIL(-EINVAL, "belongs to client \"owner\"",
+		    pw_program_run(prog, PW_DISPATCH_PARALLEL, &xa, 1, &y, 1));
+	/* A's disconnect cannot pull anything from under B. */
+	pw_disconnect(a);
+	pw_fn_put(fn);
+	pw_disconnect(b);
+}
+
+/* A traced value of a freed program is refused, never followed. */
+TEST(traced_value_of_a_freed_program)
+{
+	struct pw_buffer *arg, *y, *z;
+	struct pw_program *prog;
+	struct pw_client *cl;
+	struct pw_rm_slice *s;
+	struct pw_fn *fn;
+	const uint32_t one = 1;
+
+	PWT_NEED_DEVICES(2);
+	cl = pwt_connect("forgetful", 0);
+	ASSERT_NE(NULL, cl);
+	s = pwt_slice(cl, 2, NULL);
+	fn = pwt_scalar_fn("plus1", PWTPU_OP_ADD, 1, 1);
+	ASSERT_NE(NULL, fn);
+	ASSERT_EQ(0, pw_program_begin(cl));
+	ASSERT_EQ(0, pw_program_arg(cl, s, PWTPU_DT_F32, 1, &one, &arg));
+	ASSERT_EQ(0, pw_call(cl, fn, s, &arg, 1, &y, 1));
+	ASSERT_EQ(0, pw_program_end(cl, &y, 1, &prog));
+	pw_program_free(prog);
+	/* A new program, perhaps at the same address. */
+	ASSERT_EQ(0, pw_program_begin(cl));
+	EXPECT_FAIL(-EINVAL, "another program", pw_call(cl, fn, s, &y, 1, &z, 1));
+	ASSERT_EQ(0, pw_program_end(cl, NULL, 0, &prog));
+	pw_program_free(prog);
+	pw_buffer_put(arg);
+	pw_buffer_put(y);
+	pw_fn_put(fn);
+	pw_disconnect(cl);
+}
+
 TEST_HARNESS_MAIN
