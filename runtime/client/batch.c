@@ -24,8 +24,7 @@ struct pw_batch *pw_batch_new(struct pw_client *client)
 	return b;
 }
 
-struct pw_item *pw_batch_add(struct pw_batch *b, unsigned int dev,
-			     uint32_t op)
+struct pw_item *pw_item_new(unsigned int dev, uint32_t op)
 {
 	struct pw_item *it = calloc(1, sizeof(*it));
 
@@ -33,6 +32,23 @@ struct pw_item *pw_batch_add(struct pw_batch *b, unsigned int dev,
 		return NULL;
 	it->dev = dev;
 	it->op = op;
+	return it;
+}
+
+struct pw_item *pw_batch_add(struct pw_batch *b, unsigned int dev,
+			     uint32_t op)
+{
+	struct pw_item *it = pw_item_new(dev, op);
+
+	if (it)
+		pw_batch_append(b, it);
+	return it;
+}
+
+void pw_batch_append(struct pw_batch *b, struct pw_item *it)
+{
+	unsigned int dev = it->dev;
+
 	it->batch = b;
 	if (b->tail[dev])
 		b->tail[dev]->next = it;
@@ -42,7 +58,6 @@ struct pw_item *pw_batch_add(struct pw_batch *b, unsigned int dev,
 	b->nitems++;
 	atomic_fetch_add(&b->items_left, 1);
 	atomic_fetch_add(&b->unsubmitted, 1);
-	return it;
 }
 
 void pw_item_in(struct pw_item *it, struct pw_buffer *buf, unsigned int shard,

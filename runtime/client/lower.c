@@ -118,19 +118,40 @@ static int emit_exec(struct pw_ctrl *ctrl, struct pw_batch *batch,
 {
 	uint64_t gang_id = fn->collectives ? pw_ctrl_gang_id(ctrl) : 0;
 	struct pw_comp *comp = calloc(1, sizeof(*comp));
+	struct pw_item *items[PW_RM_MAX_DEVICES] = { NULL };
 	unsigned int v, i;
 
-	if (!comp)
+	/*
+	 * All shards or none: a gang sent without one member would leave the
+	 * others waiting in the driver until its timeout.
+	 */
+	for (v = 0; v < n && comp; v++) {
+		items[v] = pw_item_new(devs[v], PWTPU_CMD_EXEC);
+		if (items[v] && fn->collectives) {
+			items[v]->gang = calloc(1, sizeof(*items[v]->gang));
+			if (!items[v]->gang) {
+				free(items[v]);
+				items[v] = NULL;
+			}
+		}
+		if (!items[v])
+			break;
+	}
+	if (!comp || v < n) {
+		while (v-- > 0) {
+			free(items[v]->gang);
+			free(items[v]);
+		}
+		free(comp);
 		return -ENOMEM;
+	}
 	atomic_init(&comp->left, (int)n);
 	for (v = 0; v < n; v++) {
 		const struct pw_fn_dev *fd = &fn->dev[devs[v]];
-		struct pw_item *it = pw_batch_add(batch, devs[v],
-						  PWTPU_CMD_EXEC);
+		struct pw_item *it = items[v];
 		unsigned int nb = 0;
 
-		if (!it)
-			return -ENOMEM;	/* the batch frees what it holds */
+		pw_batch_append(batch, it);
 		it->comp = comp;
 		it->fn = pw_fn_get(fn);
 		for (i = 0; i < fn->nparams; i++) {
@@ -147,9 +168,6 @@ static int emit_exec(struct pw_ctrl *ctrl, struct pw_batch *batch,
 			it->bos[fn->const_buf] = fd->const_bo;
 		pwtpu_cmd_exec(&it->cmd, fd->prog, it->bos, fn->nbufs);
 		if (fn->collectives) {
-			it->gang = calloc(1, sizeof(*it->gang));
-			if (!it->gang)
-				return -ENOMEM;
 			fill_gang(it->gang, fn, gang_id, n, devs, v);
 			it->cmd.gang_ptr = (uintptr_t)it->gang;
 		}

@@ -418,6 +418,13 @@ struct pw_batch *pw_batch_new(struct pw_client *client);
 /* A command for @dev appended to @batch, or NULL (ENOMEM). */
 struct pw_item *pw_batch_add(struct pw_batch *batch, unsigned int dev,
 			     uint32_t op);
+/*
+ * The same in two steps, for all-or-nothing groups: a command not yet in
+ * any batch (free() it if it never joins one; it holds nothing), then
+ * its append.
+ */
+struct pw_item *pw_item_new(unsigned int dev, uint32_t op);
+void pw_batch_append(struct pw_batch *batch, struct pw_item *it);
 /* Add a shard reference (taking a buffer reference). */
 void pw_item_in(struct pw_item *it, struct pw_buffer *buf, unsigned int shard,
 		bool wait);

@@ -199,10 +199,22 @@ static void *exec_thread(void *arg)
 		if (stop && !ex->pending && !ex->fifo)
 			break;
 		ret = io_uring_submit_and_wait(&ex->ring, 1);
-		if (ret < 0 && ret != -EINTR && ret != -EBUSY) {
-			fprintf(stderr, "pathways: device %u: io_uring: %s\n",
-				ex->dev, strerror(-ret));
-			break;
+		if (ret < 0 && ret != -EINTR && ret != -EBUSY && ret != -EAGAIN) {
+			/*
+			 * The ring failed us: take the device out of service
+			 * so that what waits fails (-ENODEV) rather than
+			 * hangs, and keep reaping what is on the ring.
+			 */
+			if (!atomic_exchange(&ex->removed, true))
+				fprintf(stderr, "pathways: device %u: io_uring: %s; device out of service\n",
+					ex->dev, strerror(-ret));
+			exec_take(ex);
+			exec_submit_ready(ex);
+			exec_retire(ex);
+			if (!ex->inflight && !ex->pending && !ex->fifo &&
+			    ex->stop)
+				break;
+			usleep(1000);
 		}
 		io_uring_for_each_cqe(&ex->ring, head, cqe) {
 			seen++;
