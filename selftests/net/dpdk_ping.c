@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "net_common.h"
+#include "../../runtime/dcn/node.h"
 #include "../../runtime/net/dpdk.h"
 #include "../../runtime/net/rchan.h"
 
@@ -48,29 +49,6 @@ struct end {
 	bool bye;
 	bool bad;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static int parse_addr(const char *s, struct sockaddr_in *a)
-{
-	char ip[32];
-	const char *colon = strchr(s, ':');
-
-	if (!colon || (size_t)(colon - s) >= sizeof(ip))
-		return -1;
-	memcpy(ip, s, colon - s);
-	ip[colon - s] = 0;
-	memset(a, 0, sizeof(*a));
-	a->sin_family = AF_INET;
-	a->sin_port = htons(atoi(colon + 1));
-	return inet_pton(AF_INET, ip, &a->sin_addr) == 1 ? 0 : -1;
-}
 
 static int end_xmit(void *ctx, const void *d, size_t len)
 {
@@ -101,7 +79,7 @@ static void stream_msg(struct pw_wire_msg *m, unsigned int from,
 static unsigned int pump(struct end *e, bool pong, uint32_t want_seq,
 			 unsigned int peer_node)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = net_now_ns();
 	struct pw_wire_msg m, want;
 	struct pw_dgram dg[16];
 	unsigned int echoes = 0;
@@ -159,15 +137,15 @@ static int cmp_u64(const void *x, const void *y)
 static int wait_for_peer(struct end *e, uint8_t *buf)
 {
 	uint32_t seq = UINT32_MAX - 1;
-	uint64_t end = mono_ns() + 60000 * MS;
+	uint64_t end = net_now_ns() + 60000 * MS;
 
 	memcpy(buf + 4, &seq, 4);
-	while (mono_ns() < end) {
-		uint64_t next = mono_ns() + 100 * MS;
+	while (net_now_ns() < end) {
+		uint64_t next = net_now_ns() + 100 * MS;
 
 		if (pw_transport_send(e->t, &e->peer, buf, ECHO_LEN))
 			return -1;
-		while (mono_ns() < next) {
+		while (net_now_ns() < next) {
 			pw_transport_wait(e->t, 1 * MS);
 			if (pump(e, false, seq, 2))
 				return 0;
@@ -190,19 +168,19 @@ static int do_ping(struct end *e, unsigned int count)
 	if (wait_for_peer(e, buf))
 		return -1;
 	for (j = 0; j < count; j++) {
-		uint64_t t0 = mono_ns(), end = t0 + 1000 * MS;
+		uint64_t t0 = net_now_ns(), end = t0 + 1000 * MS;
 		uint32_t seq = j;
 		bool back = false;
 
 		memcpy(buf + 4, &seq, 4);
 		if (pw_transport_send(e->t, &e->peer, buf, sizeof(buf)))
 			return -1;
-		while (!back && mono_ns() < end) {
+		while (!back && net_now_ns() < end) {
 			pw_transport_wait(e->t, 1 * MS);
 			back = pump(e, false, seq, 2) > 0;
 		}
 		if (back)
-			rtt[got++] = mono_ns() - t0;
+			rtt[got++] = net_now_ns() - t0;
 		else
 			lost++;
 	}
@@ -293,8 +271,8 @@ int main(int argc, char **argv)
 		case 'u': udp = 1; break;
 		case 'M': dopts.memif_socket = optarg; break;
 		case 'S': dopts.memif_server = 1; break;
-		case 'a': have_addr = !parse_addr(optarg, &addr); break;
-		case 'p': if (parse_addr(optarg, &e.peer)) usage(); break;
+		case 'a': have_addr = !pw_parse_addr(optarg, &addr); break;
+		case 'p': if (pw_parse_addr(optarg, &e.peer)) usage(); break;
 		case 'P': pong = 0; count = atoi(optarg); break;
 		case 'O': pong = 1; break;
 		case 'm': e.msgs = atoi(optarg); break;
@@ -332,20 +310,20 @@ int main(int argc, char **argv)
 		ret = do_ping(&e, count);
 		/* The pong end echoed; now the streams, then good-bye. */
 		e.streaming = true;
-		end = mono_ns() + 120000 * MS;
-		while (!stream_done(&e) && mono_ns() < end) {
+		end = net_now_ns() + 120000 * MS;
+		while (!stream_done(&e) && net_now_ns() < end) {
 			pw_transport_wait(e.t, 1 * MS);
 			pump(&e, false, UINT32_MAX, 2);
 		}
-		for (end = mono_ns() + 500 * MS; mono_ns() < end;) {
+		for (end = net_now_ns() + 500 * MS; net_now_ns() < end;) {
 			pw_transport_wait(e.t, 1 * MS);
 			pump(&e, false, UINT32_MAX, 2);
 		}
 		for (c = 0; c < 3; c++)
 			pw_transport_send(e.t, &e.peer, bye_tag, 4);
 	} else {
-		end = mono_ns() + PONG_LIFE_NS;
-		while (!(e.bye && stream_done(&e)) && mono_ns() < end) {
+		end = net_now_ns() + PONG_LIFE_NS;
+		while (!(e.bye && stream_done(&e)) && net_now_ns() < end) {
 			pw_transport_wait(e.t, 1 * MS);
 			pump(&e, true, 0, 1);
 		}

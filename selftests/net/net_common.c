@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * net_common.c - random valid control messages for the net tests.
+ * net_common.c - what the net tests share: random valid control messages,
+ * a clock, and a lossy endpoint of a reliable channel.
  */
 #include <string.h>
+#include <time.h>
 
 #include "net_common.h"
 
@@ -208,4 +210,59 @@ void net_gen_msg(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 			h->flags |= PW_WIRE_F_RETRANS;
 	}
 	gen_body(m, type, rng);
+}
+
+uint64_t net_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+bool net_same_addr(const struct sockaddr_in *a, const struct sockaddr_in *b)
+{
+	return a->sin_addr.s_addr == b->sin_addr.s_addr &&
+	       a->sin_port == b->sin_port;
+}
+
+int net_ep_xmit(void *ctx, const void *dgram, size_t len)
+{
+	struct net_ep *e = ctx;
+
+	if (net_chance(&e->rng, 50)) {
+		e->dropped++;
+		return 0;
+	}
+	return pw_transport_send(e->t, &e->peer, dgram, len);
+}
+
+void net_ep_msg(struct pw_wire_msg *m, unsigned int from, unsigned int id)
+{
+	memset(m, 0, sizeof(*m));
+	m->hdr.type = PW_WIRE_DONE;
+	m->body.done.run_id = id;
+	m->body.done.host_id = from;
+	m->body.done.ncmds = id * 3 + from;
+}
+
+int net_ep_pump(struct net_ep *e, unsigned int from, uint64_t now)
+{
+	struct pw_dgram dg[16];
+	struct pw_wire_msg m, want;
+	int n, i;
+
+	n = pw_transport_recv_burst(e->t, dg, 16);
+	for (i = 0; i < n; i++)
+		pw_rchan_input(e->ch, dg[i].data, dg[i].len, now);
+	while (pw_rchan_recv(e->ch, &m) == 1) {
+		net_ep_msg(&want, from, e->expect);
+		if (m.hdr.type != PW_WIRE_DONE ||
+		    memcmp(&m.body.done, &want.body.done,
+			   sizeof(want.body.done)))
+			return -1;
+		e->expect++;
+	}
+	pw_rchan_poll(e->ch, now);
+	return n > 0;
 }

@@ -52,14 +52,6 @@
 static int ns_a = -1, ns_b = -1;
 static char setup_err[256];
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static struct sockaddr_in inet(const char *ip, unsigned int port)
 {
 	struct sockaddr_in a = {
@@ -195,12 +187,6 @@ static int check(const uint8_t *buf, unsigned int j, size_t len)
 	return 0;
 }
 
-static bool same_addr(const struct sockaddr_in *x, const struct sockaddr_in *y)
-{
-	return x->sin_addr.s_addr == y->sin_addr.s_addr &&
-	       x->sin_port == y->sin_port;
-}
-
 /*
  * Send datagrams of lengths first, first + step, ... up to @max from
  * @tx to @rx, a window at a time, and check each arrives whole, once,
@@ -215,9 +201,9 @@ static unsigned int run_lengths(struct __test_metadata *_metadata,
 {
 	static uint8_t buf[PW_TRANSPORT_MAX_DGRAM];
 	unsigned int sent = 0, got = 0, total = (max - 1) / step + 1;
-	uint64_t end = mono_ns() + 5000 * MS;
+	uint64_t end = net_now_ns() + 5000 * MS;
 
-	while (got < total && mono_ns() < end) {
+	while (got < total && net_now_ns() < end) {
 		struct pw_dgram dg[16];
 		int n, i;
 
@@ -233,7 +219,7 @@ static unsigned int run_lengths(struct __test_metadata *_metadata,
 		pw_transport_recv_burst(tx, dg, 0);
 		n = pw_transport_recv_burst(rx, dg, 16);
 		for (i = 0; i < n; i++, got++) {
-			EXPECT_TRUE(same_addr(&dg[i].from, from));
+			EXPECT_TRUE(net_same_addr(&dg[i].from, from));
 			EXPECT_EQ(1 + got * step, dg[i].len);
 			EXPECT_EQ(0, check(dg[i].data, got, dg[i].len))
 				TH_LOG("datagram %u", got);
@@ -272,7 +258,7 @@ TEST_F(link, datagrams_both_ways_with_arp)
 	ASSERT_STREQ("dpdk", self->dpdk->ops->name);
 	ASSERT_EQ(-ENOTSUP, pw_transport_poll_fd(self->dpdk));
 	ASSERT_EQ(0, pw_transport_local_addr(self->dpdk, &local));
-	ASSERT_TRUE(same_addr(&local, &self->a));
+	ASSERT_TRUE(net_same_addr(&local, &self->a));
 	icmp = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP);
 	ASSERT_GE(icmp, 0);
 
@@ -315,9 +301,9 @@ TEST_F(link, datagrams_both_ways_with_arp)
 	 */
 	before = st->rx_dropped[PW_FRAME_D_OTHER_PORT];
 	ASSERT_EQ(0, pw_transport_send(self->udp, &x, buf, 10));
-	end = mono_ns() + 2000 * MS;
+	end = net_now_ns() + 2000 * MS;
 	while (st->rx_dropped[PW_FRAME_D_OTHER_PORT] == before &&
-	       mono_ns() < end)
+	       net_now_ns() < end)
 		pw_transport_wait(self->dpdk, 1 * MS);
 	EXPECT_EQ(before + 1, st->rx_dropped[PW_FRAME_D_OTHER_PORT]);
 	usleep(100 * 1000);
@@ -343,7 +329,7 @@ TEST_F(link, echo_round_trips)
 
 	for (j = 0; j < n; j++) {
 		struct pw_dgram dg[4];
-		uint64_t t0 = mono_ns(), end = t0 + 1000 * MS;
+		uint64_t t0 = net_now_ns(), end = t0 + 1000 * MS;
 		bool back = false;
 		int k, got;
 
@@ -351,7 +337,7 @@ TEST_F(link, echo_round_trips)
 		ASSERT_EQ(0, pw_transport_send(self->dpdk, &self->b, buf,
 					       sizeof(buf)));
 		/* The kernel end echoes... */
-		while (!back && mono_ns() < end) {
+		while (!back && net_now_ns() < end) {
 			pw_transport_recv_burst(self->dpdk, dg, 0);
 			pw_transport_wait(self->udp, 20 * US);
 			got = pw_transport_recv_burst(self->udp, dg, 4);
@@ -364,7 +350,7 @@ TEST_F(link, echo_round_trips)
 			}
 		}
 		/* ...and DPDK gets its bytes back. */
-		for (back = false; !back && mono_ns() < end;) {
+		for (back = false; !back && net_now_ns() < end;) {
 			if (!pw_transport_wait(self->dpdk, 1 * MS))
 				continue;
 			got = pw_transport_recv_burst(self->dpdk, dg, 4);
@@ -376,7 +362,7 @@ TEST_F(link, echo_round_trips)
 		}
 		if (!back)
 			lost++;
-		rtt[j] = mono_ns() - t0;
+		rtt[j] = net_now_ns() - t0;
 	}
 	ASSERT_EQ(0u, lost);
 	/* Informational only: timings belong in pwbench. */
@@ -387,59 +373,6 @@ TEST_F(link, echo_round_trips)
 	       (unsigned long long)rtt[n * 99 / 100] / 1000,
 	       (unsigned long long)rtt[0] / 1000,
 	       (unsigned long long)rtt[n - 1] / 1000, n);
-}
-
-/* One end of the channel test; the sender drops 5% of its datagrams. */
-struct ep {
-	struct pw_transport *t;
-	struct pw_rchan *ch;
-	struct sockaddr_in peer;
-	uint64_t rng;
-	unsigned long dropped;
-	unsigned int next_id;
-	unsigned int expect;
-};
-
-static int ep_xmit(void *ctx, const void *d, size_t len)
-{
-	struct ep *e = ctx;
-
-	if (net_chance(&e->rng, 50)) {
-		e->dropped++;
-		return 0;
-	}
-	return pw_transport_send(e->t, &e->peer, d, len);
-}
-
-static void ep_msg(struct pw_wire_msg *m, unsigned int from, unsigned int id)
-{
-	memset(m, 0, sizeof(*m));
-	m->hdr.type = PW_WIRE_DONE;
-	m->body.done.run_id = id;
-	m->body.done.host_id = from;
-	m->body.done.ncmds = id * 3 + from;
-}
-
-/* Receive, feed the channel, check what it delivers: 1 if anything came. */
-static int ep_pump(struct ep *e, unsigned int from, uint64_t now)
-{
-	struct pw_dgram dg[16];
-	struct pw_wire_msg m, want;
-	int n, i;
-
-	n = pw_transport_recv_burst(e->t, dg, 16);
-	for (i = 0; i < n; i++)
-		pw_rchan_input(e->ch, dg[i].data, dg[i].len, now);
-	while (pw_rchan_recv(e->ch, &m) == 1) {
-		ep_msg(&want, from, e->expect);
-		if (m.hdr.type != PW_WIRE_DONE ||
-		    memcmp(&m.body.done, &want.body.done,
-			   sizeof(want.body.done)))
-			return -1;
-		e->expect++;
-	}
-	pw_rchan_poll(e->ch, now);
-	return n > 0;
 }
 
 /* Garbage frames raw on the wire at the DPDK end, and how each counts. */
@@ -514,9 +447,9 @@ TEST_F(link, rchan_5000_with_drops_and_garbage)
 		.sll_ifindex = if_nametoindex(IF_B),
 		.sll_halen = 6,
 	};
-	uint64_t start = mono_ns();
+	uint64_t start = net_now_ns();
 	uint8_t junk[128];
-	struct ep ep[2];
+	struct net_ep ep[2];
 	int raw;
 
 	raw = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
@@ -532,7 +465,7 @@ TEST_F(link, rchan_5000_with_drops_and_garbage)
 			.self_node = 1 + i,
 			.peer_node = 2 - i,
 			.session = 1000 + i,
-			.xmit = ep_xmit,
+			.xmit = net_ep_xmit,
 			.ctx = &ep[i],
 		};
 
@@ -542,14 +475,14 @@ TEST_F(link, rchan_5000_with_drops_and_garbage)
 	rs = pw_rchan_stats(ep[0].ch);
 
 	for (;;) {
-		uint64_t now = mono_ns();
+		uint64_t now = net_now_ns();
 		int busy = 0;
 
 		for (i = 0; i < 2; i++) {
 			struct pw_wire_msg m;
 
 			while (ep[i].next_id < n) {
-				ep_msg(&m, 1 + i, ep[i].next_id);
+				net_ep_msg(&m, 1 + i, ep[i].next_id);
 				if (pw_rchan_send(ep[i].ch, &m, now))
 					break;
 				ep[i].next_id++;
@@ -565,7 +498,7 @@ TEST_F(link, rchan_5000_with_drops_and_garbage)
 			sent_garbage++;
 		}
 		for (i = 0; i < 2; i++) {
-			int r = ep_pump(&ep[i], 2 - i, now);
+			int r = net_ep_pump(&ep[i], 2 - i, now);
 
 			ASSERT_LE(0, r) TH_LOG("endpoint %u expected %u", i,
 					       ep[i].expect);
@@ -813,9 +746,9 @@ TEST(open_rejects_bad_options)
 /* Receive one datagram on @t within 2 s: its length, or -1. */
 static int recv_one(struct pw_transport *t, struct pw_dgram *dg)
 {
-	uint64_t end = mono_ns() + 2000 * MS;
+	uint64_t end = net_now_ns() + 2000 * MS;
 
-	while (mono_ns() < end)
+	while (net_now_ns() < end)
 		if (pw_transport_wait(t, 1 * MS) &&
 		    pw_transport_recv_burst(t, dg, 1) == 1)
 			return dg->len;
@@ -844,7 +777,7 @@ TEST_F(link, one_per_interface_ephemeral_port_reopen)
 	ASSERT_EQ(0, pw_transport_send(self->udp, &local, buf, sizeof(buf)));
 	ASSERT_EQ((int)sizeof(buf), recv_one(t, &dg));
 	ASSERT_EQ(0, memcmp(dg.data, buf, sizeof(buf)));
-	ASSERT_TRUE(same_addr(&dg.from, &self->b));
+	ASSERT_TRUE(net_same_addr(&dg.from, &self->b));
 	pw_transport_close(t);
 
 	/* Closed means gone: the interface and the port open again. */

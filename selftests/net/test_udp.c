@@ -25,14 +25,6 @@
 
 #define MS (1000 * 1000ull)
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static struct sockaddr_in loopback(void)
 {
 	struct sockaddr_in a = {
@@ -41,12 +33,6 @@ static struct sockaddr_in loopback(void)
 	};
 
 	return a;
-}
-
-static bool same_addr(const struct sockaddr_in *a, const struct sockaddr_in *b)
-{
-	return a->sin_addr.s_addr == b->sin_addr.s_addr &&
-	       a->sin_port == b->sin_port;
 }
 
 /* A plain socket on loopback, for sending what no transport would. */
@@ -93,10 +79,10 @@ static unsigned int drain(struct pw_transport *t, unsigned int want,
 			  unsigned int *seen, const struct sockaddr_in *from,
 			  unsigned int *bad)
 {
-	uint64_t end = mono_ns() + 5000 * MS;
+	uint64_t end = net_now_ns() + 5000 * MS;
 	unsigned int got = 0;
 
-	while (got < want && mono_ns() < end) {
+	while (got < want && net_now_ns() < end) {
 		struct pw_dgram dg[8];
 		int n, i;
 
@@ -106,7 +92,7 @@ static unsigned int drain(struct pw_transport *t, unsigned int want,
 			size_t k, len = dg[i].len;
 
 			got++;
-			if (!same_addr(&dg[i].from, from) || !len) {
+			if (!net_same_addr(&dg[i].from, from) || !len) {
 				(*bad)++;
 				continue;
 			}
@@ -163,8 +149,8 @@ TEST_F(pair, datagrams_arrive_whole_with_source)
 	ASSERT_EQ(1, sendto(fd, buf, 1, 0, (struct sockaddr *)&self->addr[1],
 			    sizeof(self->addr[1])));
 	n = 0;
-	end = mono_ns() + 5000 * MS;
-	while (!n && mono_ns() < end) {
+	end = net_now_ns() + 5000 * MS;
+	while (!n && net_now_ns() < end) {
 		pw_transport_wait(self->t[1], 10 * MS);
 		n = pw_transport_recv_burst(self->t[1], dg, 4);
 	}
@@ -173,38 +159,6 @@ TEST_F(pair, datagrams_arrive_whole_with_source)
 	ASSERT_EQ(1u, self->t[1]->stats.rx_truncated);
 	close(fd);
 	ASSERT_EQ(0u, self->t[0]->stats.tx_errors);
-}
-
-/* One end of the channel test. */
-struct ep {
-	struct pw_transport *t;
-	struct pw_rchan *ch;
-	struct sockaddr_in peer;
-	uint64_t rng;
-	unsigned long dropped;
-	unsigned int next_id;
-	unsigned int expect;
-};
-
-/* The sender drops 5% of its datagrams, acks included. */
-static int ep_xmit(void *ctx, const void *d, size_t len)
-{
-	struct ep *e = ctx;
-
-	if (net_chance(&e->rng, 50)) {
-		e->dropped++;
-		return 0;
-	}
-	return pw_transport_send(e->t, &e->peer, d, len);
-}
-
-static void ep_msg(struct pw_wire_msg *m, unsigned int from, unsigned int id)
-{
-	memset(m, 0, sizeof(*m));
-	m->hdr.type = PW_WIRE_DONE;
-	m->body.done.run_id = id;
-	m->body.done.host_id = from;
-	m->body.done.ncmds = id * 3 + from;
 }
 
 /* Garbage kinds and what the receiving channel must make of them. */
@@ -259,36 +213,14 @@ static size_t make_garbage(uint8_t *buf, enum garbage kind, uint64_t *rng)
 	return len;
 }
 
-/* Receive, feed the channel, check what it delivers; -1 on disorder. */
-static int ep_pump(struct ep *e, unsigned int from, uint64_t now)
-{
-	struct pw_dgram dg[16];
-	struct pw_wire_msg m, want;
-	int n, i;
-
-	n = pw_transport_recv_burst(e->t, dg, 16);
-	for (i = 0; i < n; i++)
-		pw_rchan_input(e->ch, dg[i].data, dg[i].len, now);
-	while (pw_rchan_recv(e->ch, &m) == 1) {
-		ep_msg(&want, from, e->expect);
-		if (m.hdr.type != PW_WIRE_DONE ||
-		    memcmp(&m.body.done, &want.body.done,
-			   sizeof(want.body.done)))
-			return -1;
-		e->expect++;
-	}
-	pw_rchan_poll(e->ch, now);
-	return 0;
-}
-
 TEST_F(pair, rchan_10k_each_way_with_drops_and_garbage)
 {
 	const unsigned int n = 10000;
 	static uint8_t junk[PW_TRANSPORT_MAX_DGRAM + 128];
 	unsigned int sent_garbage = 0, i, iter = 0;
 	const struct pw_rchan_stats *st;
-	uint64_t grng = 99, start = mono_ns();
-	struct ep ep[2];
+	uint64_t grng = 99, start = net_now_ns();
+	struct net_ep ep[2];
 	int fd = plain_socket();
 
 	ASSERT_GE(fd, 0);
@@ -298,7 +230,7 @@ TEST_F(pair, rchan_10k_each_way_with_drops_and_garbage)
 			.self_node = 1 + i,
 			.peer_node = 2 - i,
 			.session = 1000 + i,
-			.xmit = ep_xmit,
+			.xmit = net_ep_xmit,
 			.ctx = &ep[i],
 		};
 
@@ -311,14 +243,14 @@ TEST_F(pair, rchan_10k_each_way_with_drops_and_garbage)
 
 	for (;;) {
 		struct pollfd pfd[2];
-		uint64_t now = mono_ns(), next = now + 10 * MS;
+		uint64_t now = net_now_ns(), next = now + 10 * MS;
 		int timeout_ms;
 
 		for (i = 0; i < 2; i++) {
 			struct pw_wire_msg m;
 
 			while (ep[i].next_id < n) {
-				ep_msg(&m, 1 + i, ep[i].next_id);
+				net_ep_msg(&m, 1 + i, ep[i].next_id);
 				if (pw_rchan_send(ep[i].ch, &m, now))
 					break;
 				ep[i].next_id++;
@@ -336,7 +268,7 @@ TEST_F(pair, rchan_10k_each_way_with_drops_and_garbage)
 			sent_garbage++;
 		}
 		for (i = 0; i < 2; i++) {
-			ASSERT_EQ(0, ep_pump(&ep[i], 2 - i, now))
+			ASSERT_NE(-1, net_ep_pump(&ep[i], 2 - i, now))
 				TH_LOG("endpoint %u expected %u", i,
 				       ep[i].expect);
 		}
