@@ -10,3 +10,4 @@ include selftests/pathways/pathways.mk
 include selftests/net/net.mk
 include selftests/net/dpdk.mk
 include selftests/net/dp.mk
+include selftests/dcn/dcn.mk

@@ -5,12 +5,14 @@
  *   pathwaysd --role controller --listen IP:PORT [--heartbeat-ms N]
  *             [--down-ms N]
  *   pathwaysd --role worker --listen IP:PORT --controller IP:PORT
- *             --host-id N [--data-port N]
+ *             --host-id N [--data-port N] [--data auto|rdma|tcp]
  *   pathwaysd --role status --controller IP:PORT [--listen IP:PORT]
  *
  * The controller keeps the islands workers register and marks a worker
  * down when it falls silent; a worker registers the island of the
- * loaded pwtpu.ko and heartbeats; status connects as a client and prints
+ * loaded pwtpu.ko, heartbeats, and runs remote clients' plans, moving
+ * cross-island values over its data plane (RDMA verbs where the listen
+ * address has an RDMA device, else TCP; --data forces one); status connects as a client and prints
  * what the controller knows. --run-for SECONDS stops the daemon after
  * that long; SIGTERM and SIGINT stop it at once. Either way it prints its
  * counters (messages, retransmissions, datagrams dropped by reason).
@@ -42,7 +44,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: pathwaysd --role controller --listen IP:PORT [--heartbeat-ms N] [--down-ms N]\n"
 		"       pathwaysd --role worker --listen IP:PORT --controller IP:PORT --host-id N\n"
-		"                 [--data-port N]\n"
+		"                 [--data-port N] [--data auto|rdma|tcp]\n"
 		"       pathwaysd --role status --controller IP:PORT [--listen IP:PORT]\n"
 		"  --run-for SECONDS  stop after this long (default: until SIGTERM)\n");
 }
@@ -92,6 +94,7 @@ struct opts {
 	bool have_listen, have_controller;
 	long host_id;
 	unsigned int heartbeat_ms, down_ms, data_port;
+	enum pw_dp_mode data_mode;
 	double run_for;
 };
 
@@ -105,6 +108,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "heartbeat-ms", required_argument, NULL, 'b' },
 		{ "down-ms", required_argument, NULL, 'd' },
 		{ "data-port", required_argument, NULL, 'p' },
+		{ "data", required_argument, NULL, 'D' },
 		{ "run-for", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -130,6 +134,19 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'b': o->heartbeat_ms = (unsigned int)atoi(optarg); break;
 		case 'd': o->down_ms = (unsigned int)atoi(optarg); break;
 		case 'p': o->data_port = (unsigned int)atoi(optarg); break;
+		case 'D':
+			if (!strcmp(optarg, "auto")) {
+				o->data_mode = PW_DP_AUTO;
+			} else if (!strcmp(optarg, "rdma")) {
+				o->data_mode = PW_DP_RDMA;
+			} else if (!strcmp(optarg, "tcp")) {
+				o->data_mode = PW_DP_TCP;
+			} else {
+				fprintf(stderr, "pathwaysd: --data %s: want auto, rdma or tcp\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
 		case 't': o->run_for = atof(optarg); break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return -EINVAL;
@@ -177,6 +194,7 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 {
 	static struct pw_worker w;
 	struct pw_wire_register reg;
+	struct pw_dp_opts dp = { .mode = o->data_mode };
 	uint64_t start = pw_now_ns();
 	int ret;
 
@@ -189,9 +207,11 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 	ret = worker_registration(&reg, &o->listen_at,
 				  o->data_port ? o->data_port :
 				  ntohs(o->listen_at.sin_port) + 1u);
+	dp.bind = o->listen_at;
+	dp.bind.sin_port = htons((uint16_t)reg.data_port);
 	if (!ret)
 		ret = pw_worker_init(&w, t, (uint32_t)o->host_id,
-				     &o->controller, &reg);
+				     &o->controller, &reg, &dp);
 	if (ret) {
 		pw_transport_close(t);
 		return ret;

@@ -5,6 +5,7 @@
  *   collective   all-reduce time and bandwidth over 2, 4, 8 devices
  *   pathways     the Pathways paper's section 5 micro-benchmarks through
  *                libpathways (Figures 5, 7, 8, 9)
+ *   dcn-throughput  Figure 5 through pathwaysd, over 1, 2, 4... hosts
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +21,9 @@ static void usage(FILE *f)
 		"  collective   all-reduce bandwidth over the mesh "
 		"(pwbench collective -h)\n"
 		"  pathways     the Pathways paper's micro-benchmarks "
-		"(pwbench pathways -h)\n");
+		"(pwbench pathways -h)\n"
+		"  dcn-throughput  Figure 5 through pathwaysd across hosts "
+		"(pwbench dcn-throughput -h)\n");
 }
 
 int main(int argc, char **argv)
@@ -35,6 +38,8 @@ int main(int argc, char **argv)
 		return pwbench_collective_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "pathways"))
 		return pwbench_paper_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "dcn-throughput"))
+		return pwbench_dcn_tput_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return 0;

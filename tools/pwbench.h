@@ -27,6 +27,8 @@ int pwbench_summarize(const uint64_t *v, size_t n, struct pwbench_summary *s);
 int pwbench_dispatch_main(int argc, char **argv);
 /* `pwbench dispatch --dcn ...`: over the DCN (pwbench_dcn.c). */
 int pwbench_dcn_main(int argc, char **argv);
+/* pwbench_dcn_tput.c: Figure 5 across hosts, through pathwaysd. */
+int pwbench_dcn_tput_main(int argc, char **argv);
 /* `pwbench collective ...`: argv[0] is "collective". */
 int pwbench_collective_main(int argc, char **argv);
 /* `pwbench pathways ...`: argv[0] is "pathways" (pwbench_paper.c). */

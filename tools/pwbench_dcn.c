@@ -23,7 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pwtpu/pwprog.h>
+
 #include "../runtime/dcn/roles.h"
+#include "../runtime/fn/fn.h"
 #include "../runtime/net/dpdk.h"
 
 #include "pwbench.h"
@@ -136,7 +139,38 @@ static void summary_line(const char *name, const uint64_t *v, unsigned int n)
 	       s.p50 / 1e3, s.p99 / 1e3, s.max / 1e3);
 }
 
-static int dcn_case_run(struct pw_rclient *rc, unsigned int prog,
+/*
+ * The case's program: one computation on device 0 of @host, the same
+ * image `pwbench dispatch --local` submits (an empty program, or an add
+ * over its one buffer), shipped as a function.
+ */
+static int dcn_program(struct pw_remote *rc, bool add, unsigned int host,
+		       uint32_t *prog)
+{
+	struct pw_rprog *p = pw_rprog_begin();
+	struct pw_fn fn = { .name = "dispatch", .nbufs = 1 };
+	uint32_t fn_id;
+	size_t size;
+	void *img;
+	int ret;
+
+	img = pwprog_dispatch_image(add, &size);
+	if (!img || !p) {
+		free(img);
+		pw_rprog_free(p);
+		return -ENOMEM;
+	}
+	ret = pw_remote_function_image(rc, img, size, 4096, &fn_id);
+	free(img);
+	if (!ret)
+		ret = pw_rprog_call(p, &fn, fn_id, host, 0, NULL, 0, NULL);
+	if (!ret)
+		ret = pw_remote_program(rc, p, prog);
+	pw_rprog_free(p);
+	return ret;
+}
+
+static int dcn_case_run(struct pw_remote *rc, uint32_t prog,
 			unsigned int iters, struct dcn_samples *s)
 {
 	struct pw_wire_done d;
@@ -147,7 +181,11 @@ static int dcn_case_run(struct pw_rclient *rc, unsigned int prog,
 	for (i = 0; i < iters + iters / 10; i++) {
 		unsigned int k = i < iters / 10 ? 0 : i - iters / 10;
 
-		ret = pw_rclient_run(rc, prog, i + 1, &d, &sent, &recv, 5000);
+		uint32_t ticket;
+
+		ret = pw_remote_run_async(rc, prog, NULL, 0, NULL, 0, &ticket);
+		if (!ret)
+			ret = pw_remote_wait_done(rc, ticket, &d, &sent, &recv);
 		if (ret)
 			return ret;
 		if (i < iters / 10)
@@ -164,7 +202,7 @@ static int dcn_case_run(struct pw_rclient *rc, unsigned int prog,
 
 int pwbench_dcn_main(int argc, char **argv)
 {
-	static struct pw_rclient rc;
+	static struct pw_remote rc;
 	struct dcn_samples s[DCN_NCASES];
 	const char *kind;
 	struct pw_transport *t;
@@ -181,7 +219,7 @@ int pwbench_dcn_main(int argc, char **argv)
 		fprintf(stderr, "pwbench: %s transport: %s\n", kind, strerror(-ret));
 		return 1;
 	}
-	ret = pw_rclient_connect(&rc, t, &o.controller, "pwbench", 10000);
+	ret = pw_remote_open(&rc, t, &o.controller, "pwbench", 10000);
 	if (ret) {
 		fprintf(stderr, "pwbench: connecting to %s:%u: %s\n",
 			inet_ntoa(o.controller.sin_addr),
@@ -189,9 +227,9 @@ int pwbench_dcn_main(int argc, char **argv)
 		return 1;
 	}
 	for (c = 0; c < DCN_NCASES; c++) {
-		uint32_t fn = c == DCN_EMPTY ? PW_WDEV_FN_EMPTY : PW_WDEV_FN_ADD;
+		uint32_t prog;
 
-		ret = pw_rclient_program(&rc, c + 1, &fn, &o.host, 1, 5000);
+		ret = dcn_program(&rc, c == DCN_ADD, o.host, &prog);
 		if (ret) {
 			fprintf(stderr, "pwbench: registering %s on host %u: %s\n",
 				dcn_case[c], o.host, strerror(-ret));
@@ -205,7 +243,7 @@ int pwbench_dcn_main(int argc, char **argv)
 		if (!s[c].total || !s[c].ctrl || !s[c].worker || !s[c].dev ||
 		    !s[c].net)
 			return 1;
-		ret = dcn_case_run(&rc, c + 1, o.iters, &s[c]);
+		ret = dcn_case_run(&rc, prog, o.iters, &s[c]);
 		if (ret) {
 			fprintf(stderr, "pwbench: %s over %s: %s\n", dcn_case[c],
 				kind, strerror(-ret));
@@ -242,7 +280,7 @@ int pwbench_dcn_main(int argc, char **argv)
 					(unsigned long long)s[c].net[i]);
 		fclose(csv);
 	}
-	pw_rclient_close(&rc);
+	pw_remote_shut(&rc);
 	for (c = 0; c < DCN_NCASES; c++) {
 		free(s[c].total);
 		free(s[c].ctrl);

@@ -9,9 +9,9 @@
  * bytes are the same), at most PW_WIRE_MAX_DGRAM bytes so that it fits
  * one Ethernet frame without IP fragmentation. A datagram is a 48-byte
  * struct pw_wire_hdr followed by the body of its type. Bodies are fixed
- * size, except PROGRAM, RUN and PLAN: a fixed part followed by a bounded
- * count of fixed-size records; a datagram holds exactly the records it
- * counts, no trailing bytes.
+ * size, except PROGRAM, RUN, PLAN, FUNCTION and BUFFER: a fixed part
+ * followed by a bounded count of fixed-size records (or bytes); a
+ * datagram holds exactly what it counts, no trailing bytes.
  *
  * Every multi-byte integer is little-endian on the wire. The structs below
  * describe the layout (naturally aligned, no padding: checked by the
@@ -58,7 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PW_WIRE_VERSION		1
+#define PW_WIRE_VERSION		2
 /* The bytes "PWDN" read as a little-endian u32. */
 #define PW_WIRE_MAGIC		0x4e445750u
 
@@ -76,10 +76,23 @@
 #define PW_WIRE_ERRMSG_LEN	112	/* ERROR text */
 #define PW_WIRE_PROG_NODES	13	/* node records in one PROGRAM */
 #define PW_WIRE_MAX_PROG_NODES	4096	/* nodes of one program, in all */
-#define PW_WIRE_RUN_ARGS	64	/* arguments of one RUN */
-#define PW_WIRE_PLAN_CMDS	14	/* command records in one PLAN */
+#define PW_WIRE_RUN_IDS		64	/* arguments + results of one RUN */
+#define PW_WIRE_PLAN_CMDS	13	/* command records in one PLAN */
 #define PW_WIRE_MAX_PLAN_CMDS	8192	/* commands of one plan, in all */
 #define PW_WIRE_MAX_WINDOW	1024	/* seq - base of any sender */
+#define PW_WIRE_MAX_HOSTS	64	/* hosts (islands) of a cluster */
+#define PW_WIRE_FN_CHUNK	1312	/* payload bytes in one FUNCTION */
+#define PW_WIRE_MAX_FN_BYTES	(16u << 20)	/* a function's payload */
+#define PW_WIRE_BUF_CHUNK	1296	/* data bytes in one BUFFER */
+#define PW_WIRE_MAX_BUF_BYTES	(256u << 20)	/* one buffer */
+#define PW_WIRE_DESC_SIZE	24	/* a data-plane region descriptor */
+
+/*
+ * Buffer handles in PLAN commands and BUFFER messages (u32). A client's
+ * buffer has bit 31 clear and is the client's own id (a worker keys it by
+ * client); a run's temporary has it set and lives until the run ends.
+ */
+#define PW_WIRE_BUF_TEMP	0x80000000u
 
 /**
  * enum pw_wire_type - message types
@@ -95,6 +108,15 @@
  * @PW_WIRE_PLAN: controller -> worker: (part of) its lowered plan of a run.
  * @PW_WIRE_DONE: worker -> controller -> client: a run finished.
  * @PW_WIRE_ERROR: either way: a request failed.
+ * @PW_WIRE_FUNCTION: client -> controller -> worker: (part of) a compiled
+ *	function.
+ * @PW_WIRE_BUFFER: client -> controller -> worker and back: create, write,
+ *	read, free a buffer in a worker's object store; its data.
+ * @PW_WIRE_STATUS: controller or worker -> client: how a FUNCTION or
+ *	BUFFER request ended.
+ * @PW_WIRE_READY: worker -> controller -> worker: a run's transfer
+ *	target is registered; here is where to write.
+ * @PW_WIRE_CANCEL: controller -> worker: end a run now, with a status.
  */
 enum pw_wire_type {
 	PW_WIRE_ACK = 1,
@@ -109,6 +131,11 @@ enum pw_wire_type {
 	PW_WIRE_PLAN,
 	PW_WIRE_DONE,
 	PW_WIRE_ERROR,
+	PW_WIRE_FUNCTION,
+	PW_WIRE_BUFFER,
+	PW_WIRE_STATUS,
+	PW_WIRE_READY,
+	PW_WIRE_CANCEL,
 	PW_WIRE_NTYPES,
 };
 
@@ -226,14 +253,16 @@ struct pw_wire_connect {
  * struct pw_wire_connect_ack - CONNECT_ACK
  * @status: 0, or the errno why the client was refused.
  * @client_id: the client's id for later messages.
- * @nislands: islands registered now.
- * @ndevices: devices over all islands.
+ * @nislands: islands up now.
+ * @ndevices: devices over all of them.
+ * @host_devices: devices of host i's island, 0 if it has none up.
  */
 struct pw_wire_connect_ack {
 	uint32_t status;
 	uint32_t client_id;
 	uint32_t nislands;
 	uint32_t ndevices;
+	uint8_t host_devices[PW_WIRE_MAX_HOSTS];
 };
 
 /* PROGRAM node kinds (enum pw_node_kind of runtime/client/program.h). */
@@ -257,13 +286,14 @@ struct pw_wire_edge {
  * @nin: inputs (COMPUTE) or results (RESULT), 0..PW_WIRE_MAX_BUFS.
  * @dtype: ARG: element type (enum pwtpu_dtype).
  * @ndims: ARG: dimensions, 0..PW_WIRE_MAX_DIMS.
- * @nshards: ARG: shards.
+ * @nshards: ARG, COMPUTE: shards (devices it spans), 1 for now.
  * @arg_index: ARG: position among the run's arguments, or PW_WIRE_NO_ARG.
- * @fn_id: COMPUTE: the function.
- * @slice_id: COMPUTE: where it runs.
+ * @fn_id: COMPUTE: the function (the client's id, from FUNCTION).
+ * @host: ARG, COMPUTE: the host whose island holds it.
+ * @dev: ARG, COMPUTE: the device of that island.
+ * @reserved: zero.
  * @shape: ARG: extents; entries past @ndims zero.
- * @in: @nin edges, each from a node < the program's node count; the rest
- *	zero.
+ * @in: @nin edges, each from an earlier node; the rest zero.
  */
 struct pw_wire_prog_node {
 	uint8_t kind;
@@ -273,7 +303,9 @@ struct pw_wire_prog_node {
 	uint16_t nshards;
 	uint16_t arg_index;
 	uint32_t fn_id;
-	uint32_t slice_id;
+	uint16_t host;
+	uint8_t dev;
+	uint8_t reserved;
 	uint32_t shape[PW_WIRE_MAX_DIMS];
 	struct pw_wire_edge in[PW_WIRE_MAX_BUFS];
 };
@@ -286,7 +318,7 @@ struct pw_wire_prog_node {
  * @first_node: index of @nodes[0] in the program.
  * @nnodes: records that follow, 1..PW_WIRE_PROG_NODES;
  *	@first_node + @nnodes <= @nnodes_total.
- * @nargs: arguments bound at run time (<= PW_WIRE_RUN_ARGS).
+ * @nargs: arguments bound at run time (<= PW_WIRE_RUN_IDS).
  * @reserved: zero.
  * @nodes: the records (only @nnodes of them are on the wire).
  */
@@ -319,19 +351,21 @@ struct pw_wire_program_ack {
  * @program_id: the program.
  * @run_id: the client's id for this run, echoed by DONE.
  * @client_send_ns: client's clock when sent.
- * @nargs: argument buffer ids that follow, 0..PW_WIRE_RUN_ARGS.
+ * @nargs: argument buffers, first in @ids.
+ * @nresults: result buffers, after them; @nargs + @nresults <=
+ *	PW_WIRE_RUN_IDS.
  * @reserved: zero.
- * @reserved2: zero.
- * @args: object-store ids of the arguments (only @nargs on the wire).
+ * @ids: buffer handles: the arguments (existing buffers of the client),
+ *	then new ids the results take (only @nargs + @nresults on the wire).
  */
 struct pw_wire_run {
 	uint32_t program_id;
 	uint32_t run_id;
 	uint64_t client_send_ns;
 	uint16_t nargs;
-	uint16_t reserved;
-	uint32_t reserved2;
-	uint64_t args[PW_WIRE_RUN_ARGS];
+	uint16_t nresults;
+	uint32_t reserved;
+	uint32_t ids[PW_WIRE_RUN_IDS];
 };
 
 /* PLAN command operations. */
@@ -350,41 +384,54 @@ enum pw_wire_cmd_op {
  * struct pw_wire_plan_cmd - one device command of a plan
  * @op: enum pw_wire_cmd_op.
  * @dev: island device whose queue runs it (< PW_WIRE_MAX_DEVICES).
- * @nin: shards read: @bufs[0..nin).
- * @nout: shards written: @bufs[nin..nin+nout); nin + nout <=
+ * @nin: buffers read: @bufs[0..nin).
+ * @nout: buffers written: @bufs[nin..nin+nout); nin + nout <=
  *	PW_WIRE_MAX_BUFS.
- * @wait: leading inputs made elsewhere that must be final first (<= nin).
  * @peer_dev: COPY_PEER, DCN_*: the device at the other end.
+ * @reserved: zero.
  * @peer_host: DCN_*: the host at the other end.
- * @fn_id: EXEC: the function.
+ * @fn_id: EXEC: the function (the run's client's id).
  * @gang_id: EXEC with collectives: its gang; else 0.
  * @bytes: copies: bytes moved.
- * @bufs: worker object-store shard handles; entries past nin + nout zero.
+ * @peer_buf: DCN_SEND: the handle written on @peer_host; else 0.
+ * @reserved2: zero.
+ * @bufs: buffer handles (PW_WIRE_BUF_TEMP); entries past nin + nout zero.
+ *
+ * A worker runs a command once its inputs are final, or will be by the
+ * time the device gets to it (made earlier on the same device's queue):
+ * plans say what, the worker finds when. DCN_SEND (nin 1) writes
+ * @bufs[0] into @peer_buf on @peer_host over the data plane once the
+ * target's READY came; DCN_RECV (nout 1) makes @bufs[0] on @dev, sends
+ * READY, and completes when the data landed.
  */
 struct pw_wire_plan_cmd {
 	uint8_t op;
 	uint8_t dev;
 	uint8_t nin;
 	uint8_t nout;
-	uint8_t wait;
 	uint8_t peer_dev;
+	uint8_t reserved;
 	uint16_t peer_host;
 	uint32_t fn_id;
 	uint32_t gang_id;
 	uint64_t bytes;
+	uint32_t peer_buf;
+	uint32_t reserved2;
 	uint32_t bufs[PW_WIRE_MAX_BUFS];
 };
 
 /**
  * struct pw_wire_plan - PLAN: commands @first_cmd.. of one worker's part of
  *	a run; more than PW_WIRE_PLAN_CMDS take several, in order
- * @run_id: the run.
+ * @run_id: the run (the controller's id).
  * @program_id: its program.
+ * @client: the client's node id (its buffers and functions).
+ * @reserved: zero.
  * @ncmds_total: commands of this worker's part, 1..PW_WIRE_MAX_PLAN_CMDS.
  * @first_cmd: index of @cmds[0].
  * @ncmds: records that follow, 1..PW_WIRE_PLAN_CMDS; @first_cmd + @ncmds
  *	<= @ncmds_total.
- * @reserved: zero.
+ * @reserved2: zero.
  * @client_send_ns: from RUN.
  * @ctrl_recv_ns: controller's clock when RUN arrived.
  * @ctrl_send_ns: controller's clock when this PLAN left.
@@ -393,10 +440,12 @@ struct pw_wire_plan_cmd {
 struct pw_wire_plan {
 	uint32_t run_id;
 	uint32_t program_id;
+	uint32_t client;
+	uint32_t reserved;
 	uint16_t ncmds_total;
 	uint16_t first_cmd;
 	uint16_t ncmds;
-	uint16_t reserved;
+	uint16_t reserved2;
 	uint64_t client_send_ns;
 	uint64_t ctrl_recv_ns;
 	uint64_t ctrl_send_ns;
@@ -450,10 +499,177 @@ struct pw_wire_error {
 };
 
 /**
+ * struct pw_wire_function - FUNCTION: bytes @offset.. of a compiled
+ *	function's payload (struct pw_wire_fn_desc, then the program image,
+ *	then the constants); parts come in order
+ * @fn_id: the client's id for the function, nonzero.
+ * @client: the client's node id (set by the controller; 0 from a client).
+ * @total: payload bytes, PW_WIRE_FN_DESC_SIZE..PW_WIRE_MAX_FN_BYTES.
+ * @offset: of @data[0] in the payload.
+ * @nbytes: bytes that follow, 1..PW_WIRE_FN_CHUNK; @offset + @nbytes <=
+ *	@total.
+ * @reserved: zero.
+ * @reserved2: zero.
+ * @data: the bytes (only @nbytes on the wire).
+ */
+struct pw_wire_function {
+	uint32_t fn_id;
+	uint32_t client;
+	uint32_t total;
+	uint32_t offset;
+	uint16_t nbytes;
+	uint16_t reserved;
+	uint32_t reserved2;
+	uint8_t data[PW_WIRE_FN_CHUNK];
+};
+
+/* dtype and shape of a parameter or result, in a function's payload. */
+struct pw_wire_sig {
+	uint8_t dtype;
+	uint8_t rank;
+	uint16_t reserved;
+	uint32_t shape[PW_WIRE_MAX_DIMS];
+};
+
+/**
+ * struct pw_wire_fn_desc - the head of a FUNCTION payload (little-endian
+ *	like every wire struct; pw_wire_fn_desc_pack()/_unpack())
+ * @nparams: parameters, then @nresults results: @sigs[0..nparams+nresults).
+ * @nresults: see @nparams; nparams + nresults <= @nbufs.
+ * @nbufs: bindings of an EXEC, <= PW_WIRE_MAX_BUFS: parameters, results,
+ *	then scratch and constants where present.
+ * @scratch_buf: binding of the scratch buffer, or -1.
+ * @const_buf: binding of the constants, or -1.
+ * @image_bytes: program image bytes after this head, nonzero.
+ * @scratch_bytes: scratch buffer size (0 iff @scratch_buf is -1).
+ * @const_bytes: constant bytes after the image (0 iff @const_buf is -1).
+ * @sigs: signatures; entries past nparams + nresults zero.
+ */
+struct pw_wire_fn_desc {
+	uint32_t nparams;
+	uint32_t nresults;
+	uint32_t nbufs;
+	int32_t scratch_buf;
+	int32_t const_buf;
+	uint32_t image_bytes;
+	uint64_t scratch_bytes;
+	uint64_t const_bytes;
+	struct pw_wire_sig sigs[PW_WIRE_MAX_BUFS];
+};
+
+#define PW_WIRE_FN_DESC_SIZE	360
+
+/* BUFFER operations. */
+enum pw_wire_buf_op {
+	PW_WIRE_BUF_CREATE = 1,	/* make it, with its first bytes */
+	PW_WIRE_BUF_WRITE,	/* more bytes */
+	PW_WIRE_BUF_READ,	/* send its bytes back as DATA */
+	PW_WIRE_BUF_DATA,	/* some of its bytes, worker -> client */
+	PW_WIRE_BUF_FREE,	/* drop it */
+	PW_WIRE_BUF_NOPS,
+};
+
+/**
+ * struct pw_wire_buffer - BUFFER: a buffer of a worker's object store
+ * @op: enum pw_wire_buf_op.
+ * @dtype: CREATE: element type.
+ * @rank: CREATE: dimensions, 0..PW_WIRE_MAX_DIMS.
+ * @dev: CREATE: the island device that holds it.
+ * @host: the host whose worker holds it.
+ * @reserved: zero.
+ * @client: the owner's node id (set by the controller; 0 from a client).
+ * @id: the client's handle (PW_WIRE_BUF_TEMP clear).
+ * @total: CREATE, WRITE, DATA: the buffer's bytes
+ *	(1..PW_WIRE_MAX_BUF_BYTES, what dtype and shape make); else 0.
+ * @offset: CREATE (0), WRITE, DATA: of @data[0] in the buffer.
+ * @nbytes: CREATE, WRITE, DATA: bytes that follow, 1..PW_WIRE_BUF_CHUNK,
+ *	@offset + @nbytes <= @total; else 0.
+ * @reserved2: zero.
+ * @shape: CREATE: extents; entries past @rank zero.
+ * @reserved3: zero.
+ * @data: the bytes (only @nbytes on the wire).
+ *
+ * The worker answers STATUS when the last byte of a CREATE/WRITE series
+ * arrived (or at the first failure), DATA parts in order for a READ (a
+ * STATUS if it fails), nothing for FREE.
+ */
+struct pw_wire_buffer {
+	uint8_t op;
+	uint8_t dtype;
+	uint8_t rank;
+	uint8_t dev;
+	uint16_t host;
+	uint16_t reserved;
+	uint32_t client;
+	uint32_t id;
+	uint32_t total;
+	uint32_t offset;
+	uint16_t nbytes;
+	uint16_t reserved2;
+	uint32_t shape[PW_WIRE_MAX_DIMS];
+	uint32_t reserved3;
+	uint8_t data[PW_WIRE_BUF_CHUNK];
+};
+
+/**
+ * struct pw_wire_status - STATUS: a FUNCTION or BUFFER request ended
+ * @ref_type: PW_WIRE_FUNCTION or PW_WIRE_BUFFER.
+ * @reserved: zero.
+ * @status: 0, or the errno why it failed.
+ * @client: the client's node id (how the controller forwards it).
+ * @ref_id: the function's or buffer's id.
+ * @value: bytes received.
+ */
+struct pw_wire_status {
+	uint8_t ref_type;
+	uint8_t reserved[3];
+	uint32_t status;
+	uint32_t client;
+	uint32_t ref_id;
+	uint64_t value;
+};
+
+/**
+ * struct pw_wire_ready - READY: a run's transfer target is registered
+ * @run_id: the run (the controller's id).
+ * @src_host: the host that writes (DCN_SEND).
+ * @dst_host: the host written to (DCN_RECV), the sender of READY.
+ * @handle: the target buffer's handle on @dst_host.
+ * @cookie: what the write carries, so the target knows what landed.
+ * @data_ip: @dst_host's data-plane address (filled by the controller).
+ * @data_port: its port (filled by the controller).
+ * @reserved: zero.
+ * @desc: the target region's descriptor (pw_dp_desc_pack()).
+ */
+struct pw_wire_ready {
+	uint32_t run_id;
+	uint16_t src_host;
+	uint16_t dst_host;
+	uint32_t handle;
+	uint32_t cookie;
+	uint8_t data_ip[4];
+	uint16_t data_port;
+	uint16_t reserved;
+	uint8_t desc[PW_WIRE_DESC_SIZE];
+};
+
+/**
+ * struct pw_wire_cancel - CANCEL: a run ended elsewhere (a host failed or
+ *	went down): finish the commands on devices, skip the rest, free its
+ *	temporaries, answer DONE with @status
+ * @run_id: the run (the controller's id).
+ * @status: its errno, nonzero.
+ */
+struct pw_wire_cancel {
+	uint32_t run_id;
+	uint32_t status;
+};
+
+/**
  * struct pw_wire_msg - a decoded message (host order), or one to encode
  * @hdr: the header.
- * @body: the body of @hdr.type; PROGRAM, RUN and PLAN hold up to their
- *	bounds and only their counted records go on the wire.
+ * @body: the body of @hdr.type; PROGRAM, RUN, PLAN, FUNCTION and BUFFER
+ *	hold up to their bounds and only what they count goes on the wire.
  */
 struct pw_wire_msg {
 	struct pw_wire_hdr hdr;
@@ -469,6 +685,11 @@ struct pw_wire_msg {
 		struct pw_wire_plan plan;
 		struct pw_wire_done done;
 		struct pw_wire_error error;
+		struct pw_wire_function function;
+		struct pw_wire_buffer buffer;
+		struct pw_wire_status status;
+		struct pw_wire_ready ready;
+		struct pw_wire_cancel cancel;
 		uint8_t raw[PW_WIRE_MAX_BODY];
 	} body;
 };
@@ -502,12 +723,13 @@ PW_WIRE_SIZE(struct pw_wire_heartbeat, 24);
 PW_WIRE_OFF(struct pw_wire_heartbeat, inflight, 16);
 PW_WIRE_SIZE(struct pw_wire_connect, 40);
 PW_WIRE_OFF(struct pw_wire_connect, name, 8);
-PW_WIRE_SIZE(struct pw_wire_connect_ack, 16);
+PW_WIRE_SIZE(struct pw_wire_connect_ack, 80);
 
 PW_WIRE_SIZE(struct pw_wire_edge, 4);
 PW_WIRE_SIZE(struct pw_wire_prog_node, 96);
 PW_WIRE_OFF(struct pw_wire_prog_node, nshards, 4);
 PW_WIRE_OFF(struct pw_wire_prog_node, fn_id, 8);
+PW_WIRE_OFF(struct pw_wire_prog_node, host, 12);
 PW_WIRE_OFF(struct pw_wire_prog_node, shape, 16);
 PW_WIRE_OFF(struct pw_wire_prog_node, in, 32);
 PW_WIRE_OFF(struct pw_wire_program, nnodes, 8);
@@ -516,22 +738,38 @@ PW_WIRE_SIZE(struct pw_wire_program_ack, 16);
 
 PW_WIRE_OFF(struct pw_wire_run, client_send_ns, 8);
 PW_WIRE_OFF(struct pw_wire_run, nargs, 16);
-PW_WIRE_OFF(struct pw_wire_run, args, 24);
+PW_WIRE_OFF(struct pw_wire_run, ids, 24);
 
-PW_WIRE_SIZE(struct pw_wire_plan_cmd, 88);
+PW_WIRE_SIZE(struct pw_wire_plan_cmd, 96);
 PW_WIRE_OFF(struct pw_wire_plan_cmd, peer_host, 6);
 PW_WIRE_OFF(struct pw_wire_plan_cmd, fn_id, 8);
 PW_WIRE_OFF(struct pw_wire_plan_cmd, bytes, 16);
-PW_WIRE_OFF(struct pw_wire_plan_cmd, bufs, 24);
-PW_WIRE_OFF(struct pw_wire_plan, ncmds, 12);
-PW_WIRE_OFF(struct pw_wire_plan, client_send_ns, 16);
-PW_WIRE_OFF(struct pw_wire_plan, cmds, 40);
+PW_WIRE_OFF(struct pw_wire_plan_cmd, peer_buf, 24);
+PW_WIRE_OFF(struct pw_wire_plan_cmd, bufs, 32);
+PW_WIRE_OFF(struct pw_wire_plan, ncmds, 20);
+PW_WIRE_OFF(struct pw_wire_plan, client_send_ns, 24);
+PW_WIRE_OFF(struct pw_wire_plan, cmds, 48);
 
 PW_WIRE_SIZE(struct pw_wire_done, 72);
 PW_WIRE_OFF(struct pw_wire_done, client_send_ns, 16);
 PW_WIRE_OFF(struct pw_wire_done, worker_send_ns, 64);
 PW_WIRE_SIZE(struct pw_wire_error, 128);
 PW_WIRE_OFF(struct pw_wire_error, msg, 16);
+
+PW_WIRE_OFF(struct pw_wire_function, nbytes, 16);
+PW_WIRE_OFF(struct pw_wire_function, data, 24);
+PW_WIRE_SIZE(struct pw_wire_sig, 20);
+PW_WIRE_SIZE(struct pw_wire_fn_desc, PW_WIRE_FN_DESC_SIZE);
+PW_WIRE_OFF(struct pw_wire_fn_desc, scratch_bytes, 24);
+PW_WIRE_OFF(struct pw_wire_fn_desc, sigs, 40);
+PW_WIRE_OFF(struct pw_wire_buffer, client, 8);
+PW_WIRE_OFF(struct pw_wire_buffer, nbytes, 24);
+PW_WIRE_OFF(struct pw_wire_buffer, shape, 28);
+PW_WIRE_OFF(struct pw_wire_buffer, data, 48);
+PW_WIRE_SIZE(struct pw_wire_status, 24);
+PW_WIRE_SIZE(struct pw_wire_ready, 48);
+PW_WIRE_OFF(struct pw_wire_ready, desc, 24);
+PW_WIRE_SIZE(struct pw_wire_cancel, 8);
 
 /* The largest message of every type fits one datagram. */
 _Static_assert(sizeof(struct pw_wire_program) <= PW_WIRE_MAX_BODY,
@@ -540,6 +778,10 @@ _Static_assert(sizeof(struct pw_wire_run) <= PW_WIRE_MAX_BODY,
 	       "RUN too big");
 _Static_assert(sizeof(struct pw_wire_plan) <= PW_WIRE_MAX_BODY,
 	       "PLAN too big");
+_Static_assert(sizeof(struct pw_wire_function) <= PW_WIRE_MAX_BODY,
+	       "FUNCTION too big");
+_Static_assert(sizeof(struct pw_wire_buffer) <= PW_WIRE_MAX_BODY,
+	       "BUFFER too big");
 _Static_assert(offsetof(struct pw_wire_msg, body) == PW_WIRE_HDR_SIZE,
 	       "body follows the header");
 _Static_assert(sizeof(struct pw_wire_msg) == PW_WIRE_MAX_DGRAM,
@@ -618,5 +860,18 @@ enum pw_wire_err pw_wire_decode(struct pw_wire_msg *msg, const void *buf,
  */
 void pw_wire_patch_ack(void *buf, uint16_t flags, uint32_t base,
 		       uint32_t ack_session, uint32_t ack, uint64_t sack);
+
+/*
+ * A function payload's head to and from its PW_WIRE_FN_DESC_SIZE
+ * little-endian bytes. Unpack checks it: counts and bindings in bounds,
+ * scratch/constant bindings distinct and after the results, sizes
+ * consistent, reserved and unused entries zero, dtypes and ranks known,
+ * image + constants within @payload_bytes - PW_WIRE_FN_DESC_SIZE exactly;
+ * -EINVAL otherwise.
+ */
+void pw_wire_fn_desc_pack(const struct pw_wire_fn_desc *d,
+			  uint8_t out[PW_WIRE_FN_DESC_SIZE]);
+int pw_wire_fn_desc_unpack(const uint8_t *in, uint32_t payload_bytes,
+			   struct pw_wire_fn_desc *d);
 
 #endif /* PATHWAYS_WIRE_H */

@@ -76,6 +76,7 @@ static int on_register(struct pw_controller *c, struct pw_node_peer *p,
 		/* Registering again: what it had in flight is lost. */
 		if (isl->used)
 			pw_ctl_host_down(c, r->host_id, now);
+		pw_ctl_fn_host_reset(c, r->host_id);
 		pw_rm_destroy(isl->rm);
 		isl->rm = rm;
 		isl->used = true;
@@ -140,13 +141,17 @@ static int on_connect(struct pw_controller *c, struct pw_node_peer *p,
 		      const struct pw_wire_msg *msg, uint64_t now)
 {
 	struct pw_wire_msg ack;
-	unsigned int islands, devices;
+	unsigned int islands, devices, h;
 
 	memset(&ack, 0, sizeof(ack));
 	pw_controller_count(c, &islands, &devices);
 	ack.body.connect_ack.client_id = p->id;
 	ack.body.connect_ack.nislands = islands;
 	ack.body.connect_ack.ndevices = devices;
+	for (h = 0; h < PW_MAX_HOSTS; h++)
+		if (c->isl[h].used && c->isl[h].up)
+			ack.body.connect_ack.host_devices[h] =
+				(uint8_t)c->isl[h].reg.ndevices;
 	c->clients++;
 	ctl_log("client \"%s\" (pid %u, node %u) connected: %u islands, %u devices",
 		msg->body.connect.name, msg->body.connect.pid, p->id, islands,
@@ -173,6 +178,14 @@ static int ctl_handle(struct pw_node *node, struct pw_node_peer *p,
 		return pw_ctl_on_run(c, p, msg, now);
 	case PW_WIRE_DONE:
 		return pw_ctl_on_done(c, p, msg, now);
+	case PW_WIRE_FUNCTION:
+		return pw_ctl_on_function(c, p, msg, now);
+	case PW_WIRE_BUFFER:
+		return pw_ctl_on_buffer(c, p, msg, now);
+	case PW_WIRE_STATUS:
+		return pw_ctl_on_status(c, p, msg, now);
+	case PW_WIRE_READY:
+		return pw_ctl_on_ready(c, p, msg, now);
 	default:
 		return -EOPNOTSUPP;
 	}

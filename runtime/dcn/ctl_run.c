@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ctl_run.c - the controller's programs and runs. A client registers a
- * program once (PROGRAM, in parts when large); the controller places each
- * computation on a device of the island the client named, round robin
- * over the devices that take work. A run is one small RUN message; the
- * controller sends each worker its part of the plan (PLAN, in order, in
- * as few messages as fit) and answers the client with one DONE when every
- * worker has answered, or at once with an error when a host is down.
+ * program once (PROGRAM, in parts when large); with its last node the
+ * controller lowers it (ctl_lower.c) and ships the functions it uses to the
+ * workers that run them. A run is one small RUN message naming argument
+ * and result buffers; the controller sends each worker its part of the
+ * plan (PLAN, in order, in as few messages as fit) and answers the client
+ * with one DONE when every worker has answered. When a worker fails its
+ * part or its host goes down, the client hears at once and the other
+ * workers get CANCEL, so none waits for a transfer that will not come.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,7 +31,8 @@ static struct pw_ctl_program *program_find(struct pw_controller *c,
 
 static void program_free(struct pw_ctl_program *p)
 {
-	free(p->steps);
+	free(p->nodes);
+	free(p->cmds);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -47,51 +50,46 @@ static void send_program_ack(struct pw_controller *c, struct pw_node_peer *p,
 	pw_node_send(&c->node, p, &m, now);
 }
 
-/* A device of island @host that takes work, round robin; -ENODEV if none. */
-static int place(struct pw_controller *c, uint32_t host)
+/* Lowered: ship every function to the hosts that run it. */
+static int ship_functions(struct pw_controller *c, struct pw_ctl_program *prog,
+			  uint64_t now)
 {
-	struct pw_ctl_island *isl = &c->isl[host];
-	unsigned int i, d;
+	unsigned int i;
+	int ret;
 
-	for (i = 0; i < isl->reg.ndevices; i++) {
-		d = (c->rr[host] + i) % isl->reg.ndevices;
-		if (pw_rm_device_available(isl->rm, d)) {
-			c->rr[host] = d + 1;
-			return (int)d;
-		}
+	for (i = 0; i < prog->ncmds; i++) {
+		const struct pw_ctl_cmd *k = &prog->cmds[i];
+
+		if (k->c.op != PW_WIRE_CMD_EXEC)
+			continue;
+		ret = pw_ctl_fn_ship(c, pw_ctl_fn_find(c, prog->client,
+						       k->c.fn_id),
+				     k->host, now);
+		if (ret)
+			return ret;
 	}
-	return -ENODEV;
+	return 0;
 }
 
 static int add_nodes(struct pw_controller *c, struct pw_ctl_program *prog,
-		     const struct pw_wire_program *w)
+		     const struct pw_wire_program *w, uint64_t now)
 {
-	unsigned int i;
-	int dev;
+	int ret;
 
-	if (w->first_node != prog->received || w->nnodes_total != prog->nnodes)
+	if (w->first_node != prog->received || w->nnodes_total != prog->nnodes ||
+	    w->nargs != prog->nargs)
 		return -EPROTO;	/* parts come in order on one channel */
-	for (i = 0; i < w->nnodes; i++) {
-		const struct pw_wire_prog_node *n = &w->nodes[i];
-		struct pw_ctl_step *s;
-
-		if (n->kind != PW_WIRE_NODE_COMPUTE)
-			continue;
-		if (n->slice_id >= PW_MAX_HOSTS || !c->isl[n->slice_id].used ||
-		    !c->isl[n->slice_id].up)
-			return -EHOSTDOWN;
-		if (n->fn_id < PW_WDEV_FN_EMPTY || n->fn_id >= PW_WDEV_NFN)
-			return -ENOENT;
-		dev = place(c, n->slice_id);
-		if (dev < 0)
-			return dev;
-		s = &prog->steps[prog->nsteps++];
-		s->fn_id = n->fn_id;
-		s->host = n->slice_id;
-		s->dev = (uint8_t)dev;
-	}
+	memcpy(&prog->nodes[prog->received], w->nodes,
+	       w->nnodes * sizeof(w->nodes[0]));
 	prog->received += w->nnodes;
-	return 0;
+	if (prog->received < prog->nnodes)
+		return 0;
+	ret = pw_ctl_lower(c, prog);
+	if (!ret)
+		ret = ship_functions(c, prog, now);
+	free(prog->nodes);
+	prog->nodes = NULL;
+	return ret;
 }
 
 int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
@@ -113,8 +111,8 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 			return -ENOSPC;
 		}
 		prog = &c->programs[i];
-		prog->steps = calloc(w->nnodes_total, sizeof(*prog->steps));
-		if (!prog->steps) {
+		prog->nodes = calloc(w->nnodes_total, sizeof(*prog->nodes));
+		if (!prog->nodes) {
 			send_program_ack(c, p, w->program_id, -ENOMEM, 0, now);
 			return -ENOMEM;
 		}
@@ -122,17 +120,18 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 		prog->client = p->id;
 		prog->id = w->program_id;
 		prog->nnodes = w->nnodes_total;
+		prog->nargs = w->nargs;
 	} else if (!prog) {
 		send_program_ack(c, p, w->program_id, -EPROTO, 0, now);
 		return -EPROTO;
 	}
-	ret = add_nodes(c, prog, w);
+	ret = add_nodes(c, prog, w, now);
 	if (ret) {
 		send_program_ack(c, p, w->program_id, ret, 0, now);
 		program_free(prog);
 		return ret;
 	}
-	if (prog->received == prog->nnodes)
+	if (prog->lowered)
 		send_program_ack(c, p, w->program_id, 0, prog->nnodes, now);
 	return 0;
 }
@@ -152,48 +151,81 @@ static void send_done(struct pw_controller *c, struct pw_ctl_run *r,
 	memset(r, 0, sizeof(*r));
 }
 
+/* A symbol of a lowered program bound to run @run's buffer ids. */
+static uint32_t bind_sym(const struct pw_wire_run *run, uint32_t sym)
+{
+	if (sym & PW_WIRE_BUF_TEMP || !sym)
+		return sym;
+	if (sym & PW_CTL_SYM_ARG)
+		return run->ids[sym & ~PW_CTL_SYM_ARG];
+	return run->ids[run->nargs + (sym & ~PW_CTL_SYM_RESULT)];
+}
+
 /* Host @h's part of @prog for run @run, in PLAN messages. */
 static int send_plan(struct pw_controller *c, const struct pw_ctl_program *prog,
 		     const struct pw_wire_run *run, uint32_t run_id,
 		     unsigned int h, uint64_t recv_ns, uint64_t now)
 {
 	struct pw_node_peer *wp = pw_node_find(&c->node, c->isl[h].node);
+	unsigned int i, b, total = prog->host_cmds[h], sent = 0;
+	struct pw_wire_plan *pl;
 	struct pw_wire_msg m;
-	unsigned int i, total = 0, sent = 0;
 	int ret;
 
 	if (!wp)
 		return -EHOSTDOWN;
-	for (i = 0; i < prog->nsteps; i++)
-		total += prog->steps[i].host == h;
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_PLAN;
-	for (i = 0; i < prog->nsteps; i++) {
+	pl = &m.body.plan;
+	for (i = 0; i < prog->ncmds; i++) {
 		struct pw_wire_plan_cmd *cmd;
 
-		if (prog->steps[i].host != h)
+		if (prog->cmds[i].host != h)
 			continue;
-		cmd = &m.body.plan.cmds[m.body.plan.ncmds++];
-		cmd->op = PW_WIRE_CMD_EXEC;
-		cmd->dev = prog->steps[i].dev;
-		cmd->fn_id = prog->steps[i].fn_id;
-		if (m.body.plan.ncmds < PW_WIRE_PLAN_CMDS &&
-		    sent + m.body.plan.ncmds < total)
+		cmd = &pl->cmds[pl->ncmds++];
+		*cmd = prog->cmds[i].c;
+		for (b = 0; b < (unsigned int)cmd->nin + cmd->nout; b++)
+			cmd->bufs[b] = bind_sym(run, cmd->bufs[b]);
+		if (pl->ncmds < PW_WIRE_PLAN_CMDS && sent + pl->ncmds < total)
 			continue;
-		m.body.plan.run_id = run_id;
-		m.body.plan.program_id = run->program_id;
-		m.body.plan.ncmds_total = (uint16_t)total;
-		m.body.plan.first_cmd = (uint16_t)sent;
-		m.body.plan.client_send_ns = run->client_send_ns;
-		m.body.plan.ctrl_recv_ns = recv_ns;
-		m.body.plan.ctrl_send_ns = pw_now_ns();
+		pl->run_id = run_id;
+		pl->program_id = run->program_id;
+		pl->client = prog->client;
+		pl->ncmds_total = (uint16_t)total;
+		pl->first_cmd = (uint16_t)sent;
+		pl->client_send_ns = run->client_send_ns;
+		pl->ctrl_recv_ns = recv_ns;
+		pl->ctrl_send_ns = pw_now_ns();
 		ret = pw_node_send(&c->node, wp, &m, now);
 		if (ret)
 			return ret;
-		sent += m.body.plan.ncmds;
+		sent += pl->ncmds;
 		memset(&m.body, 0, sizeof(m.body));
 	}
 	return 0;
+}
+
+/* Tell the hosts of @r still working that it is over. */
+static void cancel_rest(struct pw_controller *c, struct pw_ctl_run *r,
+			uint64_t now)
+{
+	struct pw_wire_msg m;
+	unsigned int h;
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_CANCEL;
+	m.body.cancel.run_id = r->id;
+	m.body.cancel.status = r->done.status ? r->done.status : ECANCELED;
+	for (h = 0; h < PW_MAX_HOSTS; h++) {
+		struct pw_node_peer *wp;
+
+		if (!(r->hosts & (1ull << h)))
+			continue;
+		wp = pw_node_find(&c->node, c->isl[h].node);
+		if (wp && c->isl[h].up)
+			pw_node_send(&c->node, wp, &m, now);
+	}
+	r->hosts = 0;
 }
 
 int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
@@ -227,19 +259,26 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 	r->done.run_id = run->run_id;
 	r->done.client_send_ns = run->client_send_ns;
 	r->done.ctrl_recv_ns = now;
-	if (!prog || prog->received != prog->nnodes)
+	if (!prog || !prog->lowered)
 		ret = -ENOENT;
-	for (i = 0; !ret && i < prog->nsteps; i++) {
-		h = prog->steps[i].host;
-		if (!c->isl[h].up)
-			ret = -EHOSTDOWN;
-		r->hosts |= 1ull << h;
-	}
+	else if (run->nargs != prog->nargs || run->nresults != prog->nresults)
+		ret = -EINVAL;
+	for (i = 0; !ret && i < (unsigned int)run->nargs + run->nresults; i++)
+		if (!run->ids[i] || run->ids[i] & PW_WIRE_BUF_TEMP)
+			ret = -EINVAL;
 	for (h = 0; !ret && h < PW_MAX_HOSTS; h++)
-		if (r->hosts & (1ull << h))
-			ret = send_plan(c, prog, run, r->id, h, now, now);
-	if (ret || !r->hosts) {
+		if (prog->hosts & (1ull << h) && !c->isl[h].up)
+			ret = -EHOSTDOWN;
+	for (h = 0; !ret && h < PW_MAX_HOSTS; h++) {
+		if (!(prog->hosts & (1ull << h)))
+			continue;
+		ret = send_plan(c, prog, run, r->id, h, now, now);
+		if (!ret)
+			r->hosts |= 1ull << h;
+	}
+	if (ret) {
 		r->done.status = (uint32_t)-ret;
+		cancel_rest(c, r, now);
 		send_done(c, r, now);
 	}
 	return ret;
@@ -262,6 +301,8 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 		if (!r->done.status)
 			r->done.status = d->status;
 		r->done.ncmds += d->ncmds;
+		if (d->status)
+			cancel_rest(c, r, now);
 		r->done.ctrl_send_ns = d->ctrl_send_ns;
 		r->done.worker_recv_ns = d->worker_recv_ns;
 		r->done.dev_start_ns = d->dev_start_ns;
@@ -286,8 +327,8 @@ void pw_ctl_host_down(struct pw_controller *c, unsigned int host,
 			continue;
 		r->hosts &= ~(1ull << host);
 		r->done.status = EHOSTDOWN;
-		if (!r->hosts)
-			send_done(c, r, now);
+		cancel_rest(c, r, now);
+		send_done(c, r, now);
 	}
 }
 
@@ -298,4 +339,5 @@ void pw_ctl_runs_fini(struct pw_controller *c)
 	for (i = 0; i < PW_CTL_MAX_PROGRAMS; i++)
 		if (c->programs[i].used)
 			program_free(&c->programs[i]);
+	pw_ctl_objs_fini(c);
 }

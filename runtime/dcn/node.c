@@ -3,10 +3,12 @@
  * node.c - a DCN node's loop: datagrams in, decoded once, demultiplexed
  * to per-peer reliable channels, delivered in order to the role's
  * handler; retransmissions and delayed acks on the channels' deadlines.
+ * What a full window cannot take waits in its peer's send queue.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,19 @@
 #define PW_NODE_BURST	32
 /* Longest sleep on a transport without a descriptor, with an extra fd. */
 #define PW_NODE_SPIN_NS	200000ull
+
+/*
+ * A message waiting for room in its peer's channel: the first @len bytes
+ * of its struct pw_wire_msg, which has the wire's layout, so pw_wire_size()
+ * bytes hold all of it (most messages are far shorter than the struct).
+ */
+struct pw_node_qmsg {
+	struct pw_node_qmsg *next;
+	size_t len;
+	unsigned char image[];
+};
+_Static_assert(offsetof(struct pw_wire_msg, body) == PW_WIRE_HDR_SIZE,
+	       "a message image is laid out as on the wire");
 
 uint64_t pw_now_ns(void)
 {
@@ -37,6 +52,7 @@ int pw_node_init(struct pw_node *node, uint32_t id, struct pw_transport *t,
 		 pw_node_handler handler, void *ctx)
 {
 	struct timespec ts;
+	unsigned int i;
 
 	memset(node, 0, sizeof(*node));
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -49,8 +65,24 @@ int pw_node_init(struct pw_node *node, uint32_t id, struct pw_transport *t,
 	node->t = t;
 	node->handler = handler;
 	node->ctx = ctx;
-	node->extra_fd = -1;
+	for (i = 0; i < PW_NODE_EXTRA_FDS; i++)
+		node->extra_fd[i] = -1;
+	node->queue_limit = PW_NODE_QUEUE_LIMIT;
 	return 0;
+}
+
+static void queue_free(struct pw_node_peer *peer)
+{
+	struct pw_node_qmsg *q, *next;
+
+	for (q = peer->q_head; q; q = next) {
+		next = q->next;
+		free(q);
+	}
+	peer->q_head = NULL;
+	peer->q_tail = NULL;
+	peer->q_len = 0;
+	peer->q_bytes = 0;
 }
 
 void pw_node_fini(struct pw_node *node)
@@ -59,7 +91,7 @@ void pw_node_fini(struct pw_node *node)
 
 	for (i = 0; i < node->npeers; i++)
 		if (node->peers[i].ch)
-			pw_rchan_destroy(node->peers[i].ch);
+			pw_node_drop_peer(node, &node->peers[i]);
 	pw_transport_close(node->t);
 	node->t = NULL;
 }
@@ -108,15 +140,110 @@ struct pw_node_peer *pw_node_peer(struct pw_node *node, uint32_t id,
 void pw_node_drop_peer(struct pw_node *node, struct pw_node_peer *peer)
 {
 	(void)node;
+	queue_free(peer);
 	pw_rchan_destroy(peer->ch);
 	memset(peer, 0, sizeof(*peer));
+}
+
+/*
+ * -EINVAL for what pw_rchan_send() would refuse, checked before a message
+ * is queued: once queued, nobody is left to hear the error.
+ */
+static int check_sendable(const struct pw_node *node,
+			  const struct pw_node_peer *peer,
+			  const struct pw_wire_msg *msg)
+{
+	struct pw_wire_msg m;
+	uint8_t dgram[PW_WIRE_MAX_DGRAM];
+
+	if (msg->hdr.type == PW_WIRE_ACK)
+		return -EINVAL;
+	/* The header the channel will give it (seq and base 0 pass alike). */
+	m = *msg;
+	memset(&m.hdr, 0, sizeof(m.hdr));
+	m.hdr.type = msg->hdr.type;
+	m.hdr.src_node = node->id;
+	m.hdr.dst_node = peer->id;
+	m.hdr.session = node->session;
+	return pw_wire_encode(&m, dgram, sizeof(dgram)) < 0 ? -EINVAL : 0;
+}
+
+static int enqueue(struct pw_node *node, struct pw_node_peer *peer,
+		   const struct pw_wire_msg *msg)
+{
+	struct pw_node_qmsg *q;
+	int ret, len;
+
+	ret = check_sendable(node, peer, msg);
+	if (ret)
+		return ret;
+	len = pw_wire_size(msg);
+	if (peer->q_bytes + (size_t)len > node->queue_limit) {
+		node->stats.queue_full++;
+		return -ENOBUFS;
+	}
+	q = malloc(sizeof(*q) + (size_t)len);
+	if (!q)
+		return -ENOMEM;
+	q->next = NULL;
+	q->len = (size_t)len;
+	memcpy(q->image, msg, (size_t)len);
+	if (peer->q_tail)
+		peer->q_tail->next = q;
+	else
+		peer->q_head = q;
+	peer->q_tail = q;
+	peer->q_len++;
+	peer->q_bytes += (size_t)len;
+	node->stats.queued++;
+	return 0;
+}
+
+/* Move @peer's queued messages into its channel while the window has room. */
+static void queue_flush(struct pw_node *node, struct pw_node_peer *peer,
+			uint64_t now)
+{
+	struct pw_wire_msg m;
+	struct pw_node_qmsg *q;
+	int ret;
+
+	while ((q = peer->q_head)) {
+		memcpy(&m, q->image, q->len);
+		memset((unsigned char *)&m + q->len, 0, sizeof(m) - q->len);
+		ret = pw_rchan_send(peer->ch, &m, now);
+		if (ret == -ENOBUFS)
+			return;
+		/* Checked when queued: the codec and the check disagree. */
+		if (ret < 0)
+			fprintf(stderr, "pathways: node %u: queued %s to node %u dropped: %s\n",
+				node->id, pw_wire_type_name(m.hdr.type),
+				peer->id, strerror(-ret));
+		peer->q_head = q->next;
+		if (!peer->q_head)
+			peer->q_tail = NULL;
+		peer->q_len--;
+		peer->q_bytes -= q->len;
+		free(q);
+	}
 }
 
 int pw_node_send(struct pw_node *node, struct pw_node_peer *peer,
 		 struct pw_wire_msg *msg, uint64_t now)
 {
-	(void)node;
-	return pw_rchan_send(peer->ch, msg, now);
+	int ret;
+
+	/* Behind what already waits, even if the window has room now. */
+	if (!peer->q_head) {
+		ret = pw_rchan_send(peer->ch, msg, now);
+		if (ret != -ENOBUFS)
+			return ret;
+	}
+	return enqueue(node, peer, msg);
+}
+
+unsigned int pw_node_queued(const struct pw_node_peer *peer)
+{
+	return peer->q_len;
 }
 
 static bool is_greeting(unsigned int type)
@@ -181,14 +308,22 @@ static void node_deliver(struct pw_node *node, uint64_t now)
 	}
 }
 
-/* Sleep until the transport or the extra descriptor may have work. */
+/* Sleep until the transport or an extra descriptor may have work. */
 static int node_wait(struct pw_node *node, uint64_t timeout_ns)
 {
-	struct pollfd pfd[2];
+	struct pollfd pfd[1 + PW_NODE_EXTRA_FDS];
+	unsigned int i, nfds = 1;
 	struct timespec ts;
-	int tfd;
+	int tfd, n;
 
-	if (node->extra_fd < 0)
+	for (i = 0; i < PW_NODE_EXTRA_FDS; i++) {
+		if (node->extra_fd[i] < 0)
+			continue;
+		pfd[nfds].fd = node->extra_fd[i];
+		pfd[nfds].events = POLLIN;
+		nfds++;
+	}
+	if (nfds == 1)
 		return pw_transport_wait(node->t, timeout_ns);
 	tfd = pw_transport_poll_fd(node->t);
 	if (tfd < 0) {
@@ -197,13 +332,15 @@ static int node_wait(struct pw_node *node, uint64_t timeout_ns)
 			timeout_ns = PW_NODE_SPIN_NS;
 		return pw_transport_wait(node->t, timeout_ns);
 	}
+	/* Datagrams the transport holds already do not poll readable. */
+	n = pw_transport_wait(node->t, 0);
+	if (n)
+		return n < 0 ? n : 0;
 	pfd[0].fd = tfd;
 	pfd[0].events = POLLIN;
-	pfd[1].fd = node->extra_fd;
-	pfd[1].events = POLLIN;
 	ts.tv_sec = (time_t)(timeout_ns / 1000000000ull);
 	ts.tv_nsec = (long)(timeout_ns % 1000000000ull);
-	if (ppoll(pfd, 2, &ts, NULL) < 0 && errno != EINTR)
+	if (ppoll(pfd, nfds, &ts, NULL) < 0 && errno != EINTR)
 		return -errno;
 	return 0;
 }
@@ -216,11 +353,15 @@ int pw_node_step(struct pw_node *node, uint64_t timeout_ns)
 	int n;
 
 	for (i = 0; i < node->npeers; i++) {
+		struct pw_node_peer *p = &node->peers[i];
 		uint64_t d;
 
-		if (!node->peers[i].ch)
+		if (!p->ch)
 			continue;
-		d = pw_rchan_deadline(node->peers[i].ch);
+		d = pw_rchan_deadline(p->ch);
+		/* Queued messages the window has room for: no sleeping. */
+		if (p->q_head && pw_rchan_inflight(p->ch) < PW_RCHAN_WINDOW)
+			d = now;
 		if (d < due)
 			due = d;
 	}
@@ -235,6 +376,10 @@ int pw_node_step(struct pw_node *node, uint64_t timeout_ns)
 		return n;
 	for (i = 0; i < (unsigned int)n; i++)
 		node_input(node, &dg[i], now);
+	/* Before the handler's replies, which go behind what waits. */
+	for (i = 0; i < node->npeers; i++)
+		if (node->peers[i].ch && node->peers[i].q_head)
+			queue_flush(node, &node->peers[i], now);
 	node_deliver(node, now);
 	for (i = 0; i < node->npeers; i++)
 		if (node->peers[i].ch)
@@ -282,10 +427,12 @@ void pw_node_print_stats(const struct pw_node *node, const char *who)
 		delivered += st->delivered;
 		stale += st->stale;
 	}
-	printf("%s: sent %llu retransmitted %llu delivered %llu duplicates %llu stale %llu\n",
+	printf("%s: sent %llu retransmitted %llu delivered %llu duplicates %llu stale %llu queued %llu queue_full %llu\n",
 	       who, (unsigned long long)sent, (unsigned long long)retrans,
 	       (unsigned long long)delivered, (unsigned long long)dups,
-	       (unsigned long long)stale);
+	       (unsigned long long)stale,
+	       (unsigned long long)node->stats.queued,
+	       (unsigned long long)node->stats.queue_full);
 	printf("%s: dropped malformed %llu strangers %llu misaddressed %llu",
 	       who, (unsigned long long)malformed,
 	       (unsigned long long)node->stats.strangers,

@@ -9,6 +9,13 @@
  * opens a channel only if it is a greeting (REGISTER or CONNECT), and
  * every other message goes through its peer's channel, which drops
  * duplicates and delivers in order to the node's handler.
+ *
+ * A channel takes PW_RCHAN_WINDOW unacknowledged messages; what a role
+ * sends past that waits in its peer's FIFO queue and enters the channel,
+ * in order, as acknowledgements open the window (pw_node_step()), so a
+ * long series (a program, plan or function in many parts) never fails
+ * half sent. The queue is bounded (@queue_limit bytes per peer); a role
+ * that streams more (a big BUFFER) watches pw_node_queued() and waits.
  */
 #ifndef PW_RUNTIME_DCN_NODE_H
 #define PW_RUNTIME_DCN_NODE_H
@@ -23,6 +30,16 @@
 #include "../net/transport.h"
 
 #define PW_NODE_MAX_PEERS	256
+/* Descriptors besides the transport's that pw_node_step() wakes for. */
+#define PW_NODE_EXTRA_FDS	2
+/*
+ * Default bound of a peer's send queue, in wire bytes (header included):
+ * 64 MiB is ~48k full datagrams, room for the largest function
+ * (PW_WIRE_MAX_FN_BYTES in ~13k parts) a few times over.
+ */
+#define PW_NODE_QUEUE_LIMIT	(64u << 20)
+
+struct pw_node_qmsg;
 
 /**
  * struct pw_node_peer - a node we talk to (a slot; @ch NULL when free)
@@ -32,6 +49,10 @@
  * @ch: the reliable channel to it.
  * @last_heard_ns: when a datagram of it last decoded.
  * @user: the role's state for this peer.
+ * @q_head: oldest message waiting for room in @ch (NULL: none).
+ * @q_tail: newest one.
+ * @q_len: messages waiting.
+ * @q_bytes: their wire size, counted against the node's @queue_limit.
  */
 struct pw_node_peer {
 	struct pw_node *node;
@@ -40,6 +61,10 @@ struct pw_node_peer {
 	struct pw_rchan *ch;
 	uint64_t last_heard_ns;
 	void *user;
+	struct pw_node_qmsg *q_head;
+	struct pw_node_qmsg *q_tail;
+	unsigned int q_len;
+	size_t q_bytes;
 };
 
 struct pw_node;
@@ -49,12 +74,15 @@ typedef int (*pw_node_handler)(struct pw_node *node, struct pw_node_peer *peer,
 			       const struct pw_wire_msg *msg, uint64_t now);
 
 /**
- * struct pw_node_stats - what the node dropped before any channel
+ * struct pw_node_stats - what the node dropped before any channel, and
+ * what waited for one
  * @malformed: datagrams that did not decode.
  * @malformed_by: of those, by enum pw_wire_err.
  * @strangers: decoded, from an unknown node, and not a greeting.
  * @misaddressed: decoded, for another node id.
  * @peers_full: greetings refused because PW_NODE_MAX_PEERS are known.
+ * @queued: messages that waited in a peer's queue for the window.
+ * @queue_full: sends refused (-ENOBUFS) because the queue was at its bound.
  */
 struct pw_node_stats {
 	uint64_t malformed;
@@ -62,6 +90,8 @@ struct pw_node_stats {
 	uint64_t strangers;
 	uint64_t misaddressed;
 	uint64_t peers_full;
+	uint64_t queued;
+	uint64_t queue_full;
 };
 
 /**
@@ -74,8 +104,10 @@ struct pw_node_stats {
  * @npeers: slots of @peers ever used (free ones have no channel).
  * @peers: the peers; a slot's address never changes.
  * @stats: drops before any channel.
- * @extra_fd: another descriptor pw_node_step() wakes for (e.g. a device
- *	ring's eventfd), or -1.
+ * @extra_fd: other descriptors pw_node_step() wakes for (a device ring's
+ *	eventfd, the data plane's), -1 when unused.
+ * @queue_limit: bytes a peer's send queue may hold (PW_NODE_QUEUE_LIMIT
+ *	after pw_node_init(); a test may lower it).
  */
 struct pw_node {
 	uint32_t id;
@@ -86,7 +118,8 @@ struct pw_node {
 	unsigned int npeers;
 	struct pw_node_peer peers[PW_NODE_MAX_PEERS];
 	struct pw_node_stats stats;
-	int extra_fd;
+	int extra_fd[PW_NODE_EXTRA_FDS];
+	size_t queue_limit;
 };
 
 uint64_t pw_now_ns(void);
@@ -100,15 +133,23 @@ void pw_node_fini(struct pw_node *node);
 struct pw_node_peer *pw_node_peer(struct pw_node *node, uint32_t id,
 				  const struct sockaddr_in *addr);
 struct pw_node_peer *pw_node_find(struct pw_node *node, uint32_t id);
-/* Forget @peer (its channel too). */
+/* Forget @peer (its channel and send queue too). */
 void pw_node_drop_peer(struct pw_node *node, struct pw_node_peer *peer);
 
-/* Send @msg to @peer reliably (type and body are the caller's). */
+/*
+ * Send @msg to @peer reliably (type and body are the caller's): into the
+ * channel now, or behind the messages already queued for it. Returns 0,
+ * -EINVAL if @msg does not encode (or is an ACK), -ENOMEM, or -ENOBUFS
+ * when the peer's queue is at the node's @queue_limit.
+ */
 int pw_node_send(struct pw_node *node, struct pw_node_peer *peer,
 		 struct pw_wire_msg *msg, uint64_t now);
+/* Messages of @peer waiting for room in its channel. */
+unsigned int pw_node_queued(const struct pw_node_peer *peer);
 
 /*
- * Run the node for up to @timeout_ns: receive, deliver, retransmit.
+ * Run the node for up to @timeout_ns: receive, move queued messages into
+ * the windows acks opened, deliver, retransmit.
  * Returns 0, or -errno of the transport.
  */
 int pw_node_step(struct pw_node *node, uint64_t timeout_ns);

@@ -1,52 +1,81 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rclient.c - a client of a remote controller: connect, register a
- * program once, run it with one small RUN message and wait for its DONE.
- * Synchronous on purpose: it is what the DCN dispatch measurement times;
- * the asynchronous client API over the DCN builds on the same messages.
+ * rclient.c - a client of a remote controller (include/pathways/remote.h):
+ * connect, ship functions, make and read buffers, run registered programs
+ * with one small RUN each and collect their DONEs. Requests that need an
+ * answer wait for it, stepping the client's node; runs do not, so many
+ * can be in flight (the DONE of each is kept until it is waited for).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../fn/fn.h"
+#include "../net/transport.h"
 #include "roles.h"
+
+static struct pw_rc_run *run_slot(struct pw_remote *r, uint32_t run_id)
+{
+	return &r->runs[run_id % PW_RC_MAX_RUNS];
+}
+
+static void on_data(struct pw_remote *r, const struct pw_wire_buffer *b)
+{
+	if (!r->read_buf || b->id != r->read_id || b->offset != r->read_got ||
+	    b->total != r->read_size)
+		return;	/* not the read in progress */
+	memcpy(r->read_buf + b->offset, b->data, b->nbytes);
+	r->read_got += b->nbytes;
+}
 
 static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 		     const struct pw_wire_msg *msg, uint64_t now)
 {
-	struct pw_rclient *rc = node->ctx;
+	struct pw_remote *r = node->ctx;
+	struct pw_rc_run *run;
 
-	if (p != rc->ctl)
+	if (p != r->ctl)
 		return -EPERM;
 	switch (msg->hdr.type) {
 	case PW_WIRE_CONNECT_ACK:
-		rc->ack = msg->body.connect_ack;
-		rc->connected = true;
+		r->ack = msg->body.connect_ack;
+		r->connected = true;
 		return 0;
 	case PW_WIRE_PROGRAM_ACK:
-		if (msg->body.program_ack.program_id != rc->want_program)
+		if (msg->body.program_ack.program_id != r->want_program)
 			return 0;
-		rc->program_ack = msg->body.program_ack;
-		rc->have_program_ack = true;
+		r->program_ack = msg->body.program_ack;
+		r->have_program_ack = true;
+		return 0;
+	case PW_WIRE_STATUS:
+		if (msg->body.status.ref_type != r->want_type ||
+		    msg->body.status.ref_id != r->want_id || r->have_status)
+			return 0;	/* a late or repeated answer */
+		r->status = msg->body.status;
+		r->have_status = true;
+		return 0;
+	case PW_WIRE_BUFFER:
+		if (msg->body.buffer.op == PW_WIRE_BUF_DATA)
+			on_data(r, &msg->body.buffer);
 		return 0;
 	case PW_WIRE_DONE:
-		if (msg->body.done.run_id != rc->want_run)
-			return 0;	/* a late answer to a run given up on */
-		rc->done = msg->body.done;
-		rc->have_done = true;
-		rc->done_recv_ns = now;
-		return 0;
-	case PW_WIRE_ERROR:
-		rc->error = msg->body.error;
+		run = run_slot(r, msg->body.done.run_id);
+		if (!run->used || run->run_id != msg->body.done.run_id ||
+		    run->have_done)
+			return 0;	/* a run given up on */
+		run->done = msg->body.done;
+		run->have_done = true;
+		run->recv_ns = now;
 		return 0;
 	default:
 		return 0;
 	}
 }
 
-/* Step until *@flag or @timeout_ms pass. */
-static int rc_wait(struct pw_rclient *rc, const bool *flag,
+/* Step until *@flag or the timeout. */
+static int rc_wait(struct pw_remote *r, const bool *flag,
 		   unsigned int timeout_ms)
 {
 	uint64_t until = pw_now_ns() + timeout_ms * 1000000ull;
@@ -57,110 +86,489 @@ static int rc_wait(struct pw_rclient *rc, const bool *flag,
 
 		if (now >= until)
 			return -ETIMEDOUT;
-		ret = pw_node_step(&rc->node, until - now);
+		ret = pw_node_step(&r->node, until - now);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-int pw_rclient_connect(struct pw_rclient *rc, struct pw_transport *t,
-		       const struct sockaddr_in *controller, const char *name,
-		       unsigned int timeout_ms)
+static int rc_send(struct pw_remote *r, struct pw_wire_msg *m)
+{
+	return pw_node_send(&r->node, r->ctl, m, pw_now_ns());
+}
+
+int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
+		   const struct sockaddr_in *controller, const char *name,
+		   unsigned int timeout_ms)
 {
 	struct pw_wire_msg m;
 	int ret;
 
-	memset(rc, 0, sizeof(*rc));
-	ret = pw_node_init(&rc->node,
+	memset(r, 0, sizeof(*r));
+	ret = pw_node_init(&r->node,
 			   PW_NODE_CLIENT_BASE | ((uint32_t)getpid() & 0x7fffffff),
-			   t, rc_handle, rc);
+			   t, rc_handle, r);
 	if (ret)
 		return ret;
-	rc->ctl = pw_node_peer(&rc->node, PW_NODE_CONTROLLER, controller);
-	if (!rc->ctl)
+	r->ctl = pw_node_peer(&r->node, PW_NODE_CONTROLLER, controller);
+	if (!r->ctl)
 		return -ENOMEM;
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_CONNECT;
 	m.body.connect.pid = (uint32_t)getpid();
 	snprintf(m.body.connect.name, sizeof(m.body.connect.name), "%s",
 		 name ? name : "client");
-	ret = pw_node_send(&rc->node, rc->ctl, &m, pw_now_ns());
+	ret = rc_send(r, &m);
+	if (!ret)
+		ret = rc_wait(r, &r->connected, timeout_ms);
+	if (!ret && r->ack.status)
+		ret = -(int)r->ack.status;
+	return ret;
+}
+
+int pw_remote_connect(const char *controller, const char *name,
+		      struct pw_remote **out)
+{
+	struct sockaddr_in ctl, any = { .sin_family = AF_INET };
+	struct pw_transport *t;
+	struct pw_remote *r;
+	int ret;
+
+	if (!controller || pw_parse_addr(controller, &ctl))
+		return pw_fail(-EINVAL, "controller address \"%s\": want a.b.c.d:port",
+			       controller ? controller : "(null)");
+	r = malloc(sizeof(*r));
+	if (!r)
+		return pw_fail(-ENOMEM, "no memory for a remote client");
+	ret = pw_udp_open(&t, &any);
+	if (ret) {
+		free(r);
+		return pw_fail(ret, "a UDP socket for the control plane: %s",
+			       strerror(-ret));
+	}
+	ret = pw_remote_open(r, t, &ctl, name, PW_REMOTE_TIMEOUT_MS);
+	if (ret) {
+		pw_remote_shut(r);
+		free(r);
+		return pw_fail(ret, "connecting to the controller at %s: %s",
+			       controller, strerror(-ret));
+	}
+	*out = r;
+	return 0;
+}
+
+void pw_remote_shut(struct pw_remote *r)
+{
+	unsigned int i;
+
+	for (i = r->nbufs; i-- > 0;)
+		pw_remote_free(r, r->bufs[i].host, r->bufs[i].id);
+	/* Let the last messages and acks go out before the channel goes. */
+	for (i = 0; i < 100 && r->ctl && r->ctl->ch &&
+	     pw_rchan_inflight(r->ctl->ch) + pw_node_queued(r->ctl); i++)
+		pw_node_step(&r->node, 10000000ull);
+	pw_node_fini(&r->node);
+	free(r->bufs);
+	r->bufs = NULL;
+	free(r->progs);
+	r->progs = NULL;
+}
+
+int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
+			  const uint16_t *host)
+{
+	struct pw_rc_prog *p = realloc(r->progs,
+				       (r->nprogs + 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	r->progs = p;
+	p = &r->progs[r->nprogs++];
+	p->id = id;
+	p->nres = nres;
+	memcpy(p->host, host, nres * sizeof(*host));
+	return 0;
+}
+
+static const struct pw_rc_prog *prog_find(const struct pw_remote *r,
+					  uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nprogs; i++)
+		if (r->progs[i].id == id)
+			return &r->progs[i];
+	return NULL;
+}
+
+void pw_remote_close(struct pw_remote *r)
+{
+	if (!r)
+		return;
+	pw_remote_shut(r);
+	free(r);
+}
+
+unsigned int pw_remote_host_devices(const struct pw_remote *r,
+				    unsigned int host)
+{
+	return host < PW_WIRE_MAX_HOSTS ? r->ack.host_devices[host] : 0;
+}
+
+uint32_t pw_remote_next_id(struct pw_remote *r)
+{
+	r->next_id = (r->next_id + 1) & ~PW_WIRE_BUF_TEMP;
+	if (!r->next_id)
+		r->next_id = 1;
+	return r->next_id;
+}
+
+int pw_remote_program_wait(struct pw_remote *r)
+{
+	int ret = rc_wait(r, &r->have_program_ack, PW_REMOTE_TIMEOUT_MS);
+
+	return ret ? ret : -(int)r->program_ack.status;
+}
+
+/* Wait for the STATUS of (@type, @id) that the last send asked for. */
+static int wait_status(struct pw_remote *r, uint64_t *value)
+{
+	int ret = rc_wait(r, &r->have_status, PW_REMOTE_TIMEOUT_MS);
+
+	r->want_type = 0;
 	if (ret)
 		return ret;
-	ret = rc_wait(rc, &rc->connected, timeout_ms);
-	if (!ret && rc->ack.status)
-		ret = -(int)rc->ack.status;
-	return ret;
+	if (value)
+		*value = r->status.value;
+	return -(int)r->status.status;
 }
 
-int pw_rclient_program(struct pw_rclient *rc, uint32_t id,
-		       const uint32_t *fn_ids, const uint32_t *hosts,
-		       unsigned int n, unsigned int timeout_ms)
+static void expect_status(struct pw_remote *r, uint8_t type, uint32_t id)
 {
+	r->want_type = type;
+	r->want_id = id;
+	r->have_status = false;
+}
+
+/* Ship @total payload bytes (head @desc, then @parts) as FUNCTION @id. */
+static int ship_function(struct pw_remote *r, uint32_t id,
+			 const struct pw_wire_fn_desc *desc,
+			 const void *image, const void *consts)
+{
+	uint32_t total = PW_WIRE_FN_DESC_SIZE + desc->image_bytes +
+			 (uint32_t)desc->const_bytes;
 	struct pw_wire_msg m;
-	unsigned int i = 0;
-	int ret;
+	uint8_t *payload;
+	uint32_t off;
+	int ret = 0;
 
-	if (!n || n > PW_WIRE_MAX_PROG_NODES)
-		return -EINVAL;
-	rc->have_program_ack = false;
-	rc->want_program = id;
-	while (i < n) {
-		struct pw_wire_program *p = &m.body.program;
+	payload = malloc(total);
+	if (!payload)
+		return -ENOMEM;
+	pw_wire_fn_desc_pack(desc, payload);
+	memcpy(payload + PW_WIRE_FN_DESC_SIZE, image, desc->image_bytes);
+	if (desc->const_bytes)
+		memcpy(payload + PW_WIRE_FN_DESC_SIZE + desc->image_bytes,
+		       consts, desc->const_bytes);
+	expect_status(r, PW_WIRE_FUNCTION, id);
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_FUNCTION;
+	m.body.function.fn_id = id;
+	m.body.function.total = total;
+	for (off = 0; off < total && !ret; off += m.body.function.nbytes) {
+		uint32_t left = total - off;
 
-		memset(&m, 0, sizeof(m));
-		m.hdr.type = PW_WIRE_PROGRAM;
-		p->program_id = id;
-		p->nnodes_total = (uint16_t)n;
-		p->first_node = (uint16_t)i;
-		for (; i < n && p->nnodes < PW_WIRE_PROG_NODES; i++) {
-			struct pw_wire_prog_node *node = &p->nodes[p->nnodes++];
-
-			node->kind = PW_WIRE_NODE_COMPUTE;
-			node->arg_index = PW_WIRE_NO_ARG;
-			node->fn_id = fn_ids[i];
-			node->slice_id = hosts[i];
-		}
-		ret = pw_node_send(&rc->node, rc->ctl, &m, pw_now_ns());
-		if (ret)
-			return ret;
+		m.body.function.offset = off;
+		m.body.function.nbytes = (uint16_t)(left < PW_WIRE_FN_CHUNK ?
+						    left : PW_WIRE_FN_CHUNK);
+		memcpy(m.body.function.data, payload + off,
+		       m.body.function.nbytes);
+		ret = rc_send(r, &m);
 	}
-	ret = rc_wait(rc, &rc->have_program_ack, timeout_ms);
-	if (!ret && rc->program_ack.status)
-		ret = -(int)rc->program_ack.status;
+	free(payload);
+	return ret ? ret : wait_status(r, NULL);
+}
+
+static void sig_to_wire(const struct pw_sig *s, struct pw_wire_sig *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->dtype = (uint8_t)s->dtype;
+	w->rank = (uint8_t)s->rank;
+	memcpy(w->shape, s->shape, sizeof(w->shape));
+}
+
+int pw_remote_function(struct pw_remote *r, const struct pw_fn *fn,
+		       uint32_t *fn_id)
+{
+	struct pw_wire_fn_desc d;
+	unsigned int i;
+	uint32_t id;
+	int ret;
+
+	if (fn->collectives)
+		return pw_fail(-EOPNOTSUPP, "%s: collectives run on one island: not over the DCN",
+			       fn->name);
+	memset(&d, 0, sizeof(d));
+	d.nparams = fn->nparams;
+	d.nresults = fn->nresults;
+	d.nbufs = fn->nbufs;
+	d.scratch_buf = fn->scratch_buf;
+	d.const_buf = fn->const_buf;
+	d.image_bytes = (uint32_t)fn->image_size;
+	d.scratch_bytes = fn->scratch_buf >= 0 ? fn->scratch_bytes : 0;
+	d.const_bytes = fn->const_buf >= 0 ? fn->const_bytes : 0;
+	for (i = 0; i < fn->nparams; i++)
+		sig_to_wire(&fn->params[i], &d.sigs[i]);
+	for (i = 0; i < fn->nresults; i++)
+		sig_to_wire(&fn->results[i], &d.sigs[fn->nparams + i]);
+	id = pw_remote_next_id(r);
+	ret = ship_function(r, id, &d, fn->image, fn->const_data);
+	if (ret)
+		return pw_fail(ret, "%s: the controller refused the function: %s",
+			       fn->name, strerror(-ret));
+	*fn_id = id;
+	return 0;
+}
+
+int pw_remote_function_image(struct pw_remote *r, const void *image,
+			     size_t size, uint64_t scratch_bytes,
+			     uint32_t *fn_id)
+{
+	struct pw_wire_fn_desc d;
+	uint32_t id = pw_remote_next_id(r);
+	int ret;
+
+	memset(&d, 0, sizeof(d));
+	d.nbufs = 1;
+	d.scratch_buf = 0;
+	d.const_buf = -1;
+	d.image_bytes = (uint32_t)size;
+	d.scratch_bytes = scratch_bytes;
+	ret = ship_function(r, id, &d, image, NULL);
+	if (!ret)
+		*fn_id = id;
 	return ret;
 }
 
-int pw_rclient_run(struct pw_rclient *rc, uint32_t id, uint32_t run_id,
-		   struct pw_wire_done *done, uint64_t *sent_ns,
-		   uint64_t *recv_ns, unsigned int timeout_ms)
+int pw_remote_track(struct pw_remote *r, uint32_t id, unsigned int host)
 {
+	if (r->nbufs == r->cap) {
+		unsigned int cap = r->cap ? 2 * r->cap : 64;
+		struct pw_rc_buf *b = realloc(r->bufs, cap * sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		r->bufs = b;
+		r->cap = cap;
+	}
+	r->bufs[r->nbufs++] = (struct pw_rc_buf){ .id = id,
+						  .host = (uint16_t)host };
+	return 0;
+}
+
+int pw_remote_buffer(struct pw_remote *r, unsigned int host,
+		     unsigned int dev, enum pwtpu_dtype dtype,
+		     unsigned int rank, const uint32_t *shape,
+		     const void *data, uint32_t *id)
+{
+	uint64_t total = pwtpu_dtype_size(dtype), off;
+	struct pw_wire_buffer *b;
 	struct pw_wire_msg m;
+	unsigned int i;
+	int ret = 0;
+
+	if (rank > PW_WIRE_MAX_DIMS || !total)
+		return pw_fail(-EINVAL, "buffer: dtype %u, rank %u: want a known dtype and rank <= %u",
+			       dtype, rank, PW_WIRE_MAX_DIMS);
+	for (i = 0; i < rank; i++)
+		total *= shape[i];
+	if (!total || total > PW_WIRE_MAX_BUF_BYTES)
+		return pw_fail(-EINVAL, "buffer: %llu bytes: want 1..%u",
+			       (unsigned long long)total, PW_WIRE_MAX_BUF_BYTES);
+	if (host >= PW_WIRE_MAX_HOSTS || dev > 0xff)
+		return pw_fail(-EINVAL, "buffer: host %u device %u out of range",
+			       host, dev);
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_BUFFER;
+	b = &m.body.buffer;
+	b->op = PW_WIRE_BUF_CREATE;
+	b->dtype = (uint8_t)dtype;
+	b->rank = (uint8_t)rank;
+	b->dev = (uint8_t)dev;
+	b->host = (uint16_t)host;
+	b->id = pw_remote_next_id(r);
+	b->total = (uint32_t)total;
+	for (i = 0; i < rank; i++)
+		b->shape[i] = shape[i];
+	expect_status(r, PW_WIRE_BUFFER, b->id);
+	for (off = 0; off < total && !ret; off += b->nbytes) {
+		uint64_t left = total - off;
+
+		if (off) {
+			/* Only the first part describes the buffer. */
+			b->op = PW_WIRE_BUF_WRITE;
+			b->dtype = 0;
+			b->rank = 0;
+			b->dev = 0;
+			memset(b->shape, 0, sizeof(b->shape));
+		}
+		b->offset = (uint32_t)off;
+		b->nbytes = (uint16_t)(left < PW_WIRE_BUF_CHUNK ?
+				       left : PW_WIRE_BUF_CHUNK);
+		memcpy(b->data, (const uint8_t *)data + off, b->nbytes);
+		ret = rc_send(r, &m);
+	}
+	if (!ret)
+		ret = wait_status(r, NULL);
+	if (ret)
+		return pw_fail(ret, "buffer on host %u device %u: %s", host, dev,
+			       strerror(-ret));
+	*id = m.body.buffer.id;
+	return pw_remote_track(r, *id, host);
+}
+
+int pw_remote_read(struct pw_remote *r, unsigned int host, uint32_t id,
+		   void *data, size_t size)
+{
+	bool done = false;
+	struct pw_wire_msg m;
+	uint64_t until = pw_now_ns() + PW_REMOTE_TIMEOUT_MS * 1000000ull;
 	int ret;
 
-	rc->have_done = false;
-	rc->want_run = run_id;
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_BUFFER;
+	m.body.buffer.op = PW_WIRE_BUF_READ;
+	m.body.buffer.host = (uint16_t)host;
+	m.body.buffer.id = id;
+	r->read_buf = data;
+	r->read_size = size;
+	r->read_got = 0;
+	r->read_id = id;
+	expect_status(r, PW_WIRE_BUFFER, id);
+	ret = rc_send(r, &m);
+	/* DATA parts until all came, or a STATUS saying why not. */
+	while (!ret && !done) {
+		uint64_t now = pw_now_ns();
+
+		if (now >= until)
+			ret = -ETIMEDOUT;
+		else
+			ret = pw_node_step(&r->node, until - now);
+		if (r->have_status)
+			ret = r->status.status ? -(int)r->status.status : -EPROTO;
+		done = r->read_got == size;
+	}
+	r->read_buf = NULL;
+	r->want_type = 0;
+	if (ret)
+		return pw_fail(ret, "reading buffer %u of host %u (%zu bytes): %s",
+			       id, host, size, strerror(-ret));
+	return 0;
+}
+
+int pw_remote_free(struct pw_remote *r, unsigned int host, uint32_t id)
+{
+	struct pw_wire_msg m;
+	unsigned int i;
+
+	for (i = 0; i < r->nbufs; i++)
+		if (r->bufs[i].id == id && r->bufs[i].host == host)
+			break;
+	if (i == r->nbufs)
+		return pw_fail(-ENOENT, "free: no buffer %u on host %u", id, host);
+	r->bufs[i] = r->bufs[--r->nbufs];
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_BUFFER;
+	m.body.buffer.op = PW_WIRE_BUF_FREE;
+	m.body.buffer.host = (uint16_t)host;
+	m.body.buffer.id = id;
+	return rc_send(r, &m);
+}
+
+int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
+			const uint32_t *args, unsigned int nargs,
+			uint32_t *results, unsigned int nres,
+			uint32_t *ticket)
+{
+	const struct pw_rc_prog *p;
+	struct pw_wire_msg m;
+	struct pw_rc_run *run;
+	unsigned int i;
+	int ret;
+
+	if (nargs + nres > PW_WIRE_RUN_IDS)
+		return pw_fail(-E2BIG, "run: %u arguments + %u results: at most %u",
+			       nargs, nres, PW_WIRE_RUN_IDS);
+	if (++r->next_run == 0)
+		r->next_run = 1;
+	run = run_slot(r, r->next_run);
+	if (run->used)
+		return pw_fail(-EBUSY, "run: %u runs not waited for yet",
+			       PW_RC_MAX_RUNS);
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_RUN;
-	m.body.run.program_id = id;
-	m.body.run.run_id = run_id;
-	m.body.run.client_send_ns = pw_now_ns();
-	*sent_ns = m.body.run.client_send_ns;
-	ret = pw_node_send(&rc->node, rc->ctl, &m, *sent_ns);
-	if (ret)
-		return ret;
-	ret = rc_wait(rc, &rc->have_done, timeout_ms);
-	if (ret)
-		return ret;
-	*done = rc->done;
-	*recv_ns = rc->done_recv_ns;
-	return rc->done.status ? -(int)rc->done.status : 0;
+	m.body.run.program_id = prog;
+	m.body.run.run_id = r->next_run;
+	m.body.run.nargs = (uint16_t)nargs;
+	m.body.run.nresults = (uint16_t)nres;
+	memcpy(m.body.run.ids, args, nargs * sizeof(*args));
+	for (i = 0; i < nres; i++)
+		m.body.run.ids[nargs + i] = results[i] = pw_remote_next_id(r);
+	memset(run, 0, sizeof(*run));
+	run->used = true;
+	run->run_id = r->next_run;
+	m.body.run.client_send_ns = run->sent_ns = pw_now_ns();
+	ret = rc_send(r, &m);
+	if (ret) {
+		run->used = false;
+		return pw_fail(ret, "run: sending: %s", strerror(-ret));
+	}
+	*ticket = run->run_id;
+	/* The results are the client's buffers: freed at close if not before. */
+	p = prog_find(r, prog);
+	for (i = 0; p && i < nres && i < p->nres; i++)
+		pw_remote_track(r, results[i], p->host[i]);
+	return 0;
 }
 
-void pw_rclient_close(struct pw_rclient *rc)
+int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
+			struct pw_wire_done *done, uint64_t *sent_ns,
+			uint64_t *recv_ns)
 {
-	/* Let the last acks go out before the channel goes. */
-	pw_node_step(&rc->node, 1000000ull);
-	pw_node_fini(&rc->node);
+	struct pw_rc_run *run = run_slot(r, ticket);
+	int ret;
+
+	if (!run->used || run->run_id != ticket)
+		return pw_fail(-ENOENT, "wait: no run %u in flight", ticket);
+	ret = rc_wait(r, &run->have_done, PW_REMOTE_TIMEOUT_MS);
+	if (ret)
+		return pw_fail(ret, "run %u: no answer: %s", ticket,
+			       strerror(-ret));
+	if (done)
+		*done = run->done;
+	if (sent_ns)
+		*sent_ns = run->sent_ns;
+	if (recv_ns)
+		*recv_ns = run->recv_ns;
+	run->used = false;
+	if (run->done.status)
+		return pw_fail(-(int)run->done.status, "run %u failed: %s",
+			       ticket, strerror((int)run->done.status));
+	return 0;
+}
+
+int pw_remote_wait(struct pw_remote *r, uint32_t ticket)
+{
+	return pw_remote_wait_done(r, ticket, NULL, NULL, NULL);
+}
+
+int pw_remote_run(struct pw_remote *r, uint32_t prog, const uint32_t *args,
+		  unsigned int nargs, uint32_t *results, unsigned int nres)
+{
+	uint32_t ticket;
+	int ret;
+
+	ret = pw_remote_run_async(r, prog, args, nargs, results, nres, &ticket);
+	return ret ? ret : pw_remote_wait(r, ticket);
 }

@@ -8,10 +8,13 @@
 #ifndef PW_RUNTIME_DCN_ROLES_H
 #define PW_RUNTIME_DCN_ROLES_H
 
+#include <pathways/remote.h>
 #include <pathways/rm.h>
 
+#include "../net/dp.h"
 #include "node.h"
 #include "wdev.h"
+#include "wstore.h"
 
 /* Node ids: the controller is 1, a worker 0x100 + host id, clients high. */
 #define PW_NODE_CONTROLLER	1u
@@ -42,12 +45,40 @@ struct pw_ctl_island {
 
 #define PW_CTL_MAX_PROGRAMS	64
 #define PW_CTL_MAX_RUNS		256
+#define PW_CTL_MAX_FNS		1024
 
-/* A computation of a registered program, placed: function, host, device. */
-struct pw_ctl_step {
-	uint32_t fn_id;
-	uint32_t host;
-	uint8_t dev;
+/**
+ * struct pw_ctl_fn - a client's compiled function
+ * @used: the slot holds one.
+ * @client: the client's node id.
+ * @id: the client's id for it.
+ * @payload: the FUNCTION payload; @received of @total bytes so far.
+ * @total: see @payload.
+ * @received: see @payload.
+ * @complete: all of it came and its head checked out (@desc).
+ * @desc: the payload's head: signatures for lowering.
+ * @sent: hosts whose worker has it, one bit each.
+ */
+struct pw_ctl_fn {
+	bool used;
+	uint32_t client;
+	uint32_t id;
+	uint8_t *payload;
+	uint32_t total;
+	uint32_t received;
+	bool complete;
+	struct pw_wire_fn_desc desc;
+	uint64_t sent;
+};
+
+/* Buffer handles of a lowered program, bound when it runs. */
+#define PW_CTL_SYM_ARG		0x40000000u	/* | argument index */
+#define PW_CTL_SYM_RESULT	0x20000000u	/* | result index */
+
+/* A command of a lowered program for @host; @c.bufs hold symbols. */
+struct pw_ctl_cmd {
+	uint16_t host;
+	struct pw_wire_plan_cmd c;
 };
 
 /**
@@ -57,8 +88,14 @@ struct pw_ctl_step {
  * @id: the client's program id.
  * @nnodes: nodes of the program; @received of them arrived so far.
  * @received: see @nnodes.
- * @nsteps: computations in @steps, in program order.
- * @steps: the placed computations.
+ * @nodes: the nodes, kept until the last arrives and it is lowered.
+ * @lowered: @cmds are valid: the program can run.
+ * @nargs: arguments a run binds.
+ * @nresults: results a run names.
+ * @ncmds: commands of all hosts in @cmds, in program order.
+ * @cmds: see @ncmds.
+ * @hosts: hosts with commands, one bit each.
+ * @host_cmds: commands per host.
  */
 struct pw_ctl_program {
 	bool used;
@@ -66,8 +103,14 @@ struct pw_ctl_program {
 	uint32_t id;
 	unsigned int nnodes;
 	unsigned int received;
-	unsigned int nsteps;
-	struct pw_ctl_step *steps;
+	struct pw_wire_prog_node *nodes;
+	bool lowered;
+	unsigned int nargs;
+	unsigned int nresults;
+	unsigned int ncmds;
+	struct pw_ctl_cmd *cmds;
+	uint64_t hosts;
+	unsigned int host_cmds[PW_MAX_HOSTS];
 };
 
 /**
@@ -98,7 +141,7 @@ struct pw_ctl_run {
  * @downs: workers marked down so far.
  * @programs: registered programs.
  * @runs: runs in flight.
- * @rr: per island, where round-robin placement goes next.
+ * @fns: clients' compiled functions.
  * @next_run: the last run id given out.
  */
 struct pw_controller {
@@ -111,7 +154,7 @@ struct pw_controller {
 	unsigned int downs;
 	struct pw_ctl_program programs[PW_CTL_MAX_PROGRAMS];
 	struct pw_ctl_run runs[PW_CTL_MAX_RUNS];
-	unsigned int rr[PW_MAX_HOSTS];
+	struct pw_ctl_fn *fns;
 	uint32_t next_run;
 };
 
@@ -126,6 +169,27 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 void pw_ctl_host_down(struct pw_controller *c, unsigned int host,
 		      uint64_t now);
 void pw_ctl_runs_fini(struct pw_controller *c);
+/* runtime/dcn/ctl_lower.c: a whole program's nodes into commands per host. */
+int pw_ctl_lower(struct pw_controller *c, struct pw_ctl_program *prog);
+/* runtime/dcn/ctl_obj.c: functions, buffers, transfers (relayed). */
+struct pw_ctl_fn *pw_ctl_fn_find(struct pw_controller *c, uint32_t client,
+				 uint32_t id);
+int pw_ctl_on_function(struct pw_controller *c, struct pw_node_peer *p,
+		       const struct pw_wire_msg *msg, uint64_t now);
+/* Send function @fn to host @h's worker unless it has it. */
+int pw_ctl_fn_ship(struct pw_controller *c, struct pw_ctl_fn *fn,
+		   unsigned int h, uint64_t now);
+/* Host @h (re)registered: it has no functions. */
+void pw_ctl_fn_host_reset(struct pw_controller *c, unsigned int h);
+int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,
+		     const struct pw_wire_msg *msg, uint64_t now);
+int pw_ctl_on_status(struct pw_controller *c, struct pw_node_peer *p,
+		     const struct pw_wire_msg *msg, uint64_t now);
+int pw_ctl_on_ready(struct pw_controller *c, struct pw_node_peer *p,
+		    const struct pw_wire_msg *msg, uint64_t now);
+/* The host of worker node @node, or -1 if it is no registered worker. */
+int pw_ctl_host_of(const struct pw_controller *c, uint32_t node);
+void pw_ctl_objs_fini(struct pw_controller *c);
 
 int pw_controller_init(struct pw_controller *c, struct pw_transport *t,
 		       unsigned int heartbeat_ms, unsigned int down_ms);
@@ -149,7 +213,13 @@ void pw_controller_count(const struct pw_controller *c, unsigned int *islands,
  * @since_ns: when the current registration attempt started.
  * @registrations: accepted registrations so far.
  * @dev: the island's devices, for PLAN commands.
+ * @store: buffers and functions of remote clients (runtime/dcn/wstore.c).
+ * @dp: the data plane (rdma or tcp) cross-island transfers use.
+ * @conn: data-plane connection to each host, made on first use.
  * @runs: PLANs being executed (runtime/dcn/wk_run.c).
+ * @recv: DCN_RECV targets waiting for their data, by cookie.
+ * @recv_gen: generation of each @recv slot (a cookie's high half).
+ * @send: DCN_SEND writes in flight.
  */
 struct pw_worker {
 	struct pw_node node;
@@ -163,91 +233,219 @@ struct pw_worker {
 	uint64_t since_ns;
 	unsigned int registrations;
 	struct pw_wdev dev;
+	struct pw_wstore store;
+	struct pw_dp *dp;
+	struct pw_dp_conn *conn[PW_MAX_HOSTS];
 	struct pw_wk_run *runs;
+	struct pw_wk_xfer *recv;
+	uint16_t *recv_gen;
+	struct pw_wk_xfer *send;
 };
 
 #define PW_WK_MAX_RUNS		256
+#define PW_WK_MAX_RECV		4096
+#define PW_WK_MAX_SEND		256
+
+/**
+ * struct pw_wk_xfer - a data-plane transfer in flight
+ * @used: the slot holds one.
+ * @run: slot in the worker's runs.
+ * @cmd: the command's index in its run.
+ * @cookie: what the write carries.
+ * @conn: DCN_SEND: the connection it went on.
+ */
+struct pw_wk_xfer {
+	bool used;
+	unsigned int run;
+	unsigned int cmd;
+	uint32_t cookie;
+	struct pw_dp_conn *conn;
+};
+
+/* A command's state in a worker's run. */
+enum pw_wk_cmd_state {
+	PW_WK_WAITING,	/* inputs not final (nor queued ahead on its device) */
+	PW_WK_ISSUED,	/* on a device queue, or a transfer in flight */
+	PW_WK_DONE,	/* finished, failed or skipped */
+};
+
+/**
+ * struct pw_wk_cmd - a command of a worker's part of a run
+ * @c: what the PLAN said.
+ * @state: enum pw_wk_cmd_state.
+ * @have_target: DCN_SEND: the target's READY came: @target, @cookie.
+ * @target: DCN_SEND: where to write.
+ * @cookie: DCN_SEND: what the write carries.
+ * @nheld: buffers it holds references on while issued: @held.
+ * @nin_held: of those, inputs (first); the rest are its outputs.
+ * @issue_ns: when it was issued (device times count from it).
+ * @held: see @nheld.
+ * @bos: EXEC: the buffer objects it binds, read when the ring is flushed.
+ */
+struct pw_wk_cmd {
+	struct pw_wire_plan_cmd c;
+	uint8_t state;
+	bool have_target;
+	struct pw_dp_desc target;
+	uint32_t cookie;
+	unsigned int nheld;
+	unsigned int nin_held;
+	uint64_t issue_ns;
+	struct pw_wbuf *held[PW_WIRE_MAX_BUFS];
+	uint32_t bos[PW_WIRE_MAX_BUFS];
+};
 
 /**
  * struct pw_wk_run - a PLAN a worker executes
  * @used: the slot holds one.
+ * @id: the controller's run id (temporaries' owner).
+ * @client: the client whose buffers and functions it uses.
  * @done: the DONE it will send, filled as commands complete.
- * @total: commands of the plan; @submitted and @completed so far.
- * @submitted: see @total.
+ * @total: commands of the plan; @received, @completed so far.
+ * @received: see @total.
  * @completed: see @total.
- * @submit_ns: when its last commands were submitted.
+ * @next: commands before it are all issued or done.
+ * @cancelled: CANCEL came: issue nothing more.
+ * @cmds: the commands (@total of them).
  */
 struct pw_wk_run {
 	bool used;
+	uint32_t id;
+	uint32_t client;
 	struct pw_wire_done done;
 	unsigned int total;
-	unsigned int submitted;
+	unsigned int received;
 	unsigned int completed;
-	uint64_t submit_ns;
+	unsigned int next;
+	bool cancelled;
+	struct pw_wk_cmd *cmds;
 };
 
 /* runtime/dcn/wk_run.c */
 int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		  uint64_t now);
-/* Reap device completions; send DONE for finished plans. */
+int pw_wk_on_ready(struct pw_worker *w, const struct pw_wire_ready *rd);
+int pw_wk_on_cancel(struct pw_worker *w, const struct pw_wire_cancel *c);
+/* Reap device and data-plane completions; send DONE for finished plans. */
 void pw_wk_reap(struct pw_worker *w);
+void pw_wk_runs_fini(struct pw_worker *w);
+/* runtime/dcn/wk_obj.c: FUNCTION and BUFFER messages. */
+int pw_wk_on_function(struct pw_worker *w, const struct pw_wire_function *f);
+int pw_wk_on_buffer(struct pw_worker *w, const struct pw_wire_buffer *b);
 
 /*
- * A worker for host @host_id with island @isl: opens its devices and
- * registers at once.
+ * A worker for host @host_id with island @reg: opens its devices and its
+ * data plane (@dp; NULL: none, no cross-island edges), and registers at
+ * once.
  */
 int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 		   uint32_t host_id, const struct sockaddr_in *controller,
-		   const struct pw_wire_register *reg);
+		   const struct pw_wire_register *reg,
+		   const struct pw_dp_opts *dp);
+
+#define PW_RC_MAX_RUNS		1024
+
+/* A run of a remote client, waiting for or holding its DONE. */
+struct pw_rc_run {
+	bool used;
+	bool have_done;
+	uint32_t run_id;
+	uint64_t sent_ns;
+	uint64_t recv_ns;
+	struct pw_wire_done done;
+};
+
+/* A program a remote client registered: where its results live. */
+struct pw_rc_prog {
+	uint32_t id;
+	unsigned int nres;
+	uint16_t host[PW_WIRE_MAX_BUFS];
+};
+
+/* A buffer a remote client made and has not freed. */
+struct pw_rc_buf {
+	uint32_t id;
+	uint16_t host;
+};
 
 /**
- * struct pw_rclient - a client of a remote controller (runtime/dcn/rclient.c)
+ * struct pw_remote - a client of a remote controller (runtime/dcn/rclient.c)
  * @node: its DCN node.
  * @ctl: the controller.
  * @connected: CONNECT_ACK came.
  * @ack: what it said.
  * @program_ack: the last PROGRAM_ACK, @have_program_ack once it came.
  * @have_program_ack: see @program_ack.
- * @done: the last DONE, @have_done once it came.
- * @have_done: see @done.
- * @done_recv_ns: when it came (this host's clock).
- * @error: the last ERROR, if any (@error.err nonzero).
  * @want_program: the program id whose PROGRAM_ACK is awaited.
- * @want_run: the run id whose DONE is awaited; late answers of earlier
- *	ones are ignored.
+ * @status: the last STATUS for (@want_type, @want_id), @have_status.
+ * @have_status: see @status.
+ * @want_type: see @status.
+ * @want_id: see @status.
+ * @read_buf: a read's destination, @read_size bytes, @read_got so far.
+ * @read_size: see @read_buf.
+ * @read_got: see @read_buf.
+ * @read_id: the buffer being read.
+ * @runs: runs in flight or done and not yet waited for.
+ * @next_run: the last run id given out.
+ * @next_id: the last buffer, function or program id given out.
+ * @bufs: buffers alive (@nbufs of @cap), freed at close.
+ * @nbufs: see @bufs.
+ * @cap: see @bufs.
+ * @progs: programs registered (@nprogs), for their results' hosts.
+ * @nprogs: see @progs.
  */
-struct pw_rclient {
+struct pw_remote {
 	struct pw_node node;
 	struct pw_node_peer *ctl;
 	bool connected;
 	struct pw_wire_connect_ack ack;
 	struct pw_wire_program_ack program_ack;
 	bool have_program_ack;
-	struct pw_wire_done done;
-	bool have_done;
-	uint64_t done_recv_ns;
-	struct pw_wire_error error;
 	uint32_t want_program;
-	uint32_t want_run;
+	struct pw_wire_status status;
+	bool have_status;
+	uint8_t want_type;
+	uint32_t want_id;
+	uint8_t *read_buf;
+	uint64_t read_size;
+	uint64_t read_got;
+	uint32_t read_id;
+	struct pw_rc_run runs[PW_RC_MAX_RUNS];
+	uint32_t next_run;
+	uint32_t next_id;
+	struct pw_rc_buf *bufs;
+	unsigned int nbufs;
+	unsigned int cap;
+	struct pw_rc_prog *progs;
+	unsigned int nprogs;
 };
 
-/* Connect to @controller within @timeout_ms: 0, -ETIMEDOUT, -ECONNREFUSED. */
-int pw_rclient_connect(struct pw_rclient *rc, struct pw_transport *t,
-		       const struct sockaddr_in *controller, const char *name,
-		       unsigned int timeout_ms);
+/* Connect over transport @t (taken): 0, -ETIMEDOUT, -errno refused. */
+int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
+		   const struct sockaddr_in *controller, const char *name,
+		   unsigned int timeout_ms);
+/* Close what pw_remote_open() opened (@r itself is the caller's). */
+void pw_remote_shut(struct pw_remote *r);
 /*
- * Register program @id: @n computations, computation i is function
- * @fn_ids[i] on host @hosts[i], each after the previous. 0 or -errno the
- * controller answered.
+ * Register a raw program image binding one scratch buffer of
+ * @scratch_bytes (the dispatch benchmark's empty and add programs).
  */
-int pw_rclient_program(struct pw_rclient *rc, uint32_t id,
-		       const uint32_t *fn_ids, const uint32_t *hosts,
-		       unsigned int n, unsigned int timeout_ms);
-/* Run program @id and wait for its DONE (copied to @done). */
-int pw_rclient_run(struct pw_rclient *rc, uint32_t id, uint32_t run_id,
-		   struct pw_wire_done *done, uint64_t *sent_ns,
-		   uint64_t *recv_ns, unsigned int timeout_ms);
-void pw_rclient_close(struct pw_rclient *rc);
+int pw_remote_function_image(struct pw_remote *r, const void *image,
+			     size_t size, uint64_t scratch_bytes,
+			     uint32_t *fn_id);
+/* A new id for a buffer, function or program (bit 31 clear, nonzero). */
+uint32_t pw_remote_next_id(struct pw_remote *r);
+/* Wait for the PROGRAM_ACK of the program just sent: 0 or -errno. */
+int pw_remote_program_wait(struct pw_remote *r);
+/* Remember program @id's results live on @host[@nres]. */
+int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
+			  const uint16_t *host);
+/* Remember buffer @id on @host, to free it at close. */
+int pw_remote_track(struct pw_remote *r, uint32_t id, unsigned int host);
+/* Wait for run @ticket; its DONE and this host's send/receive times. */
+int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
+			struct pw_wire_done *done, uint64_t *sent_ns,
+			uint64_t *recv_ns);
 int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns);
 void pw_worker_fini(struct pw_worker *w);
 

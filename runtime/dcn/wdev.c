@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wdev.c - a worker's devices for PLAN commands: open, load the known
- * programs, submit through one io_uring, reap without blocking.
+ * wdev.c - a worker's devices for PLAN commands: open, submit through one
+ * io_uring, reap without blocking.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,36 +9,16 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include <pwtpu/pwprog.h>
 #include <pwtpu/pwtpu_dev.h>
 
 #include "wdev.h"
 
-#define PW_WDEV_RING	256
-
-/* Load function @fn on device @d: none or one add over the BO. */
-static int wdev_load(struct pw_wdev *w, unsigned int d, enum pw_wdev_fn fn)
-{
-	struct pwtpu_prog_load res;
-	size_t size;
-	void *img;
-	int ret;
-
-	img = pwprog_dispatch_image(fn == PW_WDEV_FN_ADD, &size);
-	if (!img)
-		return -ENOMEM;
-	ret = pwtpu_prog_load(w->fd[d], img, size, NULL, 0, &res);
-	free(img);
-	if (!ret)
-		w->prog[d][fn] = res.handle;
-	return ret;
-}
+#define PW_WDEV_RING	1024
 
 int pw_wdev_open(struct pw_wdev *w, unsigned int ndev)
 {
-	struct pwtpu_bo bo;
 	unsigned int d;
-	int ret, fn;
+	int ret;
 
 	memset(w, 0, sizeof(*w));
 	if (!ndev || ndev > PW_WIRE_MAX_DEVICES)
@@ -51,15 +31,6 @@ int pw_wdev_open(struct pw_wdev *w, unsigned int ndev)
 			goto err;
 		}
 		w->ndev = d + 1;
-		ret = pwtpu_bo_create(w->fd[d], 4096, &bo);
-		if (ret)
-			goto err;
-		w->bo[d] = bo.handle;
-		for (fn = PW_WDEV_FN_EMPTY; fn < PW_WDEV_NFN; fn++) {
-			ret = wdev_load(w, d, fn);
-			if (ret)
-				goto err;
-		}
 	}
 	ret = pwtpu_ring_init(&w->ring, PW_WDEV_RING, 0);
 	if (ret)
@@ -91,36 +62,35 @@ void pw_wdev_close(struct pw_wdev *w)
 		close(w->fd[d]);
 }
 
-int pw_wdev_submit(struct pw_wdev *w, const struct pw_wire_plan_cmd *c,
-		   uint64_t tag)
+int pw_wdev_exec(struct pw_wdev *w, unsigned int dev, uint32_t prog,
+		 const uint32_t *bos, unsigned int nbos, uint64_t tag)
 {
 	struct io_uring_sqe *sqe;
 	struct pwtpu_cmd cmd;
-	uint32_t op;
 
-	if (c->dev >= w->ndev)
+	if (dev >= w->ndev)
 		return -EINVAL;
 	memset(&cmd, 0, sizeof(cmd));
-	if (c->op == PW_WIRE_CMD_NOP) {
-		op = PWTPU_CMD_NOP;
-	} else if (c->op == PW_WIRE_CMD_EXEC && c->fn_id >= PW_WDEV_FN_EMPTY &&
-		   c->fn_id < PW_WDEV_NFN && !c->gang_id) {
-		op = PWTPU_CMD_EXEC;
-		pwtpu_cmd_exec(&cmd, w->prog[c->dev][c->fn_id], &w->bo[c->dev],
-			       1);
-	} else {
-		return -EINVAL;
-	}
+	if (prog)
+		pwtpu_cmd_exec(&cmd, prog, bos, nbos);
 	sqe = io_uring_get_sqe(&w->ring);
+	if (!sqe && pw_wdev_flush(w) >= 0)
+		sqe = io_uring_get_sqe(&w->ring);
 	if (!sqe)
 		return -EBUSY;
 	/* The driver copies the command (and the BO list) at submission. */
-	pwtpu_prep_uring_cmd(sqe, w->fd[c->dev], op, &cmd);
+	pwtpu_prep_uring_cmd(sqe, w->fd[dev],
+			     prog ? PWTPU_CMD_EXEC : PWTPU_CMD_NOP, &cmd);
 	io_uring_sqe_set_data64(sqe, tag);
-	if (io_uring_submit(&w->ring) < 0)
-		return -EIO;
 	w->inflight++;
 	return 0;
+}
+
+int pw_wdev_flush(struct pw_wdev *w)
+{
+	int ret = io_uring_submit(&w->ring);
+
+	return ret < 0 ? -EIO : ret;
 }
 
 int pw_wdev_reap(struct pw_wdev *w, struct pw_wdev_done *done,

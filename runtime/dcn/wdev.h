@@ -4,9 +4,8 @@
  * every device of the island open, one io_uring (SQE128 + CQE32) with an
  * eventfd the worker's loop polls next to its transport.
  *
- * Function ids name programs every worker loads at start, the fixed set
- * the DCN dispatch measurement needs (docs/dcn.md); compiled functions
- * shipped by clients come with remote programs.
+ * Programs and buffers come from the worker's object store
+ * (runtime/dcn/wstore.h): clients ship compiled functions.
  */
 #ifndef PW_RUNTIME_DCN_WDEV_H
 #define PW_RUNTIME_DCN_WDEV_H
@@ -16,18 +15,10 @@
 #include <liburing.h>
 #include <pathways/wire.h>
 
-enum pw_wdev_fn {
-	PW_WDEV_FN_EMPTY = 1,	/* a program with no instructions */
-	PW_WDEV_FN_ADD = 2,	/* c = a + b over f32[1] */
-	PW_WDEV_NFN,
-};
-
 /**
  * struct pw_wdev - the worker's devices
  * @ndev: devices open.
  * @fd: each device's file.
- * @prog: each device's program handle per function id.
- * @bo: each device's buffer object the functions bind.
  * @ring: one ring for all of them.
  * @efd: eventfd signalled on every completion.
  * @inflight: commands on the ring.
@@ -35,8 +26,6 @@ enum pw_wdev_fn {
 struct pw_wdev {
 	unsigned int ndev;
 	int fd[PW_WIRE_MAX_DEVICES];
-	uint32_t prog[PW_WIRE_MAX_DEVICES][PW_WDEV_NFN];
-	uint32_t bo[PW_WIRE_MAX_DEVICES];
 	struct io_uring ring;
 	int efd;
 	unsigned int inflight;
@@ -53,12 +42,16 @@ struct pw_wdev_done {
 int pw_wdev_open(struct pw_wdev *w, unsigned int ndev);
 void pw_wdev_close(struct pw_wdev *w);
 /*
- * Submit @cmd (EXEC of a known function, or NOP) with @tag: 0, -EINVAL for
- * an op, device or function this worker does not have, -EBUSY when the
- * ring is full.
+ * Queue an EXEC of program @prog binding @bos[@nbos] on device @dev, or a
+ * NOP when @prog is 0, with @tag: 0, -EINVAL for a device this worker
+ * does not have, -EBUSY when the ring is full. Queued commands go to the
+ * devices at the next pw_wdev_flush() (one system call for all of them);
+ * the driver reads @bos then, so it must stay as it is until that call.
  */
-int pw_wdev_submit(struct pw_wdev *w, const struct pw_wire_plan_cmd *cmd,
-		   uint64_t tag);
+int pw_wdev_exec(struct pw_wdev *w, unsigned int dev, uint32_t prog,
+		 const uint32_t *bos, unsigned int nbos, uint64_t tag);
+/* Submit what is queued: commands submitted, or -EIO. */
+int pw_wdev_flush(struct pw_wdev *w);
 /* Up to @max finished commands, without waiting: their count. */
 int pw_wdev_reap(struct pw_wdev *w, struct pw_wdev_done *done,
 		 unsigned int max);

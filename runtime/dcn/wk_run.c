@@ -1,60 +1,493 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wk_run.c - a worker executing its part of a run: every command of a
- * PLAN goes to its device's queue through the worker's io_uring as soon
- * as it arrives; completions are reaped when the ring's eventfd fires,
- * and when the last command of the plan is done one DONE goes back with
- * the worker's timestamps (PLAN arrival, first device start, last device
- * end, DONE departure, all on this host's clock).
+ * wk_run.c - a worker executing its part of a run. A PLAN says what to
+ * do; the worker finds when: a command goes as soon as its inputs are
+ * final, or will be by the time its device reaches it (made by a command
+ * queued earlier on the same device: a device runs its queue in order),
+ * so a chain on one device is queued whole at once, and commands waiting
+ * for other devices or hosts go when those finish.
+ *
+ * Cross-island edges: DCN_RECV makes the target buffer, registers it
+ * with the data plane and sends READY (through the controller) to the
+ * host that has the value; that host's DCN_SEND writes straight from its
+ * buffer into the target (RDMA WRITE, or the TCP fallback) once the value
+ * is final, and the target's command completes when the write landed.
+ *
+ * When the last command is done one DONE goes back with the worker's
+ * timestamps (PLAN arrival, first device start, last device end, DONE
+ * departure, all on this host's clock), and the run's temporaries go.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "roles.h"
 
 #define PW_WK_REAP	64
 
+/* Device completion tags: run slot, command index, run id. */
+#define TAG(slot, cmd, id) \
+	((uint64_t)(slot) << 48 | (uint64_t)(cmd) << 32 | (id))
+
 static struct pw_wk_run *run_find(struct pw_worker *w, uint32_t run_id)
 {
 	unsigned int i;
 
 	for (i = 0; i < PW_WK_MAX_RUNS; i++)
-		if (w->runs[i].used && w->runs[i].done.run_id == run_id)
+		if (w->runs[i].used && w->runs[i].id == run_id)
 			return &w->runs[i];
 	return NULL;
 }
 
-static void send_done(struct pw_worker *w, struct pw_wk_run *r)
+static void send_done(struct pw_worker *w, struct pw_wire_done *done,
+		      unsigned int ncmds)
 {
 	struct pw_wire_msg m;
 	uint64_t now = pw_now_ns();
 
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_DONE;
-	m.body.done = r->done;
+	m.body.done = *done;
 	m.body.done.host_id = w->reg.host_id;
-	m.body.done.ncmds = r->completed;
+	m.body.done.ncmds = ncmds;
 	m.body.done.worker_send_ns = now;
 	if (w->ctl)
 		pw_node_send(&w->node, w->ctl, &m, now);
-	memset(r, 0, sizeof(*r));
 }
 
 /* Refuse a PLAN with a DONE carrying @err: the run must not hang. */
 static int refuse(struct pw_worker *w, const struct pw_wire_plan *pl, int err,
 		  uint64_t now)
 {
-	struct pw_wk_run r = { .used = true };
+	struct pw_wire_done d = {
+		.run_id = pl->run_id,
+		.status = (uint32_t)-err,
+		.client_send_ns = pl->client_send_ns,
+		.ctrl_recv_ns = pl->ctrl_recv_ns,
+		.ctrl_send_ns = pl->ctrl_send_ns,
+		.worker_recv_ns = now,
+	};
 
-	r.done.run_id = pl->run_id;
-	r.done.status = (uint32_t)-err;
-	r.done.client_send_ns = pl->client_send_ns;
-	r.done.ctrl_recv_ns = pl->ctrl_recv_ns;
-	r.done.ctrl_send_ns = pl->ctrl_send_ns;
-	r.done.worker_recv_ns = now;
-	send_done(w, &r);
+	send_done(w, &d, 0);
 	return err;
+}
+
+static void fail(struct pw_wk_run *r, int err)
+{
+	if (!r->done.status)
+		r->done.status = (uint32_t)-err;
+}
+
+/* The buffer a handle names in run @r. */
+static struct pw_wbuf *lookup(struct pw_worker *w, struct pw_wk_run *r,
+			      uint32_t handle)
+{
+	uint32_t owner = handle & PW_WIRE_BUF_TEMP ? r->id : r->client;
+
+	return pw_wbuf_find(&w->store, owner, handle);
+}
+
+static void hold(struct pw_wk_cmd *c, struct pw_wbuf *b)
+{
+	pw_wbuf_get(b);
+	c->held[c->nheld++] = b;
+}
+
+/* The handles command @pc writes: *@n of them. */
+static const uint32_t *outputs(const struct pw_wire_plan_cmd *pc,
+			       unsigned int *n)
+{
+	switch (pc->op) {
+	case PW_WIRE_CMD_EXEC:
+	case PW_WIRE_CMD_COPY_PEER:
+	case PW_WIRE_CMD_DCN_RECV:
+		*n = pc->nout;
+		return &pc->bufs[pc->nin];
+	default:
+		*n = 0;
+		return NULL;
+	}
+}
+
+/*
+ * Command @c ended with @err (0: fine; skipped: -ECANCELED): its outputs
+ * are final or failed, its references go.
+ */
+static void finish(struct pw_worker *w, struct pw_wk_run *r,
+		   struct pw_wk_cmd *c, int err)
+{
+	const uint32_t *out;
+	unsigned int i, nout;
+
+	if (err && !r->done.status)
+		/* The first failure of a run, for whoever reads the log. */
+		printf("worker %u: run %u: command %u (op %u on device %u): %s\n",
+		       w->reg.host_id, r->id, (unsigned int)(c - r->cmds),
+		       c->c.op, c->c.dev, strerror(-err));
+	if (err)
+		fail(r, err);
+	out = outputs(&c->c, &nout);
+	for (i = 0; i < nout; i++) {
+		struct pw_wbuf *b = lookup(w, r, out[i]);
+
+		/* Not another's final buffer an id clash ran into. */
+		if (b && b->state != PW_WBUF_READY &&
+		    b->state != PW_WBUF_FAILED)
+			b->state = err ? PW_WBUF_FAILED : PW_WBUF_READY;
+	}
+	for (i = 0; i < c->nheld; i++)
+		pw_wbuf_put(&w->store, c->held[i]);
+	c->nheld = 0;
+	c->state = PW_WK_DONE;
+	r->completed++;
+}
+
+/*
+ * Whether input @b of a command on @dev can go now: final, or made by a
+ * command already queued on @dev (and @on_dev: the command runs there).
+ * Outputs exist from their plan's arrival (PENDING), so a buffer that
+ * does not exist never will. Sets *@err when the input never will be
+ * final.
+ */
+static bool input_ok(const struct pw_wbuf *b, unsigned int dev, bool on_dev,
+		     int *err)
+{
+	if (!b) {
+		*err = -ENOENT;
+		return false;
+	}
+	if (b->state == PW_WBUF_FAILED) {
+		*err = -ECANCELED;
+		return false;
+	}
+	if (b->state == PW_WBUF_READY)
+		return true;
+	return on_dev && b->state == PW_WBUF_QUEUED && b->dev == dev;
+}
+
+/* Output @h of command @c, made when its plan came: now QUEUED, held. */
+static int take_output(struct pw_worker *w, struct pw_wk_run *r,
+		       struct pw_wk_cmd *c, uint32_t h)
+{
+	struct pw_wbuf *b = lookup(w, r, h);
+
+	if (!b || b->state != PW_WBUF_PENDING || b->dev != c->c.dev)
+		return -EPROTO;
+	b->state = PW_WBUF_QUEUED;
+	hold(c, b);
+	return 0;
+}
+
+static uint64_t sig_bytes(const struct pw_wire_sig *s)
+{
+	uint64_t n = pwtpu_dtype_size(s->dtype);
+	unsigned int i;
+
+	for (i = 0; i < s->rank; i++)
+		n *= s->shape[i];
+	return n;
+}
+
+/* EXEC: 1 issued, 0 not yet, -errno failed. */
+static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
+		      struct pw_wk_cmd *c, unsigned int idx)
+{
+	const struct pw_wire_plan_cmd *pc = &c->c;
+	struct pw_wfn *fn = pw_wfn_find(&w->store, r->client, pc->fn_id);
+	const struct pw_wire_fn_desc *d;
+	struct pw_wbuf *in[PW_WIRE_MAX_BUFS];
+	uint32_t *bos = c->bos;	/* read by the driver at the next flush */
+	unsigned int i;
+	int err = 0, ret;
+
+	if (!fn || !fn->complete)
+		return -ENOENT;
+	d = &fn->desc;
+	if (pc->nin != d->nparams || pc->nout != d->nresults ||
+	    pc->dev >= w->dev.ndev)
+		return -EINVAL;
+	for (i = 0; i < pc->nin; i++) {
+		in[i] = lookup(w, r, pc->bufs[i]);
+		if (!input_ok(in[i], pc->dev, true, &err))
+			return err;
+		if (in[i]->dev != pc->dev ||
+		    in[i]->bytes != sig_bytes(&d->sigs[i]))
+			return -EINVAL;
+	}
+	ret = pw_wfn_load(&w->store, fn, pc->dev);
+	if (ret)
+		return ret;
+	for (i = 0; i < pc->nin; i++) {
+		hold(c, in[i]);
+		bos[i] = in[i]->bo.handle;
+	}
+	c->nin_held = c->nheld;
+	for (i = 0; i < pc->nout; i++) {
+		ret = take_output(w, r, c, pc->bufs[pc->nin + i]);
+		if (ret)
+			return ret;
+		bos[pc->nin + i] = c->held[c->nheld - 1]->bo.handle;
+	}
+	if (d->scratch_buf >= 0)
+		bos[d->scratch_buf] = fn->scratch[pc->dev];
+	if (d->const_buf >= 0)
+		bos[d->const_buf] = fn->consts[pc->dev];
+	ret = pw_wdev_exec(&w->dev, pc->dev, fn->prog[pc->dev], bos, d->nbufs,
+			   TAG(r - w->runs, idx, r->id));
+	return ret ? ret : 1;
+}
+
+/* COPY_PEER on one island: the host copies between the two mappings. */
+static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
+		      struct pw_wk_cmd *c)
+{
+	const struct pw_wire_plan_cmd *pc = &c->c;
+	struct pw_wbuf *src = lookup(w, r, pc->bufs[0]);
+	int err = 0, ret;
+
+	if (pc->nin != 1 || pc->nout != 1)
+		return -EINVAL;
+	if (!input_ok(src, pc->dev, false, &err))
+		return err;
+	if (src->bytes != pc->bytes)
+		return -EINVAL;
+	hold(c, src);
+	c->nin_held = 1;
+	ret = take_output(w, r, c, pc->bufs[1]);
+	if (ret)
+		return ret;
+	c->held[1]->sig = src->sig;
+	memcpy(c->held[1]->bo.map, src->bo.map, pc->bytes);
+	return 2;	/* done already */
+}
+
+/* A data-plane connection to host @h (blocks while connecting). */
+static int conn_to(struct pw_worker *w, unsigned int h,
+		   const struct sockaddr_in *addr, struct pw_dp_conn **out)
+{
+	int ret;
+
+	if (!w->conn[h]) {
+		ret = pw_dp_connect(w->dp, addr, &w->conn[h]);
+		if (ret)
+			return ret;
+	}
+	*out = w->conn[h];
+	return 0;
+}
+
+static struct pw_wk_xfer *xfer_slot(struct pw_wk_xfer *tab, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!tab[i].used)
+			return &tab[i];
+	return NULL;
+}
+
+/* DCN_SEND: 1 issued, 0 not yet, -errno failed. */
+static int issue_send(struct pw_worker *w, struct pw_wk_run *r,
+		      struct pw_wk_cmd *c, unsigned int idx)
+{
+	const struct pw_wire_plan_cmd *pc = &c->c;
+	struct pw_wbuf *src = lookup(w, r, pc->bufs[0]);
+	struct pw_wk_xfer *x;
+	int err = 0, ret;
+
+	if (!c->have_target)
+		return 0;
+	if (!input_ok(src, pc->dev, false, &err))
+		return err;
+	if (src->bytes != pc->bytes || pc->peer_host >= PW_MAX_HOSTS ||
+	    !w->conn[pc->peer_host])
+		return -EINVAL;
+	x = xfer_slot(w->send, PW_WK_MAX_SEND);
+	if (!x)
+		return 0;	/* when a write in flight ends */
+	ret = pw_wbuf_register(&w->store, src);
+	if (ret)
+		return ret;
+	ret = pw_dp_write(w->conn[pc->peer_host], src->region, 0, &c->target,
+			  0, pc->bytes, c->cookie);
+	if (ret == -EAGAIN)
+		return 0;
+	if (ret)
+		return ret;
+	hold(c, src);
+	c->nin_held = 1;
+	*x = (struct pw_wk_xfer){ .used = true, .run = (unsigned int)(r - w->runs),
+				  .cmd = idx, .cookie = c->cookie,
+				  .conn = w->conn[pc->peer_host] };
+	return 1;
+}
+
+/* DCN_RECV: make the target, register it, tell the sender (READY). */
+static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
+		      struct pw_wk_cmd *c, unsigned int idx)
+{
+	const struct pw_wire_plan_cmd *pc = &c->c;
+	struct pw_wire_ready *rd;
+	struct pw_dp_desc desc;
+	struct pw_wk_xfer *x;
+	struct pw_wire_msg m;
+	unsigned int slot;
+	int ret;
+
+	if (pc->nin != 0 || pc->nout != 1 || !pc->bytes ||
+	    pc->peer_host >= PW_MAX_HOSTS)
+		return -EINVAL;
+	x = xfer_slot(w->recv, PW_WK_MAX_RECV);
+	if (!x)
+		return -EBUSY;
+	ret = take_output(w, r, c, pc->bufs[0]);
+	if (ret)
+		return ret;
+	c->held[0]->state = PW_WBUF_FILLING;
+	ret = pw_wbuf_register(&w->store, c->held[0]);
+	if (ret)
+		return ret;
+	slot = (unsigned int)(x - w->recv);
+	*x = (struct pw_wk_xfer){ .used = true, .run = (unsigned int)(r - w->runs),
+				  .cmd = idx,
+				  .cookie = (uint32_t)++w->recv_gen[slot] << 16 | slot };
+	pw_dp_region_desc(c->held[0]->region, &desc);
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_READY;
+	rd = &m.body.ready;
+	rd->run_id = r->id;
+	rd->src_host = pc->peer_host;
+	rd->dst_host = (uint16_t)w->reg.host_id;
+	rd->handle = pc->bufs[0];
+	rd->cookie = x->cookie;
+	pw_dp_desc_pack(&desc, rd->desc);
+	return w->ctl ? pw_node_send(&w->node, w->ctl, &m, pw_now_ns()) ?: 1 :
+			-ENOTCONN;
+}
+
+/* Issue command @idx of @r if it can go: a command never blocks. */
+static void try_issue(struct pw_worker *w, struct pw_wk_run *r,
+		      unsigned int idx)
+{
+	struct pw_wk_cmd *c = &r->cmds[idx];
+	int ret;
+
+	if (r->cancelled || r->done.status) {
+		/* A failed run skips what it has not started. */
+		finish(w, r, c, -ECANCELED);
+		return;
+	}
+	switch (c->c.op) {
+	case PW_WIRE_CMD_EXEC:
+	case PW_WIRE_CMD_NOP:
+		ret = c->c.op == PW_WIRE_CMD_NOP ?
+			pw_wdev_exec(&w->dev, c->c.dev, 0, NULL, 0,
+				     TAG(r - w->runs, idx, r->id)) ?: 1 :
+			issue_exec(w, r, c, idx);
+		break;
+	case PW_WIRE_CMD_COPY_PEER:
+		ret = issue_copy(w, r, c);
+		break;
+	case PW_WIRE_CMD_DCN_SEND:
+		ret = issue_send(w, r, c, idx);
+		break;
+	case PW_WIRE_CMD_DCN_RECV:
+		ret = issue_recv(w, r, c, idx);
+		break;
+	default:
+		ret = -EOPNOTSUPP;
+	}
+	c->issue_ns = pw_now_ns();
+	if (ret < 0)
+		finish(w, r, c, ret);
+	else if (ret == 2)
+		finish(w, r, c, 0);
+	else if (ret == 1)
+		c->state = PW_WK_ISSUED;
+}
+
+static void run_free(struct pw_worker *w, struct pw_wk_run *r)
+{
+	pw_wstore_release_owner(&w->store, r->id);
+	free(r->cmds);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Issue what can go; when every command is done, answer and clean up. */
+static void progress(struct pw_worker *w, struct pw_wk_run *r)
+{
+	unsigned int i;
+
+	for (i = r->next; i < r->received; i++) {
+		if (r->cmds[i].state == PW_WK_WAITING)
+			try_issue(w, r, i);
+		if (i == r->next && r->cmds[i].state != PW_WK_WAITING)
+			r->next++;
+	}
+	pw_wdev_flush(&w->dev);
+	if (r->received < r->total || r->completed < r->total)
+		return;
+	send_done(w, &r->done, r->completed);
+	run_free(w, r);
+}
+
+/* The bytes and signature output @i of @pc will have; 0 if unknown. */
+static uint64_t output_bytes(struct pw_worker *w, struct pw_wk_run *r,
+			     const struct pw_wire_plan_cmd *pc, unsigned int i,
+			     const struct pw_wire_sig **sig)
+{
+	struct pw_wfn *fn;
+
+	*sig = NULL;
+	if (pc->op != PW_WIRE_CMD_EXEC)
+		return pc->bytes;
+	fn = pw_wfn_find(&w->store, r->client, pc->fn_id);
+	if (!fn || !fn->complete || pc->nin + i >= fn->desc.nparams +
+	    fn->desc.nresults)
+		return 0;
+	*sig = &fn->desc.sigs[pc->nin + i];
+	return sig_bytes(*sig);
+}
+
+/*
+ * Make the outputs of commands @first.. of @r at once, PENDING: a later
+ * command, or a later run of the client, that reads one waits for it
+ * instead of finding nothing, and memory is claimed when work arrives.
+ */
+static void plan_outputs(struct pw_worker *w, struct pw_wk_run *r,
+			 unsigned int first)
+{
+	const struct pw_wire_sig *sig;
+	const uint32_t *out;
+	struct pw_wbuf *b;
+	unsigned int i, k, nout;
+	uint64_t bytes;
+	int ret;
+
+	for (i = first; i < r->received; i++) {
+		struct pw_wk_cmd *c = &r->cmds[i];
+
+		out = outputs(&c->c, &nout);
+		for (k = 0, ret = 0; k < nout && !ret; k++) {
+			uint32_t owner = out[k] & PW_WIRE_BUF_TEMP ? r->id :
+								     r->client;
+
+			bytes = output_bytes(w, r, &c->c, k, &sig);
+			ret = bytes ? pw_wbuf_create(&w->store, owner, out[k],
+						     c->c.dev, bytes, &b) :
+				      -ENOENT;
+			if (ret)
+				break;
+			b->state = PW_WBUF_PENDING;
+			if (sig)
+				b->sig = *sig;
+		}
+		if (ret) {
+			/* Its outputs, made or not, fail with it. */
+			finish(w, r, c, ret);
+		}
+	}
 }
 
 int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
@@ -62,8 +495,7 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 {
 	const struct pw_wire_plan *pl = &msg->body.plan;
 	struct pw_wk_run *r = run_find(w, pl->run_id);
-	unsigned int i;
-	int ret;
+	unsigned int i, first;
 
 	if (!r) {
 		if (pl->first_cmd)
@@ -73,61 +505,186 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		if (i == PW_WK_MAX_RUNS)
 			return refuse(w, pl, -EBUSY, now);
 		r = &w->runs[i];
+		r->cmds = calloc(pl->ncmds_total, sizeof(*r->cmds));
+		if (!r->cmds)
+			return refuse(w, pl, -ENOMEM, now);
 		r->used = true;
+		r->id = pl->run_id;
+		r->client = pl->client;
 		r->total = pl->ncmds_total;
 		r->done.run_id = pl->run_id;
 		r->done.client_send_ns = pl->client_send_ns;
 		r->done.ctrl_recv_ns = pl->ctrl_recv_ns;
 		r->done.ctrl_send_ns = pl->ctrl_send_ns;
 		r->done.worker_recv_ns = now;
-	} else if (pl->first_cmd != r->submitted ||
-		   pl->ncmds_total != r->total) {
+	} else if (pl->first_cmd != r->received ||
+		   pl->ncmds_total != r->total || pl->client != r->client) {
 		/* Parts arrive in order on one channel: a clash of run ids. */
 		return refuse(w, pl, -EPROTO, now);
 	}
-	r->submit_ns = pw_now_ns();
-	for (i = 0; i < pl->ncmds; i++) {
-		uint64_t tag = ((uint64_t)(r - w->runs) << 32) | pl->run_id;
-
-		ret = pw_wdev_submit(&w->dev, &pl->cmds[i], tag);
-		if (ret) {
-			/* Counted as done, with its error: the run still ends. */
-			if (!r->done.status)
-				r->done.status = (uint32_t)-ret;
-			r->completed++;
-		}
-		r->submitted++;
-	}
-	if (r->completed == r->total)
-		send_done(w, r);
+	first = r->received;
+	for (i = 0; i < pl->ncmds; i++)
+		r->cmds[r->received++].c = pl->cmds[i];
+	plan_outputs(w, r, first);
+	progress(w, r);
 	return 0;
+}
+
+int pw_wk_on_ready(struct pw_worker *w, const struct pw_wire_ready *rd)
+{
+	struct pw_wk_run *r = run_find(w, rd->run_id);
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	struct pw_dp_conn *conn;
+	unsigned int i;
+	int ret;
+
+	if (!r)
+		return -ENOENT;	/* cancelled meanwhile */
+	for (i = 0; i < r->received; i++) {
+		struct pw_wk_cmd *c = &r->cmds[i];
+
+		if (c->c.op != PW_WIRE_CMD_DCN_SEND || c->have_target ||
+		    c->c.peer_host != rd->dst_host ||
+		    c->c.peer_buf != rd->handle)
+			continue;
+		memcpy(&addr.sin_addr, rd->data_ip, 4);
+		addr.sin_port = htons(rd->data_port);
+		ret = pw_dp_desc_unpack(rd->desc, &c->target);
+		if (!ret)
+			ret = w->dp ? conn_to(w, rd->dst_host, &addr, &conn) :
+				-ENOTCONN;
+		if (ret) {
+			if (c->state == PW_WK_WAITING)
+				finish(w, r, c, ret);
+		} else {
+			c->have_target = true;
+			c->cookie = rd->cookie;
+		}
+		progress(w, r);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int pw_wk_on_cancel(struct pw_worker *w, const struct pw_wire_cancel *cn)
+{
+	struct pw_wk_run *r = run_find(w, cn->run_id);
+	unsigned int i;
+
+	if (!r)
+		return 0;	/* it ended here already */
+	r->cancelled = true;
+	fail(r, -(int)cn->status);
+	/* Targets that will never be written: done now. */
+	for (i = 0; i < PW_WK_MAX_RECV; i++) {
+		struct pw_wk_xfer *x = &w->recv[i];
+
+		if (x->used && &w->runs[x->run] == r) {
+			finish(w, r, &r->cmds[x->cmd], -ECANCELED);
+			x->used = false;
+		}
+	}
+	/* Parts still to come are skipped as they arrive. */
+	progress(w, r);
+	return 0;
+}
+
+static void on_device_done(struct pw_worker *w, const struct pw_wdev_done *d)
+{
+	unsigned int slot = (unsigned int)(d->tag >> 48);
+	unsigned int idx = (unsigned int)(d->tag >> 32) & 0xffff;
+	struct pw_wk_run *r = &w->runs[slot];
+	uint64_t start, end;
+
+	if (slot >= PW_WK_MAX_RUNS || !r->used ||
+	    r->id != (uint32_t)d->tag || idx >= r->received ||
+	    r->cmds[idx].state != PW_WK_ISSUED)
+		return;
+	start = r->cmds[idx].issue_ns + d->queue_ns;
+	end = start + d->exec_ns;
+	if (!r->done.dev_start_ns || start < r->done.dev_start_ns)
+		r->done.dev_start_ns = start;
+	if (end > r->done.dev_end_ns)
+		r->done.dev_end_ns = end;
+	finish(w, r, &r->cmds[idx], d->res);
+}
+
+static void on_dp_event(struct pw_worker *w, const struct pw_dp_event *ev)
+{
+	struct pw_wk_xfer *x = NULL;
+	unsigned int i, h;
+
+	if (ev->type == PW_DP_EV_LANDED) {
+		i = ev->cookie & 0xffff;
+		if (i < PW_WK_MAX_RECV && w->recv[i].used &&
+		    w->recv[i].cookie == ev->cookie)
+			x = &w->recv[i];
+	} else if (ev->type == PW_DP_EV_WRITE_DONE) {
+		for (i = 0; i < PW_WK_MAX_SEND && !x; i++)
+			if (w->send[i].used && w->send[i].conn == ev->conn &&
+			    w->send[i].cookie == ev->cookie)
+				x = &w->send[i];
+	} else if (ev->type == PW_DP_EV_CLOSED) {
+		for (h = 0; h < PW_MAX_HOSTS; h++)
+			if (w->conn[h] == ev->conn) {
+				pw_dp_conn_close(w->conn[h]);
+				w->conn[h] = NULL;
+			}
+		/* Writes in flight on it end with an error. */
+		for (i = 0; i < PW_WK_MAX_SEND; i++) {
+			x = &w->send[i];
+			if (x->used && x->conn == ev->conn) {
+				x->used = false;
+				finish(w, &w->runs[x->run],
+				       &w->runs[x->run].cmds[x->cmd], -ECONNRESET);
+			}
+		}
+		return;
+	}
+	if (!x)
+		return;
+	x->used = false;
+	finish(w, &w->runs[x->run], &w->runs[x->run].cmds[x->cmd], ev->status);
 }
 
 void pw_wk_reap(struct pw_worker *w)
 {
 	struct pw_wdev_done d[PW_WK_REAP];
-	int n, i;
+	struct pw_dp_event ev[PW_WK_REAP];
+	unsigned int i;
+	int n, k;
 
 	do {
 		n = pw_wdev_reap(&w->dev, d, PW_WK_REAP);
-		for (i = 0; i < n; i++) {
-			unsigned int slot = (unsigned int)(d[i].tag >> 32);
-			struct pw_wk_run *r = &w->runs[slot];
-			uint64_t start, end;
-
-			if (slot >= PW_WK_MAX_RUNS || !r->used ||
-			    r->done.run_id != (uint32_t)d[i].tag)
-				continue;
-			start = r->submit_ns + d[i].queue_ns;
-			end = start + d[i].exec_ns;
-			if (!r->done.dev_start_ns || start < r->done.dev_start_ns)
-				r->done.dev_start_ns = start;
-			if (end > r->done.dev_end_ns)
-				r->done.dev_end_ns = end;
-			if (d[i].res && !r->done.status)
-				r->done.status = (uint32_t)-d[i].res;
-			if (++r->completed == r->total)
-				send_done(w, r);
-		}
+		for (k = 0; k < n; k++)
+			on_device_done(w, &d[k]);
 	} while (n == PW_WK_REAP);
+	if (w->dp) {
+		do {
+			n = pw_dp_poll(w->dp, ev, PW_WK_REAP);
+			for (k = 0; k < n; k++)
+				on_dp_event(w, &ev[k]);
+		} while (n == PW_WK_REAP);
+	}
+	/* Completions free inputs of waiting commands: look again. */
+	for (i = 0; i < PW_WK_MAX_RUNS; i++)
+		if (w->runs[i].used)
+			progress(w, &w->runs[i]);
+}
+
+void pw_wk_runs_fini(struct pw_worker *w)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < PW_WK_MAX_RUNS; i++) {
+		struct pw_wk_run *r = &w->runs[i];
+
+		if (!r->used)
+			continue;
+		for (j = 0; j < r->received; j++)
+			while (r->cmds[j].nheld)
+				pw_wbuf_put(&w->store,
+					    r->cmds[j].held[--r->cmds[j].nheld]);
+		run_free(w, r);
+	}
 }

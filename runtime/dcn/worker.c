@@ -5,6 +5,7 @@
  * controller stays silent for its down time (it died, restarted, or the
  * network parted) start over with a fresh channel and register again.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,14 +72,56 @@ static int wk_handle(struct pw_node *node, struct pw_node_peer *p,
 		return 0;
 	case PW_WIRE_PLAN:
 		return pw_wk_on_plan(w, msg, now);
+	case PW_WIRE_FUNCTION:
+		return pw_wk_on_function(w, &msg->body.function);
+	case PW_WIRE_BUFFER:
+		return pw_wk_on_buffer(w, &msg->body.buffer);
+	case PW_WIRE_READY:
+		return pw_wk_on_ready(w, &msg->body.ready);
+	case PW_WIRE_CANCEL:
+		return pw_wk_on_cancel(w, &msg->body.cancel);
 	default:
 		return -EOPNOTSUPP;
 	}
 }
 
+static void wk_free(struct pw_worker *w)
+{
+	pw_wk_runs_fini(w);
+	pw_wstore_fini(&w->store);
+	if (w->dp)
+		pw_dp_close(w->dp);
+	pw_wdev_close(&w->dev);
+	free(w->runs);
+	free(w->recv);
+	free(w->recv_gen);
+	free(w->send);
+}
+
+/* The data plane, and what the registration says of it. */
+static int wk_open_dp(struct pw_worker *w, const struct pw_dp_opts *o)
+{
+	struct sockaddr_in at;
+	int ret;
+
+	ret = pw_dp_open(o, &w->dp);
+	if (ret)
+		return ret;
+	pw_dp_local(w->dp, &at);
+	w->reg.data_port = ntohs(at.sin_port);
+	memcpy(w->reg.data_ip, &at.sin_addr, 4);
+	w->reg.has_rdma = !strcmp(pw_dp_kind(w->dp), "rdma");
+	printf("worker %u: data plane %s on %s:%u (%s)\n", w->reg.host_id,
+	       pw_dp_kind(w->dp), inet_ntoa(at.sin_addr), ntohs(at.sin_port),
+	       pw_dp_note(w->dp));
+	fflush(stdout);
+	return 0;
+}
+
 int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 		   uint32_t host_id, const struct sockaddr_in *controller,
-		   const struct pw_wire_register *reg)
+		   const struct pw_wire_register *reg,
+		   const struct pw_dp_opts *dp)
 {
 	int ret;
 
@@ -89,21 +132,31 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 	w->heartbeat_ms = PW_HEARTBEAT_MS;
 	w->down_ms = PW_DOWN_MS;
 	w->runs = calloc(PW_WK_MAX_RUNS, sizeof(*w->runs));
-	if (!w->runs)
-		return -ENOMEM;
-	ret = pw_wdev_open(&w->dev, reg->ndevices);
+	w->recv = calloc(PW_WK_MAX_RECV, sizeof(*w->recv));
+	w->recv_gen = calloc(PW_WK_MAX_RECV, sizeof(*w->recv_gen));
+	w->send = calloc(PW_WK_MAX_SEND, sizeof(*w->send));
+	ret = w->runs && w->recv && w->recv_gen && w->send ? 0 : -ENOMEM;
+	if (!ret)
+		ret = pw_wdev_open(&w->dev, reg->ndevices);
 	if (ret) {
 		free(w->runs);
+		free(w->recv);
+		free(w->recv_gen);
+		free(w->send);
 		return ret;
 	}
-	ret = pw_node_init(&w->node, PW_NODE_WORKER_BASE + host_id, t,
-			   wk_handle, w);
+	ret = dp ? wk_open_dp(w, dp) : 0;
+	pw_wstore_init(&w->store, &w->dev, w->dp);
+	if (!ret)
+		ret = pw_node_init(&w->node, PW_NODE_WORKER_BASE + host_id, t,
+				   wk_handle, w);
 	if (ret) {
-		pw_wdev_close(&w->dev);
-		free(w->runs);
+		wk_free(w);
 		return ret;
 	}
-	w->node.extra_fd = w->dev.efd;
+	if (w->dp)
+		w->node.extra_fd[1] = pw_dp_fd(w->dp);
+	w->node.extra_fd[0] = w->dev.efd;
 	return wk_register(w, pw_now_ns());
 }
 
@@ -144,6 +197,5 @@ int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns)
 void pw_worker_fini(struct pw_worker *w)
 {
 	pw_node_fini(&w->node);
-	pw_wdev_close(&w->dev);
-	free(w->runs);
+	wk_free(w);
 }

@@ -24,7 +24,7 @@
  * struct pw_dgram - one received datagram
  * @from: its source.
  * @data: its bytes, owned by the transport: valid until the next
- *	recv_burst() or close().
+ *	recv_burst(), wait() or close().
  * @len: bytes at @data.
  */
 struct pw_dgram {

@@ -188,16 +188,25 @@ static int udp_send(struct pw_transport *t, const struct sockaddr_in *to,
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * What the caller had is done with: back on the socket. Before waiting
+ * too, or a burst that completed every slot would leave none armed and
+ * the wait would sleep through what arrives meanwhile.
+ */
+static void rearm_lent(struct udp *u)
+{
+	while (u->nlent)
+		arm_rx(u, u->lent[--u->nlent]);
+	io_uring_submit(&u->ring);
+}
+
 static int udp_recv_burst(struct pw_transport *t, struct pw_dgram *dg,
 			  unsigned int max)
 {
 	struct udp *u = to_udp(t);
 	unsigned int n = 0;
 
-	/* What the caller had is done with: back on the socket. */
-	while (u->nlent)
-		arm_rx(u, u->lent[--u->nlent]);
-	io_uring_submit(&u->ring);
+	rearm_lent(u);
 	reap(u);
 	while (n < max && u->nready) {
 		unsigned int i = u->ready[u->ready_head];
@@ -228,6 +237,7 @@ static int udp_wait(struct pw_transport *t, uint64_t timeout_ns)
 	struct io_uring_cqe *cqe;
 	int ret;
 
+	rearm_lent(u);
 	reap(u);
 	if (!u->nready) {
 		ret = io_uring_wait_cqe_timeout(&u->ring, &cqe, &ts);

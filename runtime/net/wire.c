@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "pathways/wire.h"
+#include "uapi/pwtpu.h"
 
 static const char *const err_names[PW_WIRE_NERR] = {
 	[PW_WIRE_OK] = "ok",
@@ -45,6 +46,11 @@ static const char *const type_names[PW_WIRE_NTYPES] = {
 	[PW_WIRE_PLAN] = "PLAN",
 	[PW_WIRE_DONE] = "DONE",
 	[PW_WIRE_ERROR] = "ERROR",
+	[PW_WIRE_FUNCTION] = "FUNCTION",
+	[PW_WIRE_BUFFER] = "BUFFER",
+	[PW_WIRE_STATUS] = "STATUS",
+	[PW_WIRE_READY] = "READY",
+	[PW_WIRE_CANCEL] = "CANCEL",
 };
 
 const char *pw_wire_err_name(enum pw_wire_err err)
@@ -62,8 +68,8 @@ const char *pw_wire_type_name(unsigned int type)
 }
 
 /*
- * A body: @fixed bytes, then a count of @rec-byte records, at most @max
- * (both 0 for fixed-size bodies).
+ * A body: @fixed bytes, then a count of @rec-byte records (or bytes), at
+ * most @max (both 0 for fixed-size bodies).
  */
 struct body_layout {
 	uint16_t fixed;
@@ -82,12 +88,19 @@ static const struct body_layout layouts[PW_WIRE_NTYPES] = {
 			      sizeof(struct pw_wire_prog_node),
 			      PW_WIRE_PROG_NODES },
 	[PW_WIRE_PROGRAM_ACK] = { sizeof(struct pw_wire_program_ack), 0, 0 },
-	[PW_WIRE_RUN] = { offsetof(struct pw_wire_run, args),
-			  sizeof(uint64_t), PW_WIRE_RUN_ARGS },
+	[PW_WIRE_RUN] = { offsetof(struct pw_wire_run, ids),
+			  sizeof(uint32_t), PW_WIRE_RUN_IDS },
 	[PW_WIRE_PLAN] = { offsetof(struct pw_wire_plan, cmds),
 			   sizeof(struct pw_wire_plan_cmd), PW_WIRE_PLAN_CMDS },
 	[PW_WIRE_DONE] = { sizeof(struct pw_wire_done), 0, 0 },
 	[PW_WIRE_ERROR] = { sizeof(struct pw_wire_error), 0, 0 },
+	[PW_WIRE_FUNCTION] = { offsetof(struct pw_wire_function, data), 1,
+			       PW_WIRE_FN_CHUNK },
+	[PW_WIRE_BUFFER] = { offsetof(struct pw_wire_buffer, data), 1,
+			     PW_WIRE_BUF_CHUNK },
+	[PW_WIRE_STATUS] = { sizeof(struct pw_wire_status), 0, 0 },
+	[PW_WIRE_READY] = { sizeof(struct pw_wire_ready), 0, 0 },
+	[PW_WIRE_CANCEL] = { sizeof(struct pw_wire_cancel), 0, 0 },
 };
 
 /* Records a variable body counts (host order); 0 for fixed bodies. */
@@ -97,9 +110,13 @@ static unsigned int body_count(const struct pw_wire_msg *m)
 	case PW_WIRE_PROGRAM:
 		return m->body.program.nnodes;
 	case PW_WIRE_RUN:
-		return m->body.run.nargs;
+		return m->body.run.nargs + m->body.run.nresults;
 	case PW_WIRE_PLAN:
 		return m->body.plan.ncmds;
+	case PW_WIRE_FUNCTION:
+		return m->body.function.nbytes;
+	case PW_WIRE_BUFFER:
+		return m->body.buffer.nbytes;
 	default:
 		return 0;
 	}
@@ -156,7 +173,7 @@ static void order_prog_node(struct pw_wire_prog_node *n, bool to_wire)
 	ORD(n->nshards);
 	ORD(n->arg_index);
 	ORD(n->fn_id);
-	ORD(n->slice_id);
+	ORD(n->host);
 	for (i = 0; i < PW_WIRE_MAX_DIMS; i++)
 		ORD(n->shape[i]);
 	for (i = 0; i < PW_WIRE_MAX_BUFS; i++) {
@@ -173,6 +190,8 @@ static void order_plan_cmd(struct pw_wire_plan_cmd *c, bool to_wire)
 	ORD(c->fn_id);
 	ORD(c->gang_id);
 	ORD(c->bytes);
+	ORD(c->peer_buf);
+	ORD(c->reserved2);
 	for (i = 0; i < PW_WIRE_MAX_BUFS; i++)
 		ORD(c->bufs[i]);
 }
@@ -254,10 +273,10 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		ORD(b->run_id);
 		ORD(b->client_send_ns);
 		ORD(b->nargs);
+		ORD(b->nresults);
 		ORD(b->reserved);
-		ORD(b->reserved2);
-		for (i = 0; i < PW_WIRE_RUN_ARGS; i++)
-			ORD(b->args[i]);
+		for (i = 0; i < PW_WIRE_RUN_IDS; i++)
+			ORD(b->ids[i]);
 		break;
 	}
 	case PW_WIRE_PLAN: {
@@ -265,10 +284,12 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 
 		ORD(b->run_id);
 		ORD(b->program_id);
+		ORD(b->client);
+		ORD(b->reserved);
 		ORD(b->ncmds_total);
 		ORD(b->first_cmd);
 		ORD(b->ncmds);
-		ORD(b->reserved);
+		ORD(b->reserved2);
 		ORD(b->client_send_ns);
 		ORD(b->ctrl_recv_ns);
 		ORD(b->ctrl_send_ns);
@@ -296,6 +317,59 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		ORD(m->body.error.err);
 		ORD(m->body.error.ref_id);
 		ORD(m->body.error.ref_seq);
+		break;
+	case PW_WIRE_FUNCTION: {
+		struct pw_wire_function *b = &m->body.function;
+
+		ORD(b->fn_id);
+		ORD(b->client);
+		ORD(b->total);
+		ORD(b->offset);
+		ORD(b->nbytes);
+		ORD(b->reserved);
+		ORD(b->reserved2);
+		break;
+	}
+	case PW_WIRE_BUFFER: {
+		struct pw_wire_buffer *b = &m->body.buffer;
+
+		ORD(b->host);
+		ORD(b->reserved);
+		ORD(b->client);
+		ORD(b->id);
+		ORD(b->total);
+		ORD(b->offset);
+		ORD(b->nbytes);
+		ORD(b->reserved2);
+		for (i = 0; i < PW_WIRE_MAX_DIMS; i++)
+			ORD(b->shape[i]);
+		ORD(b->reserved3);
+		break;
+	}
+	case PW_WIRE_STATUS: {
+		struct pw_wire_status *b = &m->body.status;
+
+		ORD(b->status);
+		ORD(b->client);
+		ORD(b->ref_id);
+		ORD(b->value);
+		break;
+	}
+	case PW_WIRE_READY: {
+		struct pw_wire_ready *b = &m->body.ready;
+
+		ORD(b->run_id);
+		ORD(b->src_host);
+		ORD(b->dst_host);
+		ORD(b->handle);
+		ORD(b->cookie);
+		ORD(b->data_port);
+		ORD(b->reserved);
+		break;
+	}
+	case PW_WIRE_CANCEL:
+		ORD(m->body.cancel.run_id);
+		ORD(m->body.cancel.status);
 		break;
 	default:	/* ACK: no body */
 		break;
@@ -370,14 +444,28 @@ static enum pw_wire_err check_register_ack(const struct pw_wire_register_ack *b)
 	return PW_WIRE_OK;
 }
 
+static enum pw_wire_err check_connect_ack(const struct pw_wire_connect_ack *b)
+{
+	unsigned int i;
+
+	/* An island has at most PW_WIRE_MAX_DEVICES, as REGISTER says. */
+	for (i = 0; i < PW_WIRE_MAX_HOSTS; i++)
+		if (b->host_devices[i] > PW_WIRE_MAX_DEVICES)
+			return PW_WIRE_E_VALUE;
+	return PW_WIRE_OK;
+}
+
+/* Node @index of program @p. */
 static enum pw_wire_err check_prog_node(const struct pw_wire_prog_node *n,
-					const struct pw_wire_program *p)
+					const struct pw_wire_program *p,
+					unsigned int index)
 {
 	unsigned int i;
 
 	if (n->nin > PW_WIRE_MAX_BUFS || n->ndims > PW_WIRE_MAX_DIMS)
 		return PW_WIRE_E_COUNT;
-	if (!zero(&n->shape[n->ndims],
+	if (n->reserved ||
+	    !zero(&n->shape[n->ndims],
 		  (PW_WIRE_MAX_DIMS - n->ndims) * sizeof(n->shape[0])) ||
 	    !zero(&n->in[n->nin],
 		  (PW_WIRE_MAX_BUFS - n->nin) * sizeof(n->in[0])))
@@ -386,8 +474,9 @@ static enum pw_wire_err check_prog_node(const struct pw_wire_prog_node *n,
 		return PW_WIRE_E_VALUE;
 	if (n->arg_index != PW_WIRE_NO_ARG && n->arg_index >= p->nargs)
 		return PW_WIRE_E_VALUE;
+	/* Edges only from earlier nodes: a program is acyclic by layout. */
 	for (i = 0; i < n->nin; i++)
-		if (n->in[i].node >= p->nnodes_total)
+		if (n->in[i].node >= index)
 			return PW_WIRE_E_VALUE;
 	return PW_WIRE_OK;
 }
@@ -400,12 +489,12 @@ static enum pw_wire_err check_program(const struct pw_wire_program *b)
 	if (!b->nnodes || b->nnodes > PW_WIRE_PROG_NODES ||
 	    !b->nnodes_total || b->nnodes_total > PW_WIRE_MAX_PROG_NODES ||
 	    b->first_node + b->nnodes > b->nnodes_total ||
-	    b->nargs > PW_WIRE_RUN_ARGS)
+	    b->nargs > PW_WIRE_RUN_IDS)
 		return PW_WIRE_E_COUNT;
 	if (b->reserved)
 		return PW_WIRE_E_RESERVED;
 	for (i = 0; i < b->nnodes; i++) {
-		err = check_prog_node(&b->nodes[i], b);
+		err = check_prog_node(&b->nodes[i], b, b->first_node + i);
 		if (err)
 			return err;
 	}
@@ -414,9 +503,9 @@ static enum pw_wire_err check_program(const struct pw_wire_program *b)
 
 static enum pw_wire_err check_run(const struct pw_wire_run *b)
 {
-	if (b->nargs > PW_WIRE_RUN_ARGS)
+	if (b->nargs + b->nresults > PW_WIRE_RUN_IDS)
 		return PW_WIRE_E_COUNT;
-	if (b->reserved || b->reserved2)
+	if (b->reserved)
 		return PW_WIRE_E_RESERVED;
 	return PW_WIRE_OK;
 }
@@ -425,9 +514,11 @@ static enum pw_wire_err check_plan_cmd(const struct pw_wire_plan_cmd *c)
 {
 	unsigned int used = c->nin + c->nout;
 
-	if (used > PW_WIRE_MAX_BUFS || c->wait > c->nin)
+	if (used > PW_WIRE_MAX_BUFS)
 		return PW_WIRE_E_COUNT;
-	if (!zero(&c->bufs[used],
+	if (c->reserved || c->reserved2 ||
+	    (c->op != PW_WIRE_CMD_DCN_SEND && c->peer_buf) ||
+	    !zero(&c->bufs[used],
 		  (PW_WIRE_MAX_BUFS - used) * sizeof(c->bufs[0])))
 		return PW_WIRE_E_RESERVED;
 	if (c->op < PW_WIRE_CMD_NOP || c->op >= PW_WIRE_CMD_NOPS ||
@@ -445,7 +536,7 @@ static enum pw_wire_err check_plan(const struct pw_wire_plan *b)
 	    !b->ncmds_total || b->ncmds_total > PW_WIRE_MAX_PLAN_CMDS ||
 	    b->first_cmd + b->ncmds > b->ncmds_total)
 		return PW_WIRE_E_COUNT;
-	if (b->reserved)
+	if (b->reserved || b->reserved2)
 		return PW_WIRE_E_RESERVED;
 	for (i = 0; i < b->ncmds; i++) {
 		err = check_plan_cmd(&b->cmds[i]);
@@ -466,6 +557,74 @@ static enum pw_wire_err check_error(const struct pw_wire_error *b)
 	return PW_WIRE_OK;
 }
 
+static enum pw_wire_err check_function(const struct pw_wire_function *b)
+{
+	/* In 64 bits: offset + nbytes must not wrap past total. */
+	if (b->total < PW_WIRE_FN_DESC_SIZE ||
+	    b->total > PW_WIRE_MAX_FN_BYTES ||
+	    !b->nbytes || b->nbytes > PW_WIRE_FN_CHUNK ||
+	    (uint64_t)b->offset + b->nbytes > b->total)
+		return PW_WIRE_E_COUNT;
+	if (b->reserved || b->reserved2)
+		return PW_WIRE_E_RESERVED;
+	if (!b->fn_id)
+		return PW_WIRE_E_VALUE;
+	return PW_WIRE_OK;
+}
+
+static enum pw_wire_err check_buffer(const struct pw_wire_buffer *b)
+{
+	bool create = b->op == PW_WIRE_BUF_CREATE;
+	bool carries = create || b->op == PW_WIRE_BUF_WRITE ||
+		       b->op == PW_WIRE_BUF_DATA;
+
+	if (b->op < PW_WIRE_BUF_CREATE || b->op >= PW_WIRE_BUF_NOPS)
+		return PW_WIRE_E_VALUE;
+	if (carries) {
+		if (!b->total || b->total > PW_WIRE_MAX_BUF_BYTES ||
+		    !b->nbytes || b->nbytes > PW_WIRE_BUF_CHUNK ||
+		    (uint64_t)b->offset + b->nbytes > b->total ||
+		    (create && b->offset))
+			return PW_WIRE_E_COUNT;
+	} else if (b->nbytes) {
+		return PW_WIRE_E_COUNT;	/* READ, FREE carry no data */
+	}
+	if (b->rank > PW_WIRE_MAX_DIMS)
+		return PW_WIRE_E_COUNT;
+	if (b->reserved || b->reserved2 || b->reserved3 ||
+	    !zero(&b->shape[b->rank],
+		  (PW_WIRE_MAX_DIMS - b->rank) * sizeof(b->shape[0])))
+		return PW_WIRE_E_RESERVED;
+	/* What only CREATE describes, and what READ and FREE do not use. */
+	if (!create && (b->dtype || b->rank || b->dev))
+		return PW_WIRE_E_RESERVED;
+	if (!carries && (b->total || b->offset))
+		return PW_WIRE_E_RESERVED;
+	if ((b->id & PW_WIRE_BUF_TEMP) || b->host >= PW_WIRE_MAX_HOSTS)
+		return PW_WIRE_E_VALUE;
+	return PW_WIRE_OK;
+}
+
+static enum pw_wire_err check_status(const struct pw_wire_status *b)
+{
+	if (!zero(b->reserved, sizeof(b->reserved)))
+		return PW_WIRE_E_RESERVED;
+	if (b->ref_type != PW_WIRE_FUNCTION && b->ref_type != PW_WIRE_BUFFER)
+		return PW_WIRE_E_VALUE;
+	return PW_WIRE_OK;
+}
+
+/* @desc is the data plane's: its own unpack checks those bytes. */
+static enum pw_wire_err check_ready(const struct pw_wire_ready *b)
+{
+	if (b->reserved)
+		return PW_WIRE_E_RESERVED;
+	if (b->src_host >= PW_WIRE_MAX_HOSTS ||
+	    b->dst_host >= PW_WIRE_MAX_HOSTS)
+		return PW_WIRE_E_VALUE;
+	return PW_WIRE_OK;
+}
+
 /* The body of a message whose header and size already passed. */
 static enum pw_wire_err check_body(const struct pw_wire_msg *m)
 {
@@ -481,6 +640,8 @@ static enum pw_wire_err check_body(const struct pw_wire_msg *m)
 			       sizeof(m->body.connect.name)))
 			return PW_WIRE_E_STRING;
 		return PW_WIRE_OK;
+	case PW_WIRE_CONNECT_ACK:
+		return check_connect_ack(&m->body.connect_ack);
 	case PW_WIRE_PROGRAM:
 		return check_program(&m->body.program);
 	case PW_WIRE_PROGRAM_ACK:
@@ -493,7 +654,19 @@ static enum pw_wire_err check_body(const struct pw_wire_msg *m)
 		return check_plan(&m->body.plan);
 	case PW_WIRE_ERROR:
 		return check_error(&m->body.error);
-	default:	/* ACK, HEARTBEAT, CONNECT_ACK, DONE: any values */
+	case PW_WIRE_FUNCTION:
+		return check_function(&m->body.function);
+	case PW_WIRE_BUFFER:
+		return check_buffer(&m->body.buffer);
+	case PW_WIRE_STATUS:
+		return check_status(&m->body.status);
+	case PW_WIRE_READY:
+		return check_ready(&m->body.ready);
+	case PW_WIRE_CANCEL:
+		if (!m->body.cancel.status)
+			return PW_WIRE_E_VALUE;
+		return PW_WIRE_OK;
+	default:	/* ACK, HEARTBEAT, DONE: any values */
 		return PW_WIRE_OK;
 	}
 }
@@ -604,4 +777,125 @@ void pw_wire_patch_ack(void *buf, uint16_t flags, uint32_t base,
 	put32(p + offsetof(struct pw_wire_hdr, ack_session), ack_session);
 	put32(p + offsetof(struct pw_wire_hdr, ack), ack);
 	put64(p + offsetof(struct pw_wire_hdr, sack), sack);
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le16toh(v);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le32toh(v);
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
+}
+
+/* Byte offsets of the payload head: the struct's layout (wire.h checks). */
+#define FN_OFF(f) offsetof(struct pw_wire_fn_desc, f)
+#define SIG_OFF(i, f) (FN_OFF(sigs) + (i) * sizeof(struct pw_wire_sig) + \
+		       offsetof(struct pw_wire_sig, f))
+
+void pw_wire_fn_desc_pack(const struct pw_wire_fn_desc *d,
+			  uint8_t out[PW_WIRE_FN_DESC_SIZE])
+{
+	unsigned int i, k;
+
+	put32(out + FN_OFF(nparams), d->nparams);
+	put32(out + FN_OFF(nresults), d->nresults);
+	put32(out + FN_OFF(nbufs), d->nbufs);
+	put32(out + FN_OFF(scratch_buf), (uint32_t)d->scratch_buf);
+	put32(out + FN_OFF(const_buf), (uint32_t)d->const_buf);
+	put32(out + FN_OFF(image_bytes), d->image_bytes);
+	put64(out + FN_OFF(scratch_bytes), d->scratch_bytes);
+	put64(out + FN_OFF(const_bytes), d->const_bytes);
+	for (i = 0; i < PW_WIRE_MAX_BUFS; i++) {
+		const struct pw_wire_sig *s = &d->sigs[i];
+
+		out[SIG_OFF(i, dtype)] = s->dtype;
+		out[SIG_OFF(i, rank)] = s->rank;
+		put16(out + SIG_OFF(i, reserved), s->reserved);
+		for (k = 0; k < PW_WIRE_MAX_DIMS; k++)
+			put32(out + SIG_OFF(i, shape[k]), s->shape[k]);
+	}
+}
+
+/* A binding of scratch or constants: none, or one after the results. */
+static bool extra_buf_ok(int32_t buf, const struct pw_wire_fn_desc *d)
+{
+	return buf == -1 ||
+	       (buf >= 0 && (uint32_t)buf >= d->nparams + d->nresults &&
+		(uint32_t)buf < d->nbufs);
+}
+
+static bool sig_ok(const struct pw_wire_sig *s)
+{
+	return pwtpu_dtype_size(s->dtype) && s->rank <= PW_WIRE_MAX_DIMS &&
+	       !s->reserved &&
+	       zero(&s->shape[s->rank],
+		    (PW_WIRE_MAX_DIMS - s->rank) * sizeof(s->shape[0]));
+}
+
+int pw_wire_fn_desc_unpack(const uint8_t *in, uint32_t payload_bytes,
+			   struct pw_wire_fn_desc *d)
+{
+	unsigned int i, k, nsigs;
+
+	memset(d, 0, sizeof(*d));
+	d->nparams = get32(in + FN_OFF(nparams));
+	d->nresults = get32(in + FN_OFF(nresults));
+	d->nbufs = get32(in + FN_OFF(nbufs));
+	d->scratch_buf = (int32_t)get32(in + FN_OFF(scratch_buf));
+	d->const_buf = (int32_t)get32(in + FN_OFF(const_buf));
+	d->image_bytes = get32(in + FN_OFF(image_bytes));
+	d->scratch_bytes = get64(in + FN_OFF(scratch_bytes));
+	d->const_bytes = get64(in + FN_OFF(const_bytes));
+	for (i = 0; i < PW_WIRE_MAX_BUFS; i++) {
+		struct pw_wire_sig *s = &d->sigs[i];
+
+		s->dtype = in[SIG_OFF(i, dtype)];
+		s->rank = in[SIG_OFF(i, rank)];
+		s->reserved = get16(in + SIG_OFF(i, reserved));
+		for (k = 0; k < PW_WIRE_MAX_DIMS; k++)
+			s->shape[k] = get32(in + SIG_OFF(i, shape[k]));
+	}
+
+	/* Bounding nbufs first keeps every sum below small. */
+	if (d->nbufs > PW_WIRE_MAX_BUFS || d->nparams > d->nbufs ||
+	    d->nresults > d->nbufs - d->nparams)
+		return -EINVAL;
+	nsigs = d->nparams + d->nresults;
+	if (!extra_buf_ok(d->scratch_buf, d) ||
+	    !extra_buf_ok(d->const_buf, d) ||
+	    (d->scratch_buf >= 0 && d->scratch_buf == d->const_buf))
+		return -EINVAL;
+	if (d->nbufs != nsigs + (d->scratch_buf >= 0) + (d->const_buf >= 0))
+		return -EINVAL;
+	if ((d->scratch_bytes == 0) != (d->scratch_buf == -1) ||
+	    (d->const_bytes == 0) != (d->const_buf == -1))
+		return -EINVAL;
+	/* Each term is below 2^32 or checked to be: the sum cannot wrap. */
+	if (!d->image_bytes || d->const_bytes > UINT32_MAX ||
+	    (uint64_t)PW_WIRE_FN_DESC_SIZE + d->image_bytes + d->const_bytes !=
+	    payload_bytes)
+		return -EINVAL;
+	for (i = 0; i < nsigs; i++)
+		if (!sig_ok(&d->sigs[i]))
+			return -EINVAL;
+	if (!zero(&d->sigs[nsigs],
+		  (PW_WIRE_MAX_BUFS - nsigs) * sizeof(d->sigs[0])))
+		return -EINVAL;
+	return 0;
 }

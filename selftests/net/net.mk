@@ -16,3 +16,12 @@ $(NET_TEST_DIR)/test_%: $(NET_TEST_DIR)/test_%.o $(NET_TEST_OBJS)
 
 HOST_TESTS += $(NET_TEST_DIR)/test_wire $(NET_TEST_DIR)/test_rchan \
 	$(NET_TEST_DIR)/test_udp
+
+# test_node: a DCN node (runtime/dcn/node.c) over UDP on loopback; it
+# needs none of net_common's generators.
+$(NET_TEST_DIR)/test_node: $(NET_TEST_DIR)/test_node.o \
+		$(patsubst %.c,$(BUILD)/%.o,$(PW_NET_SRCS)) \
+		$(BUILD)/runtime/dcn/node.o
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+HOST_TESTS += $(NET_TEST_DIR)/test_node

@@ -29,24 +29,27 @@ static void gen_string(char *s, size_t cap, uint64_t *rng)
 		s[i] = 'a' + net_below(rng, 26);
 }
 
+/* Node @index of @p: its edges come from earlier nodes. */
 static void gen_prog_node(struct pw_wire_prog_node *n,
-			  const struct pw_wire_program *p, uint64_t *rng)
+			  const struct pw_wire_program *p, unsigned int index,
+			  uint64_t *rng)
 {
 	unsigned int i;
 
 	n->kind = 1 + net_below(rng, 3);
-	n->nin = net_below(rng, PW_WIRE_MAX_BUFS + 1);
+	n->nin = index ? net_below(rng, PW_WIRE_MAX_BUFS + 1) : 0;
 	n->dtype = net_rand(rng);
 	n->ndims = net_below(rng, PW_WIRE_MAX_DIMS + 1);
 	n->nshards = net_rand(rng);
 	n->arg_index = p->nargs && net_chance(rng, 500) ?
 		       net_below(rng, p->nargs) : PW_WIRE_NO_ARG;
 	n->fn_id = net_rand(rng);
-	n->slice_id = net_rand(rng);
+	n->host = net_rand(rng);
+	n->dev = net_rand(rng);
 	for (i = 0; i < n->ndims; i++)
 		n->shape[i] = net_rand(rng);
 	for (i = 0; i < n->nin; i++) {
-		n->in[i].node = net_below(rng, p->nnodes_total);
+		n->in[i].node = net_below(rng, index);
 		n->in[i].output = net_rand(rng);
 	}
 }
@@ -59,12 +62,13 @@ static void gen_plan_cmd(struct pw_wire_plan_cmd *c, uint64_t *rng)
 	c->dev = net_below(rng, PW_WIRE_MAX_DEVICES);
 	c->nin = net_below(rng, PW_WIRE_MAX_BUFS + 1);
 	c->nout = net_below(rng, PW_WIRE_MAX_BUFS + 1 - c->nin);
-	c->wait = net_below(rng, c->nin + 1);
 	c->peer_dev = net_below(rng, PW_WIRE_MAX_DEVICES);
 	c->peer_host = net_rand(rng);
 	c->fn_id = net_rand(rng);
 	c->gang_id = net_rand(rng);
 	c->bytes = net_rand(rng);
+	if (c->op == PW_WIRE_CMD_DCN_SEND)
+		c->peer_buf = net_rand(rng);
 	for (i = 0; i < (unsigned int)c->nin + c->nout; i++)
 		c->bufs[i] = net_rand(rng);
 }
@@ -112,6 +116,9 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 		m->body.connect_ack.client_id = net_rand(rng);
 		m->body.connect_ack.nislands = net_rand(rng);
 		m->body.connect_ack.ndevices = net_rand(rng);
+		for (i = 0; i < PW_WIRE_MAX_HOSTS; i++)
+			m->body.connect_ack.host_devices[i] =
+				net_below(rng, PW_WIRE_MAX_DEVICES + 1);
 		break;
 	case PW_WIRE_PROGRAM: {
 		struct pw_wire_program *b = &m->body.program;
@@ -122,9 +129,9 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 				  net_below(rng, PW_WIRE_MAX_PROG_NODES -
 						 b->nnodes + 1);
 		b->first_node = net_below(rng, b->nnodes_total - b->nnodes + 1);
-		b->nargs = net_below(rng, PW_WIRE_RUN_ARGS + 1);
+		b->nargs = net_below(rng, PW_WIRE_RUN_IDS + 1);
 		for (i = 0; i < b->nnodes; i++)
-			gen_prog_node(&b->nodes[i], b, rng);
+			gen_prog_node(&b->nodes[i], b, b->first_node + i, rng);
 		break;
 	}
 	case PW_WIRE_PROGRAM_ACK:
@@ -138,9 +145,10 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 		b->program_id = net_rand(rng);
 		b->run_id = net_rand(rng);
 		b->client_send_ns = net_rand(rng);
-		b->nargs = net_below(rng, PW_WIRE_RUN_ARGS + 1);
-		for (i = 0; i < b->nargs; i++)
-			b->args[i] = net_rand(rng);
+		b->nargs = net_below(rng, PW_WIRE_RUN_IDS + 1);
+		b->nresults = net_below(rng, PW_WIRE_RUN_IDS - b->nargs + 1);
+		for (i = 0; i < (unsigned int)b->nargs + b->nresults; i++)
+			b->ids[i] = net_rand(rng);
 		break;
 	}
 	case PW_WIRE_PLAN: {
@@ -148,6 +156,7 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 
 		b->run_id = net_rand(rng);
 		b->program_id = net_rand(rng);
+		b->client = net_rand(rng);
 		b->ncmds = 1 + net_below(rng, PW_WIRE_PLAN_CMDS);
 		b->ncmds_total = b->ncmds +
 				 net_below(rng, PW_WIRE_MAX_PLAN_CMDS -
@@ -182,6 +191,76 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 		m->body.error.ref_id = net_rand(rng);
 		m->body.error.ref_seq = net_rand(rng);
 		gen_string(m->body.error.msg, sizeof(m->body.error.msg), rng);
+		break;
+	case PW_WIRE_FUNCTION: {
+		struct pw_wire_function *b = &m->body.function;
+
+		b->fn_id = 1 + net_below(rng, UINT32_MAX);
+		b->client = net_rand(rng);
+		b->total = PW_WIRE_FN_DESC_SIZE +
+			   net_below(rng, PW_WIRE_MAX_FN_BYTES -
+					  PW_WIRE_FN_DESC_SIZE + 1);
+		b->nbytes = 1 + net_below(rng, PW_WIRE_FN_CHUNK);
+		b->offset = net_below(rng, b->total - b->nbytes + 1);
+		for (i = 0; i < b->nbytes; i++)
+			b->data[i] = net_rand(rng);
+		break;
+	}
+	case PW_WIRE_BUFFER: {
+		struct pw_wire_buffer *b = &m->body.buffer;
+
+		b->op = PW_WIRE_BUF_CREATE +
+			net_below(rng, PW_WIRE_BUF_NOPS - 1);
+		b->host = net_below(rng, PW_WIRE_MAX_HOSTS);
+		b->client = net_rand(rng);
+		b->id = net_rand(rng) & ~PW_WIRE_BUF_TEMP;
+		if (b->op == PW_WIRE_BUF_CREATE) {
+			b->dtype = net_rand(rng);
+			b->rank = net_below(rng, PW_WIRE_MAX_DIMS + 1);
+			b->dev = net_rand(rng);
+			for (i = 0; i < b->rank; i++)
+				b->shape[i] = net_rand(rng);
+		}
+		if (b->op == PW_WIRE_BUF_READ || b->op == PW_WIRE_BUF_FREE)
+			break;
+		b->total = 1 + net_below(rng, PW_WIRE_MAX_BUF_BYTES);
+		b->nbytes = 1 + net_below(rng, b->total < PW_WIRE_BUF_CHUNK ?
+					       b->total : PW_WIRE_BUF_CHUNK);
+		if (b->op != PW_WIRE_BUF_CREATE)
+			b->offset = net_below(rng, b->total - b->nbytes + 1);
+		for (i = 0; i < b->nbytes; i++)
+			b->data[i] = net_rand(rng);
+		break;
+	}
+	case PW_WIRE_STATUS: {
+		struct pw_wire_status *b = &m->body.status;
+
+		b->ref_type = net_below(rng, 2) ? PW_WIRE_FUNCTION :
+						  PW_WIRE_BUFFER;
+		b->status = net_below(rng, 2) ? 0 : net_rand(rng);
+		b->client = net_rand(rng);
+		b->ref_id = net_rand(rng);
+		b->value = net_rand(rng);
+		break;
+	}
+	case PW_WIRE_READY: {
+		struct pw_wire_ready *b = &m->body.ready;
+
+		b->run_id = net_rand(rng);
+		b->src_host = net_below(rng, PW_WIRE_MAX_HOSTS);
+		b->dst_host = net_below(rng, PW_WIRE_MAX_HOSTS);
+		b->handle = net_rand(rng);
+		b->cookie = net_rand(rng);
+		for (i = 0; i < 4; i++)
+			b->data_ip[i] = net_rand(rng);
+		b->data_port = net_rand(rng);
+		for (i = 0; i < PW_WIRE_DESC_SIZE; i++)
+			b->desc[i] = net_rand(rng);
+		break;
+	}
+	case PW_WIRE_CANCEL:
+		m->body.cancel.run_id = net_rand(rng);
+		m->body.cancel.status = 1 + net_below(rng, UINT32_MAX);
 		break;
 	default:	/* ACK */
 		break;

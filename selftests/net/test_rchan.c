@@ -147,7 +147,7 @@ static void sim_msg(struct pw_wire_msg *m, int e, unsigned int id)
 	m->body.run.run_id = id;
 	m->body.run.nargs = id % 9;
 	for (i = 0; i < m->body.run.nargs; i++)
-		m->body.run.args[i] = (uint64_t)id << 8 | i;
+		m->body.run.ids[i] = id << 8 | i;
 }
 
 static bool sim_msg_ok(const struct pw_wire_msg *m, int from, unsigned int id)

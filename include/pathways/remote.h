@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * remote.h - a Pathways client of a remote controller (pathwaysd) over
+ * the DCN (libpathways, runtime/dcn/, docs/dcn.md).
+ *
+ * The client talks to the controller only. It ships compiled functions
+ * (built with pathways.h's builder), makes buffers on any host's devices
+ * from host memory, describes a program once (arguments, computations
+ * placed on (host, device), results), and then runs it with one small
+ * message per run: the controller sends each worker its part in one PLAN;
+ * edges between islands go over the data plane (RDMA, or TCP where no
+ * RDMA device exists). Runs are asynchronous: a run returns a ticket and
+ * its result buffer ids at once; pw_remote_wait() waits for it.
+ *
+ * Values here have one shard on one device; functions with collectives
+ * stay on one island (pathways.h). Functions return 0 (or a value >= 0)
+ * or a negative errno, with pw_last_error() naming what was wrong.
+ */
+#ifndef PATHWAYS_REMOTE_H
+#define PATHWAYS_REMOTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pathways.h"
+
+struct pw_remote;
+struct pw_rprog;
+
+/* How long a remote call waits for its answer before -ETIMEDOUT. */
+#define PW_REMOTE_TIMEOUT_MS	30000
+
+/*
+ * Connect to the controller at @controller ("a.b.c.d:port") over kernel
+ * UDP. -ETIMEDOUT when it does not answer, -EINVAL for a bad address.
+ */
+int pw_remote_connect(const char *controller, const char *name,
+		      struct pw_remote **r);
+/* Close; the client's buffers on workers are freed (FREE) first. */
+void pw_remote_close(struct pw_remote *r);
+/* Devices of host @host's island (0: no such host up at connect time). */
+unsigned int pw_remote_host_devices(const struct pw_remote *r,
+				    unsigned int host);
+
+/*
+ * Register @fn with the controller: *@fn_id names it in programs. The
+ * controller ships it to each worker that runs it. -EOPNOTSUPP for a
+ * function with collectives.
+ */
+int pw_remote_function(struct pw_remote *r, const struct pw_fn *fn,
+		       uint32_t *fn_id);
+
+/*
+ * A buffer of @dtype and @shape[@rank] on device @dev of host @host, with
+ * @data (all of its bytes): *@id names it. Waits until the worker has it.
+ */
+int pw_remote_buffer(struct pw_remote *r, unsigned int host,
+		     unsigned int dev, enum pwtpu_dtype dtype,
+		     unsigned int rank, const uint32_t *shape,
+		     const void *data, uint32_t *id);
+/* Copy buffer @id of host @host (@size bytes, all of it) into @data. */
+int pw_remote_read(struct pw_remote *r, unsigned int host, uint32_t id,
+		   void *data, size_t size);
+/* Free buffer @id of host @host (no answer is waited for). */
+int pw_remote_free(struct pw_remote *r, unsigned int host, uint32_t id);
+
+/*
+ * Programs: values are ints >= 0. An argument is placed where its
+ * buffers will be; a call runs @fn (registered as @fn_id) on (@host,
+ * @dev) and gives one value per result in @out. Inputs made elsewhere
+ * are moved: over the island's devices, or between islands over the
+ * data plane. Calls fail with -EINVAL when shapes do not match.
+ */
+struct pw_rprog *pw_rprog_begin(void);
+int pw_rprog_arg(struct pw_rprog *p, unsigned int host, unsigned int dev,
+		 enum pwtpu_dtype dtype, unsigned int rank,
+		 const uint32_t *shape);
+int pw_rprog_call(struct pw_rprog *p, const struct pw_fn *fn, uint32_t fn_id,
+		  unsigned int host, unsigned int dev, const int *in,
+		  unsigned int nin, int *out);
+/* The program's results, in order (each a computed value, once). */
+int pw_rprog_results(struct pw_rprog *p, const int *vals, unsigned int n);
+/* Where value @v lives. */
+int pw_rprog_place(const struct pw_rprog *p, int v, unsigned int *host,
+		   unsigned int *dev);
+void pw_rprog_free(struct pw_rprog *p);
+
+/* Register @p with the controller (once): *@prog_id names it. */
+int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
+		      uint32_t *prog_id);
+/*
+ * Run program @prog with argument buffers @args[@nargs]; @results[@nres]
+ * receives the ids of new buffers (where pw_rprog_place() says) that
+ * hold the results once the run is done. Returns at once with *@ticket.
+ */
+int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
+			const uint32_t *args, unsigned int nargs,
+			uint32_t *results, unsigned int nres,
+			uint32_t *ticket);
+/* Wait for run @ticket: 0, or the errno the run failed with. */
+int pw_remote_wait(struct pw_remote *r, uint32_t ticket);
+/* Both. */
+int pw_remote_run(struct pw_remote *r, uint32_t prog, const uint32_t *args,
+		  unsigned int nargs, uint32_t *results, unsigned int nres);
+
+#endif /* PATHWAYS_REMOTE_H */

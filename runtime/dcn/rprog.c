@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rprog.c - a remote client's programs: arguments and computations
+ * placed on (host, device), checked as they are added (so a wrong shape
+ * is named at the call that made it), then registered with the
+ * controller in PROGRAM parts, once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../fn/fn.h"
+#include "roles.h"
+
+/* A value: output @v & 15 of node @v >> 4. */
+#define VAL(node, out)	((int)((node) << 4 | (out)))
+#define VAL_NODE(v)	((unsigned int)(v) >> 4)
+#define VAL_OUT(v)	((unsigned int)(v) & 15)
+
+struct pw_rprog {
+	struct pw_wire_prog_node *nodes;
+	struct pw_sig *sigs;	/* per node, PW_WIRE_MAX_BUFS outputs */
+	unsigned int nnodes;
+	unsigned int cap;
+	unsigned int nargs;
+	bool have_results;
+	int err;		/* the first failure: later calls repeat it */
+};
+
+struct pw_rprog *pw_rprog_begin(void)
+{
+	return calloc(1, sizeof(struct pw_rprog));
+}
+
+void pw_rprog_free(struct pw_rprog *p)
+{
+	if (!p)
+		return;
+	free(p->nodes);
+	free(p->sigs);
+	free(p);
+}
+
+static int sticky(struct pw_rprog *p, int err)
+{
+	if (!p->err)
+		p->err = err;
+	return err;
+}
+
+static struct pw_wire_prog_node *add_node(struct pw_rprog *p, uint8_t kind)
+{
+	if (p->nnodes == PW_WIRE_MAX_PROG_NODES) {
+		sticky(p, pw_fail(-E2BIG, "program: more than %u nodes",
+				  PW_WIRE_MAX_PROG_NODES));
+		return NULL;
+	}
+	if (p->nnodes == p->cap) {
+		unsigned int cap = p->cap ? 2 * p->cap : 16;
+		struct pw_wire_prog_node *n = realloc(p->nodes, cap * sizeof(*n));
+		struct pw_sig *s;
+
+		if (n)
+			p->nodes = n;
+		s = realloc(p->sigs, cap * PW_WIRE_MAX_BUFS * sizeof(*s));
+		if (s)
+			p->sigs = s;
+		if (!n || !s) {
+			sticky(p, pw_fail(-ENOMEM, "program: no memory"));
+			return NULL;
+		}
+		p->cap = cap;
+	}
+	memset(&p->nodes[p->nnodes], 0, sizeof(p->nodes[0]));
+	p->nodes[p->nnodes].kind = kind;
+	p->nodes[p->nnodes].arg_index = PW_WIRE_NO_ARG;
+	return &p->nodes[p->nnodes++];
+}
+
+static int check_place(struct pw_rprog *p, unsigned int host,
+		       unsigned int dev)
+{
+	if (host >= PW_WIRE_MAX_HOSTS || dev >= PW_WIRE_MAX_DEVICES)
+		return sticky(p, pw_fail(-EINVAL, "program: host %u device %u out of range",
+					 host, dev));
+	return 0;
+}
+
+int pw_rprog_arg(struct pw_rprog *p, unsigned int host, unsigned int dev,
+		 enum pwtpu_dtype dtype, unsigned int rank,
+		 const uint32_t *shape)
+{
+	struct pw_wire_prog_node *n;
+	struct pw_sig *s;
+
+	if (p->err)
+		return p->err;
+	if (rank > PW_WIRE_MAX_DIMS || !pwtpu_dtype_size(dtype))
+		return sticky(p, pw_fail(-EINVAL, "program argument: dtype %u rank %u",
+					 dtype, rank));
+	if (check_place(p, host, dev))
+		return p->err;
+	if (p->nargs == PW_WIRE_RUN_IDS)
+		return sticky(p, pw_fail(-E2BIG, "program: more than %u arguments",
+					 PW_WIRE_RUN_IDS));
+	n = add_node(p, PW_WIRE_NODE_ARG);
+	if (!n)
+		return p->err;
+	n->dtype = (uint8_t)dtype;
+	n->ndims = (uint8_t)rank;
+	n->nshards = 1;
+	n->arg_index = (uint16_t)p->nargs++;
+	n->host = (uint16_t)host;
+	n->dev = (uint8_t)dev;
+	memcpy(n->shape, shape, rank * sizeof(*shape));
+	s = &p->sigs[(p->nnodes - 1) * PW_WIRE_MAX_BUFS];
+	memset(s, 0, sizeof(*s));
+	s->dtype = dtype;
+	s->rank = rank;
+	memcpy(s->shape, shape, rank * sizeof(*shape));
+	return VAL(p->nnodes - 1, 0);
+}
+
+/* The signature of value @v, or NULL when @v is no value of @p. */
+static const struct pw_sig *val_sig(const struct pw_rprog *p, int v)
+{
+	unsigned int node = VAL_NODE(v);
+
+	if (v < 0 || node >= p->nnodes ||
+	    p->nodes[node].kind == PW_WIRE_NODE_RESULT)
+		return NULL;
+	if (p->nodes[node].kind == PW_WIRE_NODE_ARG ? VAL_OUT(v) != 0 :
+	    VAL_OUT(v) >= p->nodes[node].nshards)
+		return NULL;
+	return &p->sigs[node * PW_WIRE_MAX_BUFS + VAL_OUT(v)];
+}
+
+int pw_rprog_call(struct pw_rprog *p, const struct pw_fn *fn, uint32_t fn_id,
+		  unsigned int host, unsigned int dev, const int *in,
+		  unsigned int nin, int *out)
+{
+	struct pw_wire_prog_node *n;
+	const struct pw_sig *s;
+	char want[48], got[48];
+	unsigned int i, node;
+
+	if (p->err)
+		return p->err;
+	if (nin != fn->nparams)
+		return sticky(p, pw_fail(-EINVAL, "%s: %u inputs for %u parameters",
+					 fn->name, nin, fn->nparams));
+	if (check_place(p, host, dev))
+		return p->err;
+	for (i = 0; i < nin; i++) {
+		s = val_sig(p, in[i]);
+		if (!s)
+			return sticky(p, pw_fail(-EINVAL, "%s: input %u is no value of this program",
+						 fn->name, i));
+		if (!pw_sig_equal(s, &fn->params[i]))
+			return sticky(p, pw_fail(-EINVAL, "%s: input %u is %s, parameter %u wants %s",
+						 fn->name, i,
+						 pw_sig_format(s, got, sizeof(got)), i,
+						 pw_sig_format(&fn->params[i], want,
+							       sizeof(want))));
+	}
+	n = add_node(p, PW_WIRE_NODE_COMPUTE);
+	if (!n)
+		return p->err;
+	node = p->nnodes - 1;
+	n->nin = (uint8_t)nin;
+	/* nshards counts outputs here; the wire gets 1 (one device). */
+	n->nshards = (uint16_t)fn->nresults;
+	n->fn_id = fn_id;
+	n->host = (uint16_t)host;
+	n->dev = (uint8_t)dev;
+	for (i = 0; i < nin; i++) {
+		n->in[i].node = (uint16_t)VAL_NODE(in[i]);
+		n->in[i].output = (uint16_t)VAL_OUT(in[i]);
+	}
+	for (i = 0; i < fn->nresults; i++) {
+		p->sigs[node * PW_WIRE_MAX_BUFS + i] = fn->results[i];
+		out[i] = VAL(node, i);
+	}
+	return 0;
+}
+
+int pw_rprog_results(struct pw_rprog *p, const int *vals, unsigned int n)
+{
+	struct pw_wire_prog_node *r;
+	unsigned int i, j;
+
+	if (p->err)
+		return p->err;
+	if (p->have_results || n > PW_WIRE_MAX_BUFS ||
+	    p->nargs + n > PW_WIRE_RUN_IDS)
+		return sticky(p, pw_fail(-EINVAL, "program: results given twice or more than %u",
+					 PW_WIRE_MAX_BUFS));
+	for (i = 0; i < n; i++) {
+		if (!val_sig(p, vals[i]) ||
+		    p->nodes[VAL_NODE(vals[i])].kind != PW_WIRE_NODE_COMPUTE)
+			return sticky(p, pw_fail(-EINVAL, "program: result %u is not a computed value",
+						 i));
+		for (j = 0; j < i; j++)
+			if (vals[j] == vals[i])
+				return sticky(p, pw_fail(-EINVAL, "program: results %u and %u are one value",
+							 j, i));
+	}
+	r = add_node(p, PW_WIRE_NODE_RESULT);
+	if (!r)
+		return p->err;
+	r->nin = (uint8_t)n;
+	for (i = 0; i < n; i++) {
+		r->in[i].node = (uint16_t)VAL_NODE(vals[i]);
+		r->in[i].output = (uint16_t)VAL_OUT(vals[i]);
+	}
+	p->have_results = true;
+	return 0;
+}
+
+int pw_rprog_place(const struct pw_rprog *p, int v, unsigned int *host,
+		   unsigned int *dev)
+{
+	if (!val_sig(p, v))
+		return -EINVAL;
+	*host = p->nodes[VAL_NODE(v)].host;
+	*dev = p->nodes[VAL_NODE(v)].dev;
+	return 0;
+}
+
+/* The hosts of @p's results into @host: their count. */
+static unsigned int result_hosts(const struct pw_rprog *p, uint16_t *host)
+{
+	unsigned int i, n;
+
+	for (n = 0; n < p->nnodes; n++) {
+		const struct pw_wire_prog_node *res = &p->nodes[n];
+
+		if (res->kind != PW_WIRE_NODE_RESULT)
+			continue;
+		for (i = 0; i < res->nin; i++)
+			host[i] = p->nodes[res->in[i].node].host;
+		return res->nin;
+	}
+	return 0;
+}
+
+int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
+		      uint32_t *prog_id)
+{
+	uint16_t hosts[PW_WIRE_MAX_BUFS];
+	struct pw_wire_program *w;
+	struct pw_wire_msg m;
+	unsigned int i = 0;
+	uint32_t id;
+	int ret = 0;
+
+	if (p->err)
+		return pw_fail(p->err, "program: building it failed earlier");
+	if (!p->nnodes)
+		return pw_fail(-EINVAL, "program: empty");
+	id = pw_remote_next_id(r);
+	r->want_program = id;
+	r->have_program_ack = false;
+	while (i < p->nnodes && !ret) {
+		memset(&m, 0, sizeof(m));
+		m.hdr.type = PW_WIRE_PROGRAM;
+		w = &m.body.program;
+		w->program_id = id;
+		w->nnodes_total = (uint16_t)p->nnodes;
+		w->first_node = (uint16_t)i;
+		w->nargs = (uint16_t)p->nargs;
+		for (; i < p->nnodes && w->nnodes < PW_WIRE_PROG_NODES; i++) {
+			w->nodes[w->nnodes] = p->nodes[i];
+			if (p->nodes[i].kind == PW_WIRE_NODE_COMPUTE)
+				w->nodes[w->nnodes].nshards = 1;
+			w->nnodes++;
+		}
+		ret = pw_node_send(&r->node, r->ctl, &m, pw_now_ns());
+	}
+	if (!ret)
+		ret = pw_remote_program_wait(r);
+	if (ret)
+		return pw_fail(ret, "program of %u nodes: the controller refused it: %s",
+			       p->nnodes, strerror(-ret));
+	ret = pw_remote_program_add(r, id, result_hosts(p, hosts), hosts);
+	if (ret)
+		return pw_fail(ret, "program: no memory");
+	*prog_id = id;
+	return 0;
+}

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wk_obj.c - a worker's side of FUNCTION and BUFFER: compiled functions
+ * reassembled and checked (loaded on a device the first time a command
+ * runs them), buffers created, filled, read back and freed for remote
+ * clients. Every request ends with one STATUS for its client (through
+ * the controller), or DATA for a read.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "roles.h"
+
+static void send_status(struct pw_worker *w, uint8_t ref_type,
+			uint32_t client, uint32_t id, int err, uint64_t value)
+{
+	struct pw_wire_msg m;
+
+	if (!w->ctl)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_STATUS;
+	m.body.status.ref_type = ref_type;
+	m.body.status.status = (uint32_t)-err;
+	m.body.status.client = client;
+	m.body.status.ref_id = id;
+	m.body.status.value = value;
+	pw_node_send(&w->node, w->ctl, &m, pw_now_ns());
+}
+
+int pw_wk_on_function(struct pw_worker *w, const struct pw_wire_function *f)
+{
+	int ret = pw_wfn_add(&w->store, f);
+
+	/* The controller checked the function already: only failures. */
+	if (ret < 0)
+		send_status(w, PW_WIRE_FUNCTION, f->client, f->fn_id, ret, 0);
+	return ret < 0 ? ret : 0;
+}
+
+static uint64_t create_bytes(const struct pw_wire_buffer *b)
+{
+	uint64_t n = pwtpu_dtype_size(b->dtype);
+	unsigned int i;
+
+	for (i = 0; i < b->rank; i++)
+		n *= b->shape[i];
+	return n;
+}
+
+static int buf_write(struct pw_worker *w, const struct pw_wire_buffer *b)
+{
+	struct pw_wbuf *wb = pw_wbuf_find(&w->store, b->client, b->id);
+	int ret;
+
+	if (b->op == PW_WIRE_BUF_CREATE) {
+		if (create_bytes(b) != b->total || b->dev >= w->dev.ndev)
+			return -EINVAL;
+		ret = pw_wbuf_create(&w->store, b->client, b->id, b->dev,
+				     b->total, &wb);
+		if (ret)
+			return ret;
+		wb->sig.dtype = b->dtype;
+		wb->sig.rank = b->rank;
+		memcpy(wb->sig.shape, b->shape, sizeof(wb->sig.shape));
+	} else if (!wb) {
+		return -ENOENT;
+	} else if (wb->state != PW_WBUF_FILLING || b->offset != wb->filled ||
+		   b->total != wb->bytes) {
+		/* Parts come in order; a final buffer is not written again. */
+		return -EPROTO;
+	}
+	memcpy((uint8_t *)wb->bo.map + b->offset, b->data, b->nbytes);
+	wb->filled += b->nbytes;
+	if (wb->filled < wb->bytes)
+		return 0;
+	wb->state = PW_WBUF_READY;
+	send_status(w, PW_WIRE_BUFFER, b->client, b->id, 0, wb->filled);
+	return 0;
+}
+
+static int buf_read(struct pw_worker *w, const struct pw_wire_buffer *b)
+{
+	struct pw_wbuf *wb = pw_wbuf_find(&w->store, b->client, b->id);
+	struct pw_wire_msg m;
+	uint64_t off;
+	int ret;
+
+	if (!wb)
+		return -ENOENT;
+	if (wb->state == PW_WBUF_FAILED)
+		return -ECANCELED;
+	/* Reads come after the runs that make the value: it is final. */
+	if (wb->state != PW_WBUF_READY)
+		return -EBUSY;
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_BUFFER;
+	m.body.buffer.op = PW_WIRE_BUF_DATA;
+	m.body.buffer.host = (uint16_t)w->reg.host_id;
+	m.body.buffer.client = b->client;
+	m.body.buffer.id = b->id;
+	m.body.buffer.total = (uint32_t)wb->bytes;
+	for (off = 0; off < wb->bytes; off += m.body.buffer.nbytes) {
+		uint64_t left = wb->bytes - off;
+
+		m.body.buffer.offset = (uint32_t)off;
+		m.body.buffer.nbytes = (uint16_t)(left < PW_WIRE_BUF_CHUNK ?
+						  left : PW_WIRE_BUF_CHUNK);
+		memcpy(m.body.buffer.data, (uint8_t *)wb->bo.map + off,
+		       m.body.buffer.nbytes);
+		ret = pw_node_send(&w->node, w->ctl, &m, pw_now_ns());
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int pw_wk_on_buffer(struct pw_worker *w, const struct pw_wire_buffer *b)
+{
+	struct pw_wbuf *wb;
+	int ret;
+
+	switch (b->op) {
+	case PW_WIRE_BUF_CREATE:
+	case PW_WIRE_BUF_WRITE:
+		ret = buf_write(w, b);
+		break;
+	case PW_WIRE_BUF_READ:
+		ret = w->ctl ? buf_read(w, b) : -ENOTCONN;
+		break;
+	case PW_WIRE_BUF_FREE:
+		wb = pw_wbuf_find(&w->store, b->client, b->id);
+		if (wb)
+			pw_wbuf_release(&w->store, wb);
+		return 0;
+	default:
+		ret = -EOPNOTSUPP;
+	}
+	if (ret)
+		send_status(w, PW_WIRE_BUFFER, b->client, b->id, ret, 0);
+	return ret;
+}

@@ -1,0 +1,15 @@
+# Tests of remote clients over a pathwaysd cluster (include/pathways/
+# remote.h): test_remote runs on testbed host 0 while pathwaysd runs on
+# every host; selftests/dcn/test_remote.sh boots them (tools/testbed-multi)
+# and runs it over the RDMA and the TCP data plane.
+DCN_TEST_DIR := $(BUILD)/selftests/dcn
+
+# The kernel's kselftest_harness.h is not -Wextra clean.
+$(DCN_TEST_DIR)/%.o: USER_CFLAGS += -Wno-unused-parameter
+
+$(DCN_TEST_DIR)/test_remote: $(DCN_TEST_DIR)/test_remote.o $(LIBPATHWAYS) \
+		$(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+# Built with the guest tests; run-in-guest.sh does not look in dcn/.
+GUEST_TESTS += $(DCN_TEST_DIR)/test_remote

@@ -1,0 +1,68 @@
+#!/bin/bash
+# Guest side of selftests/dcn/test_remote.sh (tools/testbed-multi -n 2
+# --rxe, pwtpu.ko loaded): two clusters side by side on the same hosts,
+# one whose workers use the RDMA data plane (soft-RoCE) and one whose
+# workers use TCP. Host 0 runs both controllers and a worker of each,
+# then test_remote against each cluster; host 1 runs a worker of each
+# until the controllers are gone.
+set -uo pipefail
+
+B=${BUILD:-build}
+D=$B/tools/pathwaysd
+ips=($PWTPU_DCN_PEERS)
+me=$PWTPU_HOST_INDEX
+out=${PWTPU_OUTDIR:-/tmp}
+declare -A port=([rdma]=7700 [tcp]=7710)
+
+status() { "$D" --role status --controller "${ips[0]}:$1" --listen "$PWTPU_DCN_IP:0" 2>&1; }
+
+for mode in rdma tcp; do
+	p=${port[$mode]}
+	"$D" --role worker --listen "$PWTPU_DCN_IP:$((p + 1))" \
+		--controller "${ips[0]}:$p" --host-id "$me" --data "$mode" \
+		>"/tmp/worker-$mode.log" 2>&1 &
+	workers+=($!)
+done
+
+if ((me != 0)); then
+	# Serve until both controllers have been gone for a while.
+	misses=0
+	while ((misses < 6)); do
+		if status 7700 >/dev/null || status 7710 >/dev/null; then
+			misses=0
+		else
+			misses=$((misses + 1))
+		fi
+		sleep 0.5
+	done
+	kill -TERM "${workers[@]}"
+	wait "${workers[@]}"
+	for mode in rdma tcp; do sed "s/^/wk$me-$mode: /" "/tmp/worker-$mode.log"; done
+	exit 0
+fi
+
+rc=0
+ndev=$(ls -d /sys/class/pwtpu/pwtpu* | wc -l)
+for mode in rdma tcp; do
+	p=${port[$mode]}
+	"$D" --role controller --listen "$PWTPU_DCN_IP:$p" \
+		>"/tmp/ctl-$mode.log" 2>&1 &
+	ctls+=($!)
+	want="islands 2 devices $((2 * ndev))"
+	for _ in $(seq 240); do
+		[[ $(status "$p") == "$want" ]] && break
+		sleep 0.5
+	done
+	echo "cluster $mode: $(status "$p")"
+	PW_CONTROLLER=${ips[0]}:$p PW_DIGEST=$out/digest-$mode \
+		"$B/selftests/dcn/test_remote" 2>&1 | sed "s/^/$mode: /"
+	((PIPESTATUS[0] == 0)) || rc=1
+done
+sleep 0.5
+kill -TERM "${ctls[@]}" "${workers[@]}"
+wait "${ctls[@]}" "${workers[@]}"
+for mode in rdma tcp; do
+	sed "s/^/ctl-$mode: /" "/tmp/ctl-$mode.log"
+	sed "s/^/wk0-$mode: /" "/tmp/worker-$mode.log"
+done
+exit $rc

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_remote.c - remote clients of a pathwaysd cluster of two or more
+ * hosts (include/pathways/remote.h), run on a testbed host by
+ * selftests/dcn/remote-scenario.sh with $PW_CONTROLLER set.
+ *
+ * The pipeline test puts the four layers of a model on four devices of
+ * two islands (host 0, host 1, host 1, host 0), so activations cross the
+ * DCN twice and a host's mesh once per micro-batch, and checks the
+ * result bit for bit against the four layers fused in one function on
+ * one device. It appends a digest of the result to $PW_DIGEST so that
+ * the scenario can compare the RDMA and TCP data planes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pathways/remote.h>
+
+#include "kselftest_harness.h"
+
+#define STAGES	4
+#define ROWS	8
+#define WIDTH	16
+#define MICRO	4
+
+static float rnd(unsigned int *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return (float)((*s >> 8) & 0xffff) / 32768.0f - 1.0f;
+}
+
+static float weights[STAGES][WIDTH * WIDTH];
+static float biases[STAGES][ROWS * WIDTH];
+
+static void make_weights(void)
+{
+	unsigned int seed = 7, s, i;
+
+	for (s = 0; s < STAGES; s++) {
+		for (i = 0; i < WIDTH * WIDTH; i++)
+			weights[s][i] = rnd(&seed) / 4;
+		for (i = 0; i < ROWS * WIDTH; i++)
+			biases[s][i] = rnd(&seed) / 8;
+	}
+}
+
+/* Layers @first..@first+@n-1: x -> tanh(x @ w + b), weights as constants. */
+static struct pw_fn *layers_fn(unsigned int first, unsigned int n)
+{
+	const uint32_t sx[2] = { ROWS, WIDTH }, sw[2] = { WIDTH, WIDTH };
+	struct pw_fn_builder *b = pw_fn_begin("layers");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 2, sx);
+	struct pw_fn *fn = NULL;
+	unsigned int l;
+
+	for (l = first; l < first + n; l++) {
+		pw_val w = pw_fn_const(b, PWTPU_DT_F32, 2, sw, weights[l]);
+		pw_val bias = pw_fn_const(b, PWTPU_DT_F32, 2, sx, biases[l]);
+
+		x = pw_fn_unary(b, PWTPU_OP_TANH,
+				pw_fn_binary(b, PWTPU_OP_ADD,
+					     pw_fn_matmul(b, x, w), bias));
+	}
+	pw_fn_result(b, x);
+	if (pw_fn_build(b, &fn))
+		fprintf(stderr, "layers: %s\n", pw_last_error());
+	return fn;
+}
+
+static struct pw_fn *add_fn(unsigned int n)
+{
+	const uint32_t shape[1] = { n };
+	struct pw_fn_builder *b = pw_fn_begin("add");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
+	pw_val y = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
+	struct pw_fn *fn = NULL;
+
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x, y));
+	pw_fn_build(b, &fn);
+	return fn;
+}
+
+static uint64_t fnv(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+FIXTURE(remote) {
+	struct pw_remote *r;
+};
+
+FIXTURE_SETUP(remote)
+{
+	const char *ctl = getenv("PW_CONTROLLER");
+
+	ASSERT_NE(NULL, ctl) TH_LOG("set PW_CONTROLLER=ip:port");
+	ASSERT_EQ(0, pw_remote_connect(ctl, "test_remote", &self->r))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_GE(pw_remote_host_devices(self->r, 0), 2u);
+	ASSERT_GE(pw_remote_host_devices(self->r, 1), 2u);
+	make_weights();
+}
+
+FIXTURE_TEARDOWN(remote)
+{
+	pw_remote_close(self->r);
+}
+
+TEST_F_TIMEOUT(remote, buffer_round_trip, 300)
+{
+	/* 40000 bytes: 31 BUFFER parts each way. */
+	static float in[10000], out[10000];
+	const uint32_t shape[1] = { 10000 };
+	uint32_t id;
+	int i;
+
+	for (i = 0; i < 10000; i++)
+		in[i] = (float)i * 0.5f;
+	ASSERT_EQ(0, pw_remote_buffer(self->r, 1, 1, PWTPU_DT_F32, 1, shape,
+				      in, &id)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_read(self->r, 1, id, out, sizeof(out)))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, memcmp(in, out, sizeof(in)));
+	ASSERT_EQ(0, pw_remote_free(self->r, 1, id));
+	/* Gone: reading it again is a clear error. */
+	ASSERT_EQ(-ENOENT, pw_remote_read(self->r, 1, id, out, sizeof(out)));
+}
+
+TEST_F_TIMEOUT(remote, pipeline_across_islands, 300)
+{
+	/* Stage s on (host, device): two DCN edges, one mesh copy. */
+	static const unsigned int host[STAGES] = { 0, 1, 1, 0 };
+	static const unsigned int dev[STAGES] = { 0, 0, 1, 1 };
+	const uint32_t sx[2] = { ROWS, WIDTH };
+	static float x[MICRO][ROWS * WIDTH], piped[MICRO][ROWS * WIDTH];
+	static float whole[MICRO][ROWS * WIDTH];
+	uint32_t fid[STAGES], whole_id, prog, whole_prog;
+	uint32_t xin[MICRO], out[MICRO], ref[MICRO];
+	struct pw_fn *fn[STAGES], *fused;
+	struct pw_rprog *p, *q;
+	int v[MICRO], res[MICRO], a, s, m;
+	unsigned int seed = 99, i, rh, rd;
+	const char *digest = getenv("PW_DIGEST");
+
+	for (s = 0; s < STAGES; s++) {
+		fn[s] = layers_fn(s, 1);
+		ASSERT_NE(NULL, fn[s]);
+		ASSERT_EQ(0, pw_remote_function(self->r, fn[s], &fid[s]))
+			TH_LOG("%s", pw_last_error());
+	}
+	fused = layers_fn(0, STAGES);
+	ASSERT_NE(NULL, fused);
+	ASSERT_EQ(0, pw_remote_function(self->r, fused, &whole_id));
+
+	/* Micro-batch m flows through the stages; all traced at once. */
+	p = pw_rprog_begin();
+	for (m = 0; m < MICRO; m++)
+		v[m] = pw_rprog_arg(p, host[0], dev[0], PWTPU_DT_F32, 2, sx);
+	for (s = 0; s < STAGES; s++)
+		for (m = 0; m < MICRO; m++)
+			ASSERT_EQ(0, pw_rprog_call(p, fn[s], fid[s], host[s],
+						   dev[s], &v[m], 1, &v[m]))
+				TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_rprog_results(p, v, MICRO));
+	ASSERT_EQ(0, pw_rprog_place(p, v[0], &rh, &rd));
+	ASSERT_EQ(0u, rh);
+	ASSERT_EQ(1u, rd);
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog))
+		TH_LOG("%s", pw_last_error());
+
+	/* The reference: the whole model on one device of host 1. */
+	q = pw_rprog_begin();
+	a = pw_rprog_arg(q, 1, 0, PWTPU_DT_F32, 2, sx);
+	ASSERT_EQ(0, pw_rprog_call(q, fused, whole_id, 1, 0, &a, 1, &res[0]));
+	ASSERT_EQ(0, pw_rprog_results(q, res, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, q, &whole_prog));
+
+	for (m = 0; m < MICRO; m++) {
+		for (i = 0; i < ROWS * WIDTH; i++)
+			x[m][i] = rnd(&seed);
+		ASSERT_EQ(0, pw_remote_buffer(self->r, host[0], dev[0],
+					      PWTPU_DT_F32, 2, sx, x[m],
+					      &xin[m]));
+	}
+	ASSERT_EQ(0, pw_remote_run(self->r, prog, xin, MICRO, out, MICRO))
+		TH_LOG("%s", pw_last_error());
+	for (m = 0; m < MICRO; m++) {
+		uint32_t one;
+
+		ASSERT_EQ(0, pw_remote_read(self->r, 0, out[m], piped[m],
+					    sizeof(piped[m])))
+			TH_LOG("%s", pw_last_error());
+		ASSERT_EQ(0, pw_remote_buffer(self->r, 1, 0, PWTPU_DT_F32, 2,
+					      sx, x[m], &one));
+		ASSERT_EQ(0, pw_remote_run(self->r, whole_prog, &one, 1,
+					   &ref[m], 1));
+		ASSERT_EQ(0, pw_remote_read(self->r, 1, ref[m], whole[m],
+					    sizeof(whole[m])));
+		EXPECT_EQ(0, memcmp(piped[m], whole[m], sizeof(whole[m])))
+			TH_LOG("micro-batch %d differs from the fused model", m);
+	}
+	if (digest) {
+		FILE *f = fopen(digest, "a");
+
+		ASSERT_NE(NULL, f);
+		fprintf(f, "%016llx\n",
+			(unsigned long long)fnv(piped, sizeof(piped)));
+		fclose(f);
+	}
+	for (s = 0; s < STAGES; s++)
+		pw_fn_put(fn[s]);
+	pw_fn_put(fused);
+	pw_rprog_free(p);
+	pw_rprog_free(q);
+}
+
+TEST_F_TIMEOUT(remote, many_runs_in_flight, 300)
+{
+	/* y = x + x, 64 runs at once, each on its own buffers. */
+	const uint32_t shape[1] = { 4 };
+	struct pw_fn *fn = add_fn(4);
+	uint32_t fid, prog, in[64], out[64], ticket[64];
+	struct pw_rprog *p = pw_rprog_begin();
+	int a[2], y, k, i;
+
+	ASSERT_NE(NULL, fn);
+	ASSERT_EQ(0, pw_remote_function(self->r, fn, &fid));
+	a[0] = pw_rprog_arg(p, 1, 1, PWTPU_DT_F32, 1, shape);
+	a[1] = a[0];
+	ASSERT_EQ(0, pw_rprog_call(p, fn, fid, 1, 1, a, 2, &y));
+	ASSERT_EQ(0, pw_rprog_results(p, &y, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog));
+	for (k = 0; k < 64; k++) {
+		float x[4] = { k, k + 1, k + 2, k + 3 };
+
+		ASSERT_EQ(0, pw_remote_buffer(self->r, 1, 1, PWTPU_DT_F32, 1,
+					      shape, x, &in[k]));
+	}
+	for (k = 0; k < 64; k++)
+		ASSERT_EQ(0, pw_remote_run_async(self->r, prog, &in[k], 1,
+						 &out[k], 1, &ticket[k]));
+	for (k = 63; k >= 0; k--) {
+		float got[4];
+
+		ASSERT_EQ(0, pw_remote_wait(self->r, ticket[k]));
+		ASSERT_EQ(0, pw_remote_read(self->r, 1, out[k], got,
+					    sizeof(got)));
+		for (i = 0; i < 4; i++)
+			ASSERT_EQ(2.0f * (k + i), got[i]);
+	}
+	pw_rprog_free(p);
+	pw_fn_put(fn);
+}
+
+TEST_F_TIMEOUT(remote, bad_input_is_refused_clearly, 300)
+{
+	const uint32_t s4[1] = { 4 }, s8[1] = { 8 };
+	struct pw_fn *fn = add_fn(4);
+	float x[8] = { 0 };
+	uint32_t fid, prog, id, out, ticket;
+	struct pw_rprog *p;
+	int a, b, y;
+
+	ASSERT_NE(NULL, fn);
+	ASSERT_EQ(0, pw_remote_function(self->r, fn, &fid));
+	/* Buffers on hosts or devices that do not exist. */
+	EXPECT_EQ(-EHOSTDOWN, pw_remote_buffer(self->r, 40, 0, PWTPU_DT_F32,
+					       1, s4, x, &id));
+	EXPECT_EQ(-ENODEV, pw_remote_buffer(self->r, 1, 63, PWTPU_DT_F32, 1,
+					    s4, x, &id));
+	EXPECT_EQ(-EINVAL, pw_remote_buffer(self->r, 1, 0, 99, 1, s4, x, &id));
+	/* Shapes that do not fit the function: named at the call. */
+	p = pw_rprog_begin();
+	a = pw_rprog_arg(p, 0, 0, PWTPU_DT_F32, 1, s8);
+	EXPECT_EQ(-EINVAL, pw_rprog_call(p, fn, fid, 0, 0, (int[]){ a, a }, 2,
+					 &y));
+	EXPECT_NE(NULL, strstr(pw_last_error(), "wants f32[4]"))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(-EINVAL, pw_remote_program(self->r, p, &prog));
+	pw_rprog_free(p);
+	/* A function the controller never got. */
+	p = pw_rprog_begin();
+	a = pw_rprog_arg(p, 0, 0, PWTPU_DT_F32, 1, s4);
+	ASSERT_EQ(0, pw_rprog_call(p, fn, 12345, 0, 0, (int[]){ a, a }, 2,
+				   &y));
+	ASSERT_EQ(0, pw_rprog_results(p, &y, 1));
+	EXPECT_EQ(-ENOENT, pw_remote_program(self->r, p, &prog));
+	pw_rprog_free(p);
+	/* A good program run wrongly. */
+	p = pw_rprog_begin();
+	a = pw_rprog_arg(p, 0, 0, PWTPU_DT_F32, 1, s4);
+	b = pw_rprog_arg(p, 1, 0, PWTPU_DT_F32, 1, s4);
+	ASSERT_EQ(0, pw_rprog_call(p, fn, fid, 0, 0, (int[]){ a, b }, 2, &y));
+	ASSERT_EQ(0, pw_rprog_results(p, &y, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog));
+	ASSERT_EQ(0, pw_remote_buffer(self->r, 0, 0, PWTPU_DT_F32, 1, s4, x,
+				      &id));
+	/* One argument for two. */
+	EXPECT_EQ(-EINVAL, pw_remote_run(self->r, prog, &id, 1, &out, 1));
+	/* An argument buffer that is not where the program says (host 1). */
+	ASSERT_EQ(0, pw_remote_run_async(self->r, prog, (uint32_t[]){ id, id },
+					 2, &out, 1, &ticket));
+	EXPECT_EQ(-ENOENT, pw_remote_wait(self->r, ticket));
+	/* The failed run's result was never made. */
+	EXPECT_NE(0, pw_remote_read(self->r, 0, out, x, 16));
+	/* Waiting for a run that does not exist. */
+	EXPECT_EQ(-ENOENT, pw_remote_wait(self->r, 777777));
+	pw_rprog_free(p);
+	pw_fn_put(fn);
+}
+
+TEST_F_TIMEOUT(remote, collectives_stay_on_one_island, 300)
+{
+	const uint32_t shape[1] = { 4 };
+	struct pw_fn_builder *b = pw_fn_begin("allreduce");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
+	struct pw_fn *fn;
+	uint32_t fid;
+
+	pw_fn_result(b, pw_fn_all_reduce(b, PWTPU_REDUCE_SUM, x));
+	ASSERT_EQ(0, pw_fn_build(b, &fn));
+	EXPECT_EQ(-EOPNOTSUPP, pw_remote_function(self->r, fn, &fid));
+	pw_fn_put(fn);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,58 @@
+#!/bin/bash
+# Remote clients over two testbed hosts (tools/testbed-multi), once over
+# the RDMA data plane (soft-RoCE) and once over TCP: a pipeline whose
+# stages sit on both islands gives the same result, bit for bit, as the
+# fused model on one device, and the same over RDMA as over TCP; buffers,
+# many runs in flight and bad input (selftests/dcn/test_remote.c). The
+# harness's own counts are added to ours.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+out=$(mktemp -d "${TMPDIR:-/tmp}/test_remote.XXXXXX")
+trap '[[ -n ${KEEP:-} ]] || rm -rf "$out"' EXIT
+n=0 passed=0 failed=0
+
+check() {
+	n=$((n + 1))
+	if eval "$2"; then
+		echo "ok $n - $1"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $1"
+		failed=$((failed + 1))
+	fi
+}
+
+rc=0
+PWTPU_OUTDIR=$out tools/testbed-multi -n 2 --rxe --outdir "$out" --logs "$out" --quiet \
+	--timeout 600 --insmod driver/pwtpu.ko \
+	--params "ndev=4 hbm_mib=16 mesh=2x2" \
+	-- selftests/dcn/remote-scenario.sh >"$out/multi.log" 2>&1 || rc=$?
+h0=$out/host0.log
+
+echo "TAP version 13"
+echo "1..5"
+check "both hosts exit 0" '((rc == 0))'
+check "the rdma cluster's workers use RDMA verbs" \
+	'(($(grep -c "^wk[01]-rdma: worker [01]: data plane rdma" "$h0" "$out/host1.log" |
+	     awk -F: "{s += \$2} END {print s}") == 2))'
+check "the tcp cluster's workers use TCP" \
+	'(($(grep -c "^wk[01]-tcp: worker [01]: data plane tcp" "$h0" "$out/host1.log" |
+	     awk -F: "{s += \$2} END {print s}") == 2))'
+check "the pipeline across islands gives one result over RDMA and TCP" \
+	'[[ -s $out/digest-rdma && -s $out/digest-tcp ]] &&
+	 cmp -s "$out/digest-rdma" "$out/digest-tcp"'
+check "the harness ran over both clusters" \
+	'(($(grep -c "^\(rdma\|tcp\): # Totals" "$h0") == 2))'
+grep -E "^(rdma|tcp): (ok|not ok|# Totals)" "$h0" | sed 's/^/# /'
+# The harness's counts, over both clusters.
+while read -r p f; do
+	passed=$((passed + p)); failed=$((failed + f))
+done < <(sed -nE 's/^(rdma|tcp): # Totals: pass:([0-9]+) fail:([0-9]+) .*/\2 \3/p' "$h0")
+if ((failed)); then
+	echo "# testbed-multi exited $rc; host logs:"
+	sed 's/^/#   /' "$out/multi.log" "$h0" "$out/host1.log" | tail -n 120
+fi
+echo "$passed passed, $failed failed"
+((failed == 0))

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_node.c - a DCN node (runtime/dcn/node.c) over kernel UDP on
+ * loopback: a worker greets the controller and sends a burst far past the
+ * channel's window without stepping; every send succeeds, the rest waits
+ * in the peer's queue and the controller's handler gets every message
+ * once, in order, and what is sent while messages wait goes behind them
+ * even when acks opened the window. The queue's bound refuses with -ENOBUFS and recovers
+ * once the queue drains; bad messages are refused whether they would go
+ * to the channel or to the queue; dropping a peer or ending the node with
+ * a full queue frees it (run under valgrind to see); and pw_node_step()
+ * wakes for its second extra descriptor.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../../runtime/dcn/node.h"
+#include "../../runtime/dcn/roles.h"
+
+#define MS (1000 * 1000ull)
+/* Far more than PW_RCHAN_WINDOW: most of it has to wait in the queue. */
+#define BURST 1000u
+#define WINDOW ((unsigned int)PW_RCHAN_WINDOW)
+#define ERR_CODE 5u
+
+/**
+ * struct rx_log - what a node's handler was given
+ * @registers: REGISTER greetings.
+ * @parts: HEARTBEAT and ERROR messages of the burst, in order.
+ * @next: the sequence number the next part must carry.
+ * @disorder: parts with another sequence number, or a corrupt body.
+ * @others: messages of any other type.
+ */
+struct rx_log {
+	unsigned int registers;
+	unsigned int parts;
+	uint32_t next;
+	unsigned int disorder;
+	unsigned int others;
+};
+
+static int log_handler(struct pw_node *node, struct pw_node_peer *peer,
+		       const struct pw_wire_msg *msg, uint64_t now)
+{
+	struct rx_log *log = node->ctx;
+	char want[PW_WIRE_ERRMSG_LEN];
+	uint32_t seq;
+
+	(void)peer;
+	(void)now;
+	switch (msg->hdr.type) {
+	case PW_WIRE_REGISTER:
+		log->registers++;
+		return 0;
+	case PW_WIRE_HEARTBEAT:
+		seq = (uint32_t)msg->body.heartbeat.time_ns;
+		if (msg->body.heartbeat.hbm_used != ~(uint64_t)seq)
+			log->disorder++;
+		break;
+	case PW_WIRE_ERROR:
+		seq = msg->body.error.ref_id;
+		snprintf(want, sizeof(want), "part %u of a long series", seq);
+		if (msg->body.error.err != ERR_CODE ||
+		    strcmp(msg->body.error.msg, want))
+			log->disorder++;
+		break;
+	default:
+		log->others++;
+		return 0;
+	}
+	if (seq != log->next)
+		log->disorder++;
+	log->next = seq + 1;
+	log->parts++;
+	return 0;
+}
+
+static void heartbeat_msg(struct pw_wire_msg *m, uint32_t seq)
+{
+	memset(m, 0, sizeof(*m));
+	m->hdr.type = PW_WIRE_HEARTBEAT;
+	m->body.heartbeat.time_ns = seq;
+	m->body.heartbeat.hbm_used = ~(uint64_t)seq;
+}
+
+/* Part @seq of the burst: HEARTBEATs and (longer) ERRORs alternate. */
+static void part_msg(struct pw_wire_msg *m, uint32_t seq)
+{
+	if (seq % 2 == 0) {
+		heartbeat_msg(m, seq);
+		return;
+	}
+	memset(m, 0, sizeof(*m));
+	m->hdr.type = PW_WIRE_ERROR;
+	m->body.error.err = ERR_CODE;
+	m->body.error.ref_type = PW_WIRE_PLAN;
+	m->body.error.ref_id = seq;
+	snprintf(m->body.error.msg, sizeof(m->body.error.msg),
+		 "part %u of a long series", seq);
+}
+
+static void register_msg(struct pw_wire_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->hdr.type = PW_WIRE_REGISTER;
+	m->body.reg.ndevices = 1;
+	m->body.reg.data_port = 4791;
+	strcpy(m->body.reg.mesh, "1x1");
+}
+
+/* The wire size of a HEARTBEAT, the unit of the small queue bounds. */
+static size_t heartbeat_size(void)
+{
+	struct pw_wire_msg m;
+
+	heartbeat_msg(&m, 0);
+	return (size_t)pw_wire_size(&m);
+}
+
+FIXTURE(nodes) {
+	struct pw_node wk;	/* worker 0 */
+	struct pw_node ctl;	/* the controller */
+	struct rx_log wk_log;
+	struct rx_log ctl_log;
+	struct pw_node_peer *to_ctl;	/* the worker's peer */
+	bool wk_up;
+	bool ctl_up;
+};
+
+FIXTURE_SETUP(nodes)
+{
+	struct sockaddr_in any = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct sockaddr_in ctl_addr;
+	struct pw_transport *t;
+
+	memset(&self->wk_log, 0, sizeof(self->wk_log));
+	memset(&self->ctl_log, 0, sizeof(self->ctl_log));
+	ASSERT_EQ(0, pw_udp_open(&t, &any));
+	ASSERT_EQ(0, pw_node_init(&self->ctl, PW_NODE_CONTROLLER, t,
+				  log_handler, &self->ctl_log));
+	self->ctl_up = true;
+	ASSERT_EQ(0, pw_transport_local_addr(t, &ctl_addr));
+	ASSERT_EQ(0, pw_udp_open(&t, &any));
+	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t,
+				  log_handler, &self->wk_log));
+	self->wk_up = true;
+	self->to_ctl = pw_node_peer(&self->wk, PW_NODE_CONTROLLER, &ctl_addr);
+	ASSERT_NE(NULL, self->to_ctl);
+	ASSERT_EQ(0u, pw_node_queued(self->to_ctl));
+}
+
+FIXTURE_TEARDOWN(nodes)
+{
+	if (self->wk_up)
+		pw_node_fini(&self->wk);
+	if (self->ctl_up)
+		pw_node_fini(&self->ctl);
+}
+
+/*
+ * Step both nodes until the controller has @parts parts and the worker's
+ * queue and window are empty (or 10 s passed, to fail rather than hang).
+ */
+static void run_until(struct pw_node *wk, struct pw_node *ctl,
+		      struct pw_node_peer *to_ctl, const struct rx_log *log,
+		      unsigned int parts)
+{
+	uint64_t end = pw_now_ns() + 10000 * MS;
+
+	while (pw_now_ns() < end &&
+	       (log->parts < parts || pw_node_queued(to_ctl) ||
+		pw_rchan_inflight(to_ctl->ch))) {
+		pw_node_step(wk, 1 * MS);
+		pw_node_step(ctl, 1 * MS);
+	}
+}
+
+/* A while more, for duplicates that would still come. */
+static void run_idle(struct pw_node *wk, struct pw_node *ctl)
+{
+	unsigned int i;
+
+	for (i = 0; i < 50; i++) {
+		pw_node_step(wk, 1 * MS);
+		pw_node_step(ctl, 1 * MS);
+	}
+}
+
+TEST_F(nodes, burst_past_the_window_arrives_once_in_order)
+{
+	struct pw_node_peer *from_wk;
+	struct pw_wire_msg m;
+	uint32_t i;
+
+	register_msg(&m);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	/* No stepping: nothing is acknowledged while the burst goes in. */
+	for (i = 0; i < BURST; i++) {
+		part_msg(&m, i);
+		ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m,
+					  pw_now_ns()));
+	}
+	ASSERT_EQ(WINDOW, pw_rchan_inflight(self->to_ctl->ch));
+	ASSERT_EQ(BURST + 1 - WINDOW, pw_node_queued(self->to_ctl));
+	ASSERT_EQ(BURST + 1 - WINDOW, self->wk.stats.queued);
+
+	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, BURST);
+	run_idle(&self->wk, &self->ctl);
+	ASSERT_EQ(1u, self->ctl_log.registers);
+	ASSERT_EQ(BURST, self->ctl_log.parts);
+	ASSERT_EQ(0u, self->ctl_log.disorder);
+	ASSERT_EQ(0u, self->ctl_log.others);
+	ASSERT_EQ(0u, pw_node_queued(self->to_ctl));
+	ASSERT_EQ(0u, pw_rchan_inflight(self->to_ctl->ch));
+	ASSERT_EQ(0u, self->wk.stats.queue_full);
+
+	/* The greeting opened the worker as a peer of the controller. */
+	from_wk = pw_node_find(&self->ctl, PW_NODE_WORKER_BASE);
+	ASSERT_NE(NULL, from_wk);
+	ASSERT_EQ(BURST + 1, pw_rchan_stats(from_wk->ch)->delivered);
+	ASSERT_EQ(0u, self->ctl.stats.strangers);
+	ASSERT_EQ(0u, self->ctl.stats.malformed);
+
+	/* And the way back: a burst of the controller's, just as whole. */
+	for (i = 0; i < BURST; i++) {
+		part_msg(&m, i);
+		ASSERT_EQ(0, pw_node_send(&self->ctl, from_wk, &m,
+					  pw_now_ns()));
+	}
+	ASSERT_EQ(BURST - WINDOW, pw_node_queued(from_wk));
+	run_until(&self->ctl, &self->wk, from_wk, &self->wk_log, BURST);
+	run_idle(&self->wk, &self->ctl);
+	ASSERT_EQ(BURST, self->wk_log.parts);
+	ASSERT_EQ(0u, self->wk_log.disorder);
+	ASSERT_EQ(0u, pw_node_queued(from_wk));
+}
+
+/*
+ * Acks open the worker's window behind its node's back (no step, so no
+ * flush): a message sent now still has to go behind the queue.
+ */
+TEST_F(nodes, new_messages_wait_behind_the_queue_despite_room)
+{
+	uint64_t end = pw_now_ns() + 5000 * MS;
+	struct pw_wire_msg m;
+	uint32_t i, n = WINDOW + 20;
+
+	register_msg(&m);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	for (i = 0; i < n - 1; i++) {
+		part_msg(&m, i);
+		ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m,
+					  pw_now_ns()));
+	}
+	ASSERT_EQ(20u, pw_node_queued(self->to_ctl));
+	while (pw_rchan_inflight(self->to_ctl->ch) == WINDOW &&
+	       pw_now_ns() < end) {
+		struct pw_dgram dg[8];
+		int k, got;
+
+		pw_node_step(&self->ctl, 1 * MS);
+		pw_transport_wait(self->wk.t, 1 * MS);
+		got = pw_transport_recv_burst(self->wk.t, dg, 8);
+		for (k = 0; k < got; k++)
+			pw_rchan_input(self->to_ctl->ch, dg[k].data,
+				       dg[k].len, pw_now_ns());
+	}
+	ASSERT_GT(WINDOW, pw_rchan_inflight(self->to_ctl->ch));
+	ASSERT_EQ(20u, pw_node_queued(self->to_ctl));
+
+	part_msg(&m, n - 1);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	ASSERT_EQ(21u, pw_node_queued(self->to_ctl));
+	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, n);
+	run_idle(&self->wk, &self->ctl);
+	ASSERT_EQ(n, self->ctl_log.parts);
+	ASSERT_EQ(0u, self->ctl_log.disorder);
+}
+
+TEST_F(nodes, queue_bound_refuses_then_recovers)
+{
+	struct pw_wire_msg m;
+	uint32_t i, n = WINDOW + 10;
+
+	self->wk.queue_limit = 10 * heartbeat_size();
+	register_msg(&m);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	/* The window takes the greeting and 63 parts, the queue 10. */
+	for (i = 0; i < n - 1; i++) {
+		heartbeat_msg(&m, i);
+		ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m,
+					  pw_now_ns()));
+	}
+	ASSERT_EQ(10u, pw_node_queued(self->to_ctl));
+	ASSERT_EQ(-ENOBUFS, pw_node_send(&self->wk, self->to_ctl, &m,
+					 pw_now_ns()));
+	ASSERT_EQ(10u, pw_node_queued(self->to_ctl));
+	ASSERT_EQ(1u, self->wk.stats.queue_full);
+
+	/* Once the controller acknowledges, the queue drains and takes more. */
+	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, n - 1);
+	ASSERT_EQ(n - 1, self->ctl_log.parts);
+	ASSERT_EQ(0u, pw_node_queued(self->to_ctl));
+	heartbeat_msg(&m, n - 1);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, n);
+	run_idle(&self->wk, &self->ctl);
+	ASSERT_EQ(n, self->ctl_log.parts);
+	ASSERT_EQ(0u, self->ctl_log.disorder);
+}
+
+/* What the channel refuses is refused as well when it would be queued. */
+static void expect_refused(struct __test_metadata *_metadata,
+			   struct pw_node *node, struct pw_node_peer *peer)
+{
+	unsigned int queued = pw_node_queued(peer);
+	struct pw_wire_msg m;
+
+	part_msg(&m, 1);
+	m.body.error.err = 0;		/* an ERROR must say which */
+	ASSERT_EQ(-EINVAL, pw_node_send(node, peer, &m, pw_now_ns()));
+	part_msg(&m, 1);
+	m.body.error.reserved[1] = 1;
+	ASSERT_EQ(-EINVAL, pw_node_send(node, peer, &m, pw_now_ns()));
+	part_msg(&m, 1);
+	memset(m.body.error.msg, 'x', sizeof(m.body.error.msg)); /* no NUL */
+	ASSERT_EQ(-EINVAL, pw_node_send(node, peer, &m, pw_now_ns()));
+	part_msg(&m, 0);
+	m.hdr.type = PW_WIRE_ACK;	/* the channel's own */
+	ASSERT_EQ(-EINVAL, pw_node_send(node, peer, &m, pw_now_ns()));
+	m.hdr.type = 0;
+	ASSERT_EQ(-EINVAL, pw_node_send(node, peer, &m, pw_now_ns()));
+	m.hdr.type = PW_WIRE_NTYPES;
+	ASSERT_EQ(-EINVAL, pw_node_send(node, peer, &m, pw_now_ns()));
+	m.hdr.type = 0xff;
+	ASSERT_EQ(-EINVAL, pw_node_send(node, peer, &m, pw_now_ns()));
+	ASSERT_EQ(queued, pw_node_queued(peer));
+}
+
+TEST_F(nodes, bad_messages_refused_before_and_behind_the_queue)
+{
+	struct pw_wire_msg m;
+	uint32_t i;
+
+	/* Room in the window: the channel refuses them. */
+	expect_refused(_metadata, &self->wk, self->to_ctl);
+	ASSERT_EQ(0u, pw_rchan_inflight(self->to_ctl->ch));
+
+	register_msg(&m);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	for (i = 0; i < WINDOW + 5; i++) {
+		part_msg(&m, i);
+		ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m,
+					  pw_now_ns()));
+	}
+	ASSERT_EQ(6u, pw_node_queued(self->to_ctl));
+	/* A full window and a queue: the node refuses them itself. */
+	expect_refused(_metadata, &self->wk, self->to_ctl);
+
+	/* Nothing refused reached the controller; everything else did. */
+	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log,
+		  WINDOW + 5);
+	run_idle(&self->wk, &self->ctl);
+	ASSERT_EQ(WINDOW + 5, self->ctl_log.parts);
+	ASSERT_EQ(0u, self->ctl_log.disorder);
+	ASSERT_EQ(0u, self->ctl_log.others);
+}
+
+/* Fill the window and @n messages of queue, with no one acknowledging. */
+static void fill(struct __test_metadata *_metadata, struct pw_node *node,
+		 struct pw_node_peer *peer, unsigned int n)
+{
+	struct pw_wire_msg m;
+	uint32_t i;
+
+	for (i = 0; i < WINDOW + n; i++) {
+		part_msg(&m, i);
+		ASSERT_EQ(0, pw_node_send(node, peer, &m, pw_now_ns()));
+	}
+	ASSERT_EQ(n, pw_node_queued(peer));
+}
+
+TEST_F(nodes, dropping_a_peer_frees_its_queue)
+{
+	struct sockaddr_in nowhere = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+		.sin_port = htons(9),	/* discard: nobody acknowledges */
+	};
+	struct pw_node_peer *p;
+	struct pw_wire_msg m;
+
+	/* Exactly 100 parts: 50 HEARTBEATs and 50 ERRORs. */
+	part_msg(&m, 1);
+	self->wk.queue_limit = 50 * (heartbeat_size() +
+				     (size_t)pw_wire_size(&m));
+	fill(_metadata, &self->wk, self->to_ctl, 100);
+	ASSERT_EQ(-ENOBUFS, pw_node_send(&self->wk, self->to_ctl, &m,
+					 pw_now_ns()));
+	pw_node_drop_peer(&self->wk, self->to_ctl);
+	ASSERT_EQ(NULL, pw_node_find(&self->wk, PW_NODE_CONTROLLER));
+
+	/* Its slot comes back empty for the next peer, queue and all. */
+	p = pw_node_peer(&self->wk, PW_NODE_CONTROLLER, &nowhere);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0u, pw_node_queued(p));
+	fill(_metadata, &self->wk, p, 100);
+
+	/* Ending the node with a queue frees it too (valgrind says so). */
+	pw_node_fini(&self->wk);
+	self->wk_up = false;
+}
+
+TEST_F(nodes, step_wakes_for_the_second_extra_fd)
+{
+	uint64_t one = 1;
+	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+	ASSERT_GE(efd, 0);
+	ASSERT_EQ(-1, self->wk.extra_fd[0]);
+	ASSERT_EQ(-1, self->wk.extra_fd[1]);
+	self->wk.extra_fd[1] = efd;
+	ASSERT_EQ(sizeof(one), (size_t)write(efd, &one, sizeof(one)));
+	/* Returns at once; were the fd not polled, the harness times out. */
+	ASSERT_EQ(0, pw_node_step(&self->wk, 3600ull * 1000 * MS));
+	close(efd);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pwbench_dcn_tput.c - `pwbench dcn-throughput`: Figure 5 of the Pathways
+ * paper across hosts. One computation is x = x + 1 over f32[1] on device
+ * 0..D-1 of each of the first H hosts' islands (one node per device, H*D
+ * in all), dispatched by a remote client through pathwaysd:
+ *   OpByOp   one run per computation (a one-step program)
+ *   Chained  one run of a traced program of L computations
+ *   Fused    one run of a function of L adds per device
+ * Runs are asynchronous: up to --window in flight, each run's arguments
+ * the previous run's results, so the devices always have work queued and
+ * what is measured is how many computations a second the single
+ * controller and its workers get through. x is read back on every device
+ * at the end and checked.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pathways/remote.h>
+
+#include "pwbench.h"
+
+#define MAX_PLACES	64	/* hosts x devices */
+
+enum tput_mode { OPBYOP, CHAINED, FUSED, NMODES };
+
+static const char *const mode_name[NMODES] = { "OpByOp", "Chained", "Fused" };
+
+struct tput_opts {
+	const char *controller;
+	unsigned int hosts;
+	unsigned int devices;
+	unsigned int chain;
+	unsigned int computations;
+	unsigned int window;
+	unsigned int reps;
+};
+
+struct tput {
+	struct pw_remote *r;
+	unsigned int nplaces;
+	unsigned int host[MAX_PLACES];
+	unsigned int dev[MAX_PLACES];
+	uint32_t prog[NMODES];
+	unsigned int per_run[NMODES];	/* computations one run does */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pwbench dcn-throughput --dcn IP:PORT [--hosts H] [--devices D]\n"
+		"                              [--chain L] [-n N] [--window W] [-r REPS]\n"
+		"  Figure 5 over the DCN: computations/s of OpByOp, Chained and Fused\n"
+		"  x = x + 1 over f32[1] on D devices of each of hosts 0..H-1 (default\n"
+		"  H 1, D 1, L 32, N 256 computations per mode and repetition, W 16\n"
+		"  runs in flight, 3 repetitions; the median is reported)\n");
+}
+
+static int parse(int argc, char **argv, struct tput_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "dcn", required_argument, NULL, 'c' },
+		{ "hosts", required_argument, NULL, 'H' },
+		{ "devices", required_argument, NULL, 'D' },
+		{ "chain", required_argument, NULL, 'L' },
+		{ "window", required_argument, NULL, 'W' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct tput_opts){ .hosts = 1, .devices = 1, .chain = 32,
+				 .computations = 256, .window = 16, .reps = 3 };
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:r:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': o->controller = optarg; break;
+		case 'H': o->hosts = (unsigned int)atoi(optarg); break;
+		case 'D': o->devices = (unsigned int)atoi(optarg); break;
+		case 'L': o->chain = (unsigned int)atoi(optarg); break;
+		case 'W': o->window = (unsigned int)atoi(optarg); break;
+		case 'n': o->computations = (unsigned int)atoi(optarg); break;
+		case 'r': o->reps = (unsigned int)atoi(optarg); break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -EINVAL;
+		}
+	}
+	if (!o->controller || !o->hosts || !o->devices ||
+	    o->hosts * o->devices > MAX_PLACES || !o->chain ||
+	    o->chain > 1000 || !o->window || o->window > 256 || !o->reps ||
+	    o->computations < o->chain || o->computations % o->chain ||
+	    optind != argc) {
+		usage(stderr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* x + 1 applied @steps times, one function. */
+static struct pw_fn *step_fn(unsigned int steps)
+{
+	const uint32_t shape[1] = { 1 };
+	struct pw_fn_builder *b = pw_fn_begin("inc");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
+	struct pw_fn *fn = NULL;
+	unsigned int i;
+
+	for (i = 0; i < steps; i++)
+		x = pw_fn_binary(b, PWTPU_OP_ADD, x,
+				 pw_fn_scalar(b, PWTPU_DT_F32, 1.0));
+	pw_fn_result(b, x);
+	if (pw_fn_build(b, &fn))
+		fprintf(stderr, "pwbench: building the step: %s\n",
+			pw_last_error());
+	return fn;
+}
+
+/* A program of @calls computations of @fn on every place. */
+static int program(struct tput *t, struct pw_fn *fn, uint32_t fn_id,
+		   unsigned int calls, uint32_t *prog)
+{
+	const uint32_t shape[1] = { 1 };
+	struct pw_rprog *p = pw_rprog_begin();
+	int v[MAX_PLACES], ret = 0;
+	unsigned int i, k;
+
+	for (i = 0; i < t->nplaces; i++)
+		v[i] = pw_rprog_arg(p, t->host[i], t->dev[i], PWTPU_DT_F32, 1,
+				    shape);
+	for (k = 0; k < calls && !ret; k++)
+		for (i = 0; i < t->nplaces && !ret; i++)
+			ret = pw_rprog_call(p, fn, fn_id, t->host[i],
+					    t->dev[i], &v[i], 1, &v[i]);
+	if (!ret)
+		ret = pw_rprog_results(p, v, t->nplaces);
+	if (!ret)
+		ret = pw_remote_program(t->r, p, prog);
+	pw_rprog_free(p);
+	return ret;
+}
+
+static int setup(struct tput *t, const struct tput_opts *o)
+{
+	struct pw_fn *one, *fused;
+	uint32_t one_id, fused_id;
+	unsigned int h, d;
+	int ret;
+
+	ret = pw_remote_connect(o->controller, "pwbench", &t->r);
+	if (ret)
+		return ret;
+	for (h = 0; h < o->hosts; h++) {
+		if (pw_remote_host_devices(t->r, h) < o->devices) {
+			fprintf(stderr, "pwbench: host %u has %u devices up, want %u\n",
+				h, pw_remote_host_devices(t->r, h), o->devices);
+			return -ENODEV;
+		}
+		for (d = 0; d < o->devices; d++) {
+			t->host[t->nplaces] = h;
+			t->dev[t->nplaces++] = d;
+		}
+	}
+	one = step_fn(1);
+	fused = step_fn(o->chain);
+	if (!one || !fused)
+		return -EINVAL;
+	ret = pw_remote_function(t->r, one, &one_id);
+	if (!ret)
+		ret = pw_remote_function(t->r, fused, &fused_id);
+	if (!ret)
+		ret = program(t, one, one_id, 1, &t->prog[OPBYOP]);
+	if (!ret)
+		ret = program(t, one, one_id, o->chain, &t->prog[CHAINED]);
+	if (!ret)
+		ret = program(t, fused, fused_id, 1, &t->prog[FUSED]);
+	t->per_run[OPBYOP] = 1;
+	t->per_run[CHAINED] = o->chain;
+	t->per_run[FUSED] = o->chain;
+	pw_fn_put(one);
+	pw_fn_put(fused);
+	return ret;
+}
+
+/*
+ * One repetition of @mode: x = 0 everywhere, @o->computations
+ * computations, x checked. Returns computations/s, or -errno.
+ */
+static double run_mode(struct tput *t, const struct tput_opts *o,
+		       enum tput_mode mode)
+{
+	unsigned int nruns = o->computations / t->per_run[mode], i, k, n;
+	uint32_t (*ids)[MAX_PLACES] = calloc(nruns + 1, sizeof(*ids));
+	uint32_t *ticket = calloc(nruns, sizeof(*ticket));
+	const uint32_t shape[1] = { 1 };
+	const float zero = 0;
+	uint64_t start, end;
+	int ret = 0;
+
+	if (!ids || !ticket) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	n = t->nplaces;
+	for (i = 0; i < n && !ret; i++)
+		ret = pw_remote_buffer(t->r, t->host[i], t->dev[i],
+				       PWTPU_DT_F32, 1, shape, &zero,
+				       &ids[0][i]);
+	start = now_ns();
+	for (k = 0; k < nruns && !ret; k++) {
+		/* Keep the window full; free what the run waited for read. */
+		if (k >= o->window) {
+			ret = pw_remote_wait(t->r, ticket[k - o->window]);
+			for (i = 0; !ret && i < n; i++)
+				pw_remote_free(t->r, t->host[i],
+					       ids[k - o->window][i]);
+		}
+		if (!ret)
+			ret = pw_remote_run_async(t->r, t->prog[mode], ids[k], n,
+						  ids[k + 1], n, &ticket[k]);
+	}
+	for (k = nruns > o->window ? nruns - o->window : 0; k < nruns && !ret;
+	     k++) {
+		ret = pw_remote_wait(t->r, ticket[k]);
+		for (i = 0; !ret && i < n; i++)
+			pw_remote_free(t->r, t->host[i], ids[k][i]);
+	}
+	end = now_ns();
+	for (i = 0; i < n && !ret; i++) {
+		float x = -1;
+
+		ret = pw_remote_read(t->r, t->host[i], ids[nruns][i], &x,
+				     sizeof(x));
+		if (!ret && x != (float)o->computations) {
+			fprintf(stderr, "pwbench: %s: host %u device %u has x = %g, want %u\n",
+				mode_name[mode], t->host[i], t->dev[i], x,
+				o->computations);
+			ret = -EIO;
+		}
+		pw_remote_free(t->r, t->host[i], ids[nruns][i]);
+	}
+out:
+	free(ids);
+	free(ticket);
+	if (ret)
+		return ret;
+	return o->computations / ((end - start) / 1e9);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int pwbench_dcn_tput_main(int argc, char **argv)
+{
+	static struct tput t;
+	struct tput_opts o;
+	double rate[NMODES][16];
+	unsigned int m, k;
+	int ret;
+
+	if (parse(argc, argv, &o))
+		return 2;
+	if (o.reps > 16)
+		o.reps = 16;
+	ret = setup(&t, &o);
+	if (ret) {
+		fprintf(stderr, "pwbench: setting up: %s (%s)\n", strerror(-ret),
+			pw_last_error());
+		pw_remote_close(t.r);
+		return 1;
+	}
+	/* Modes interleaved per repetition: drift hits all alike. */
+	for (k = 0; k < o.reps; k++) {
+		for (m = 0; m < NMODES; m++) {
+			rate[m][k] = run_mode(&t, &o, m);
+			if (rate[m][k] < 0) {
+				fprintf(stderr, "pwbench: %s: %s (%s)\n",
+					mode_name[m], strerror((int)-rate[m][k]),
+					pw_last_error());
+				pw_remote_close(t.r);
+				return 1;
+			}
+		}
+	}
+	printf("pwbench dcn-throughput: %u host(s) x %u device(s), chain %u, %u computations x %u repetitions, window %u\n",
+	       o.hosts, o.devices, o.chain, o.computations, o.reps, o.window);
+	printf("%-8s %14s %14s %14s\n", "mode", "computations/s", "min", "max");
+	for (m = 0; m < NMODES; m++) {
+		qsort(rate[m], o.reps, sizeof(double), cmp_double);
+		printf("%-8s %14.0f %14.0f %14.0f\n", mode_name[m],
+		       rate[m][o.reps / 2], rate[m][0], rate[m][o.reps - 1]);
+	}
+	pw_remote_close(t.r);
+	return 0;
+}
