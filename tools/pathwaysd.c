@@ -3,7 +3,7 @@
  * pathwaysd - the Pathways daemon on a DCN host (docs/dcn.md).
  *
  *   pathwaysd --role controller --listen IP:PORT [--heartbeat-ms N]
- *             [--down-ms N]
+ *             [--down-ms N] [--client-timeout-ms N]
  *   pathwaysd --role worker --listen IP:PORT --controller IP:PORT
  *             --host-id N [--data-port N] [--data auto|rdma|tcp]
  *   pathwaysd --role status --controller IP:PORT [--listen IP:PORT]
@@ -43,6 +43,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: pathwaysd --role controller --listen IP:PORT [--heartbeat-ms N] [--down-ms N]\n"
+		"                 [--client-timeout-ms N]\n"
 		"       pathwaysd --role worker --listen IP:PORT --controller IP:PORT --host-id N\n"
 		"                 [--data-port N] [--data auto|rdma|tcp]\n"
 		"       pathwaysd --role status --controller IP:PORT [--listen IP:PORT]\n"
@@ -93,7 +94,7 @@ struct opts {
 	struct sockaddr_in controller;
 	bool have_listen, have_controller;
 	long host_id;
-	unsigned int heartbeat_ms, down_ms, data_port;
+	unsigned int heartbeat_ms, down_ms, data_port, client_timeout_ms;
 	enum pw_dp_mode data_mode;
 	double run_for;
 };
@@ -107,6 +108,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "host-id", required_argument, NULL, 'i' },
 		{ "heartbeat-ms", required_argument, NULL, 'b' },
 		{ "down-ms", required_argument, NULL, 'd' },
+		{ "client-timeout-ms", required_argument, NULL, 'T' },
 		{ "data-port", required_argument, NULL, 'p' },
 		{ "data", required_argument, NULL, 'D' },
 		{ "run-for", required_argument, NULL, 't' },
@@ -133,6 +135,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'i': o->host_id = strtol(optarg, NULL, 0); break;
 		case 'b': o->heartbeat_ms = (unsigned int)atoi(optarg); break;
 		case 'd': o->down_ms = (unsigned int)atoi(optarg); break;
+		case 'T': o->client_timeout_ms = (unsigned int)atoi(optarg); break;
 		case 'p': o->data_port = (unsigned int)atoi(optarg); break;
 		case 'D':
 			if (!strcmp(optarg, "auto")) {
@@ -173,7 +176,8 @@ static int run_controller(const struct opts *o, struct pw_transport *t)
 {
 	static struct pw_controller c;
 	uint64_t start = pw_now_ns();
-	int ret = pw_controller_init(&c, t, o->heartbeat_ms, o->down_ms);
+	int ret = pw_controller_init(&c, t, o->heartbeat_ms, o->down_ms,
+				     o->client_timeout_ms);
 
 	if (ret) {
 		fprintf(stderr, "pathwaysd: --down-ms must exceed --heartbeat-ms\n");
@@ -227,59 +231,27 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 	return ret;
 }
 
-struct status_ctx {
-	bool answered;
-	struct pw_wire_connect_ack ack;
-};
-
-static int status_handle(struct pw_node *node, struct pw_node_peer *p,
-			 const struct pw_wire_msg *msg, uint64_t now)
-{
-	struct status_ctx *s = node->ctx;
-
-	(void)p;
-	(void)now;
-	if (msg->hdr.type != PW_WIRE_CONNECT_ACK)
-		return 0;
-	s->ack = msg->body.connect_ack;
-	s->answered = true;
-	return 0;
-}
-
 static int run_status(const struct opts *o, struct pw_transport *t)
 {
-	static struct pw_node node;
-	struct status_ctx s = { 0 };
-	struct pw_node_peer *ctl;
-	struct pw_wire_msg m;
-	uint64_t start = pw_now_ns();
+	static struct pw_remote r;
 	double limit = o->run_for > 0 ? o->run_for : 5;
+	int ret;
 
 	if (!o->have_controller) {
 		fprintf(stderr, "pathwaysd: status needs --controller\n");
 		pw_transport_close(t);
 		return -EINVAL;
 	}
-	pw_node_init(&node, PW_NODE_CLIENT_BASE | ((uint32_t)getpid() & 0x7fffffff),
-		     t, status_handle, &s);
-	ctl = pw_node_peer(&node, PW_NODE_CONTROLLER, &o->controller);
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_CONNECT;
-	m.body.connect.pid = (uint32_t)getpid();
-	snprintf(m.body.connect.name, sizeof(m.body.connect.name), "status");
-	pw_node_send(&node, ctl, &m, start);
-	while (!s.answered && !stop && pw_now_ns() - start < limit * 1e9)
-		pw_node_step(&node, 20000000ull);
-	/* Let the last ack go out before leaving. */
-	pw_node_step(&node, 1000000ull);
-	pw_node_fini(&node);
-	if (!s.answered) {
+	/* A client that connects, reads the answer and says BYE. */
+	ret = pw_remote_open(&r, t, &o->controller, "status",
+			     (unsigned int)(limit * 1000));
+	if (!ret)
+		printf("islands %u devices %u\n", r.ack.nislands, r.ack.ndevices);
+	pw_remote_shut(&r);
+	if (ret == -ETIMEDOUT)
 		fprintf(stderr, "pathwaysd: no answer from the controller in %.1f s\n",
 			limit);
-		return -ETIMEDOUT;
-	}
-	printf("islands %u devices %u\n", s.ack.nislands, s.ack.ndevices);
-	return 0;
+	return ret;
 }
 
 int main(int argc, char **argv)

@@ -56,7 +56,7 @@ static void usage(FILE *f)
 		"                              [--chain L] [-n N] [--window W] [-r REPS]\n"
 		"  Figure 5 over the DCN: computations/s of OpByOp, Chained and Fused\n"
 		"  x = x + 1 over f32[1] on D devices of each of hosts 0..H-1 (default\n"
-		"  H 1, D 1, L 32, N 256 computations per mode and repetition, W 16\n"
+		"  H 1, D 1, L 32, N 512 computations per mode and repetition, W 16\n"
 		"  runs in flight, 3 repetitions; the median is reported)\n");
 }
 
@@ -74,7 +74,7 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 	int c;
 
 	*o = (struct tput_opts){ .hosts = 1, .devices = 1, .chain = 32,
-				 .computations = 256, .window = 16, .reps = 3 };
+				 .computations = 512, .window = 16, .reps = 3 };
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "n:r:h", longopts, NULL)) != -1) {
 		switch (c) {

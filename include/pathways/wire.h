@@ -117,6 +117,8 @@
  * @PW_WIRE_READY: worker -> controller -> worker: a run's transfer
  *	target is registered; here is where to write.
  * @PW_WIRE_CANCEL: controller -> worker: end a run now, with a status.
+ * @PW_WIRE_BYE: client -> controller -> workers: the client has gone
+ *	(closed, or the controller gave up on it): forget its objects.
  */
 enum pw_wire_type {
 	PW_WIRE_ACK = 1,
@@ -136,6 +138,7 @@ enum pw_wire_type {
 	PW_WIRE_STATUS,
 	PW_WIRE_READY,
 	PW_WIRE_CANCEL,
+	PW_WIRE_BYE,
 	PW_WIRE_NTYPES,
 };
 
@@ -666,6 +669,17 @@ struct pw_wire_cancel {
 };
 
 /**
+ * struct pw_wire_bye - BYE: a client has gone; its runs end, its buffers
+ *	and functions are freed, its programs forgotten
+ * @client: the client's node id (set by the controller; 0 from a client).
+ * @reserved: zero.
+ */
+struct pw_wire_bye {
+	uint32_t client;
+	uint32_t reserved;
+};
+
+/**
  * struct pw_wire_msg - a decoded message (host order), or one to encode
  * @hdr: the header.
  * @body: the body of @hdr.type; PROGRAM, RUN, PLAN, FUNCTION and BUFFER
@@ -690,6 +704,7 @@ struct pw_wire_msg {
 		struct pw_wire_status status;
 		struct pw_wire_ready ready;
 		struct pw_wire_cancel cancel;
+		struct pw_wire_bye bye;
 		uint8_t raw[PW_WIRE_MAX_BODY];
 	} body;
 };
@@ -770,6 +785,7 @@ PW_WIRE_SIZE(struct pw_wire_status, 24);
 PW_WIRE_SIZE(struct pw_wire_ready, 48);
 PW_WIRE_OFF(struct pw_wire_ready, desc, 24);
 PW_WIRE_SIZE(struct pw_wire_cancel, 8);
+PW_WIRE_SIZE(struct pw_wire_bye, 8);
 
 /* The largest message of every type fits one datagram. */
 _Static_assert(sizeof(struct pw_wire_program) <= PW_WIRE_MAX_BODY,

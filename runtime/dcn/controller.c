@@ -160,6 +160,90 @@ static int on_connect(struct pw_controller *c, struct pw_node_peer *p,
 	return 0;
 }
 
+/*
+ * Client @p has gone (@why): its runs end, its programs and functions go,
+ * every worker frees its buffers and functions, and its peer slot is
+ * dropped a second later (our acknowledgement of its BYE goes first).
+ */
+static void client_gone(struct pw_controller *c, struct pw_node_peer *p,
+			const char *why, uint64_t now)
+{
+	struct pw_wire_msg m;
+	unsigned int h, i;
+
+	pw_ctl_runs_forget_client(c, p->id, now);
+	pw_ctl_fns_forget_client(c, p->id);
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_BYE;
+	m.body.bye.client = p->id;
+	for (h = 0; h < PW_MAX_HOSTS; h++) {
+		struct pw_node_peer *wp;
+
+		if (!c->isl[h].used || !c->isl[h].up)
+			continue;
+		wp = pw_node_find(&c->node, c->isl[h].node);
+		if (wp)
+			pw_node_send(&c->node, wp, &m, now);
+	}
+	c->gone++;
+	ctl_log("client node %u gone (%s): its objects are freed", p->id, why);
+	for (i = 0; i < PW_CTL_MAX_DYING && c->dying[i]; i++)
+		;
+	if (i == PW_CTL_MAX_DYING) {
+		pw_node_drop_peer(&c->node, p);
+		return;
+	}
+	c->dying[i] = p->id;
+	c->dying_ns[i] = now + 1000000000ull;
+}
+
+static bool is_client(const struct pw_node_peer *p)
+{
+	return p->id & PW_NODE_CLIENT_BASE;
+}
+
+static bool is_dying(const struct pw_controller *c, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < PW_CTL_MAX_DYING; i++)
+		if (c->dying[i] == id)
+			return true;
+	return false;
+}
+
+/*
+ * Clients that stopped acknowledging have gone; the peers of gone
+ * clients are dropped once their time is up.
+ */
+static void ctl_reap_clients(struct pw_controller *c, uint64_t now)
+{
+	uint64_t limit = c->client_timeout_ms * 1000000ull;
+	unsigned int i;
+
+	for (i = 0; i < PW_CTL_MAX_DYING; i++) {
+		struct pw_node_peer *p;
+
+		if (!c->dying[i] || now < c->dying_ns[i])
+			continue;
+		p = pw_node_find(&c->node, c->dying[i]);
+		if (p)
+			pw_node_drop_peer(&c->node, p);
+		c->dying[i] = 0;
+	}
+	for (i = 0; i < c->node.npeers; i++) {
+		struct pw_node_peer *p = &c->node.peers[i];
+		uint64_t oldest;
+
+		if (!p->ch || !is_client(p) || is_dying(c, p->id))
+			continue;
+		oldest = pw_rchan_oldest_unacked(p->ch);
+		if (oldest != UINT64_MAX && now - oldest >= limit)
+			client_gone(c, p, "it acknowledged nothing for the client timeout",
+				    now);
+	}
+}
+
 static int ctl_handle(struct pw_node *node, struct pw_node_peer *p,
 		      const struct pw_wire_msg *msg, uint64_t now)
 {
@@ -186,17 +270,25 @@ static int ctl_handle(struct pw_node *node, struct pw_node_peer *p,
 		return pw_ctl_on_status(c, p, msg, now);
 	case PW_WIRE_READY:
 		return pw_ctl_on_ready(c, p, msg, now);
+	case PW_WIRE_BYE:
+		if (!is_client(p) || is_dying(c, p->id))
+			return -EPROTO;
+		client_gone(c, p, "it closed", now);
+		return 0;
 	default:
 		return -EOPNOTSUPP;
 	}
 }
 
 int pw_controller_init(struct pw_controller *c, struct pw_transport *t,
-		       unsigned int heartbeat_ms, unsigned int down_ms)
+		       unsigned int heartbeat_ms, unsigned int down_ms,
+		       unsigned int client_timeout_ms)
 {
 	memset(c, 0, sizeof(*c));
 	c->heartbeat_ms = heartbeat_ms ? heartbeat_ms : PW_HEARTBEAT_MS;
 	c->down_ms = down_ms ? down_ms : PW_DOWN_MS;
+	c->client_timeout_ms = client_timeout_ms ? client_timeout_ms :
+						   PW_CLIENT_TIMEOUT_MS;
 	if (c->down_ms <= c->heartbeat_ms)
 		return -EINVAL;
 	return pw_node_init(&c->node, PW_NODE_CONTROLLER, t, ctl_handle, c);
@@ -259,6 +351,7 @@ int pw_controller_step(struct pw_controller *c, uint64_t timeout_ns)
 	uint64_t now = pw_now_ns();
 
 	ctl_check_liveness(c, now);
+	ctl_reap_clients(c, now);
 	ctl_beat(c, now);
 	return ret;
 }

@@ -231,6 +231,15 @@ int pw_ctl_on_ready(struct pw_controller *c, struct pw_node_peer *p,
 	return pw_node_send(&c->node, to, &m, now);
 }
 
+void pw_ctl_fns_forget_client(struct pw_controller *c, uint32_t client)
+{
+	unsigned int i;
+
+	for (i = 0; c->fns && i < PW_CTL_MAX_FNS; i++)
+		if (c->fns[i].used && c->fns[i].client == client)
+			fn_free(&c->fns[i]);
+}
+
 void pw_ctl_objs_fini(struct pw_controller *c)
 {
 	unsigned int i;

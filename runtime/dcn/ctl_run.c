@@ -315,6 +315,26 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 	return -ENOENT;
 }
 
+void pw_ctl_runs_forget_client(struct pw_controller *c, uint32_t client,
+			       uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < PW_CTL_MAX_PROGRAMS; i++)
+		if (c->programs[i].used && c->programs[i].client == client)
+			program_free(&c->programs[i]);
+	for (i = 0; i < PW_CTL_MAX_RUNS; i++) {
+		struct pw_ctl_run *r = &c->runs[i];
+
+		if (!r->used || r->client != client)
+			continue;
+		/* Nobody to answer: the workers stop, the slot is free. */
+		r->done.status = ECANCELED;
+		cancel_rest(c, r, now);
+		memset(r, 0, sizeof(*r));
+	}
+}
+
 void pw_ctl_host_down(struct pw_controller *c, unsigned int host,
 		      uint64_t now)
 {

@@ -160,10 +160,15 @@ int pw_remote_connect(const char *controller, const char *name,
 
 void pw_remote_shut(struct pw_remote *r)
 {
+	struct pw_wire_msg m;
 	unsigned int i;
 
-	for (i = r->nbufs; i-- > 0;)
-		pw_remote_free(r, r->bufs[i].host, r->bufs[i].id);
+	/* BYE: the controller and workers free all the client had. */
+	if (r->connected) {
+		memset(&m, 0, sizeof(m));
+		m.hdr.type = PW_WIRE_BYE;
+		rc_send(r, &m);
+	}
 	/* Let the last messages and acks go out before the channel goes. */
 	for (i = 0; i < 100 && r->ctl && r->ctl->ch &&
 	     pw_rchan_inflight(r->ctl->ch) + pw_node_queued(r->ctl); i++)

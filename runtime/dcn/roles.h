@@ -24,6 +24,8 @@
 #define PW_MAX_HOSTS		64
 #define PW_HEARTBEAT_MS		100
 #define PW_DOWN_MS		1000
+/* A client that acknowledges nothing for this long has gone. */
+#define PW_CLIENT_TIMEOUT_MS	30000
 
 /**
  * struct pw_ctl_island - a worker's island as the controller knows it
@@ -44,6 +46,7 @@ struct pw_ctl_island {
 };
 
 #define PW_CTL_MAX_PROGRAMS	64
+#define PW_CTL_MAX_DYING	64
 #define PW_CTL_MAX_RUNS		256
 #define PW_CTL_MAX_FNS		1024
 
@@ -137,6 +140,12 @@ struct pw_ctl_run {
  * @down_ms: a worker silent this long is down.
  * @isl: islands by host id.
  * @clients: clients that connected.
+ * @gone: clients that have gone.
+ * @client_timeout_ms: a client silent about our messages this long has
+ *	gone (crashed, or parted from us): its objects are freed.
+ * @dying: peers of gone clients, dropped at @dying_ns[i] (their BYE's
+ *	acknowledgement goes out first).
+ * @dying_ns: see @dying.
  * @last_beat_ns: when it last sent its own heartbeats.
  * @downs: workers marked down so far.
  * @programs: registered programs.
@@ -150,6 +159,10 @@ struct pw_controller {
 	unsigned int down_ms;
 	struct pw_ctl_island isl[PW_MAX_HOSTS];
 	unsigned int clients;
+	unsigned int gone;
+	unsigned int client_timeout_ms;
+	uint32_t dying[PW_CTL_MAX_DYING];
+	uint64_t dying_ns[PW_CTL_MAX_DYING];
 	uint64_t last_beat_ns;
 	unsigned int downs;
 	struct pw_ctl_program programs[PW_CTL_MAX_PROGRAMS];
@@ -165,6 +178,9 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 		  const struct pw_wire_msg *msg, uint64_t now);
 int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 		   const struct pw_wire_msg *msg, uint64_t now);
+/* Client @client has gone: forget its programs, end its runs. */
+void pw_ctl_runs_forget_client(struct pw_controller *c, uint32_t client,
+			       uint64_t now);
 /* Host @host went down: its runs fail with -EHOSTDOWN. */
 void pw_ctl_host_down(struct pw_controller *c, unsigned int host,
 		      uint64_t now);
@@ -190,9 +206,12 @@ int pw_ctl_on_ready(struct pw_controller *c, struct pw_node_peer *p,
 /* The host of worker node @node, or -1 if it is no registered worker. */
 int pw_ctl_host_of(const struct pw_controller *c, uint32_t node);
 void pw_ctl_objs_fini(struct pw_controller *c);
+/* Client @client has gone: drop its functions. */
+void pw_ctl_fns_forget_client(struct pw_controller *c, uint32_t client);
 
 int pw_controller_init(struct pw_controller *c, struct pw_transport *t,
-		       unsigned int heartbeat_ms, unsigned int down_ms);
+		       unsigned int heartbeat_ms, unsigned int down_ms,
+		       unsigned int client_timeout_ms);
 /* Run for up to @timeout_ns; marks silent workers down. */
 int pw_controller_step(struct pw_controller *c, uint64_t timeout_ns);
 void pw_controller_fini(struct pw_controller *c);
@@ -329,9 +348,12 @@ int pw_wk_on_cancel(struct pw_worker *w, const struct pw_wire_cancel *c);
 /* Reap device and data-plane completions; send DONE for finished plans. */
 void pw_wk_reap(struct pw_worker *w);
 void pw_wk_runs_fini(struct pw_worker *w);
-/* runtime/dcn/wk_obj.c: FUNCTION and BUFFER messages. */
+/* runtime/dcn/wk_obj.c: FUNCTION, BUFFER and BYE messages. */
 int pw_wk_on_function(struct pw_worker *w, const struct pw_wire_function *f);
 int pw_wk_on_buffer(struct pw_worker *w, const struct pw_wire_buffer *b);
+int pw_wk_on_bye(struct pw_worker *w, const struct pw_wire_bye *b);
+/* End client @client's runs here (it has gone). */
+void pw_wk_runs_forget_client(struct pw_worker *w, uint32_t client);
 
 /*
  * A worker for host @host_id with island @reg: opens its devices and its

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wk_obj.c - a worker's side of FUNCTION and BUFFER: compiled functions
+ * wk_obj.c - a worker's side of FUNCTION, BUFFER and BYE: compiled functions
  * reassembled and checked (loaded on a device the first time a command
  * runs them), buffers created, filled, read back and freed for remote
  * clients. Every request ends with one STATUS for its client (through
- * the controller), or DATA for a read.
+ * the controller), or DATA for a read. When a client goes, everything it
+ * had here goes with it.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "roles.h"
@@ -139,4 +141,22 @@ int pw_wk_on_buffer(struct pw_worker *w, const struct pw_wire_buffer *b)
 	if (ret)
 		send_status(w, PW_WIRE_BUFFER, b->client, b->id, ret, 0);
 	return ret;
+}
+
+int pw_wk_on_bye(struct pw_worker *w, const struct pw_wire_bye *b)
+{
+	unsigned int nbufs = w->store.nbufs, nfns = w->store.nfns;
+	uint64_t bytes = w->store.bytes;
+
+	pw_wk_runs_forget_client(w, b->client);
+	pw_wstore_release_owner(&w->store, b->client);
+	pw_wstore_drop_fns(&w->store, b->client);
+	if (nbufs == w->store.nbufs && nfns == w->store.nfns)
+		return 0;	/* one that only asked (pathwaysd --role status) */
+	printf("worker %u: client node %u gone: freed %u buffers (%llu bytes), %u functions\n",
+	       w->reg.host_id, b->client, nbufs - w->store.nbufs,
+	       (unsigned long long)(bytes - w->store.bytes),
+	       nfns - w->store.nfns);
+	fflush(stdout);
+	return 0;
 }

@@ -589,6 +589,19 @@ int pw_wk_on_cancel(struct pw_worker *w, const struct pw_wire_cancel *cn)
 	return 0;
 }
 
+void pw_wk_runs_forget_client(struct pw_worker *w, uint32_t client)
+{
+	struct pw_wire_cancel cn = { .status = ECANCELED };
+	unsigned int i;
+
+	for (i = 0; i < PW_WK_MAX_RUNS; i++) {
+		if (!w->runs[i].used || w->runs[i].client != client)
+			continue;
+		cn.run_id = w->runs[i].id;
+		pw_wk_on_cancel(w, &cn);
+	}
+}
+
 static void on_device_done(struct pw_worker *w, const struct pw_wdev_done *d)
 {
 	unsigned int slot = (unsigned int)(d->tag >> 48);

@@ -80,6 +80,8 @@ static int wk_handle(struct pw_node *node, struct pw_node_peer *p,
 		return pw_wk_on_ready(w, &msg->body.ready);
 	case PW_WIRE_CANCEL:
 		return pw_wk_on_cancel(w, &msg->body.cancel);
+	case PW_WIRE_BYE:
+		return pw_wk_on_bye(w, &msg->body.bye);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -196,6 +198,11 @@ int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns)
 
 void pw_worker_fini(struct pw_worker *w)
 {
+	/* What clients left behind: 0 and 0 when every one said BYE. */
+	printf("worker %u: at exit: %u buffers (%llu bytes), %u functions of clients\n",
+	       w->reg.host_id, w->store.nbufs,
+	       (unsigned long long)w->store.bytes, w->store.nfns);
+	fflush(stdout);
 	pw_node_fini(&w->node);
 	wk_free(w);
 }

@@ -170,6 +170,7 @@ static void wfn_free(struct pw_wstore *s, struct pw_wfn *f)
 	}
 	free(f->payload);
 	free(f);
+	s->nfns--;
 }
 
 int pw_wfn_add(struct pw_wstore *s, const struct pw_wire_function *w)
@@ -191,6 +192,7 @@ int pw_wfn_add(struct pw_wstore *s, const struct pw_wire_function *w)
 		f->client = w->client;
 		f->id = w->fn_id;
 		f->total = w->total;
+		s->nfns++;
 		f->next = s->fns[bucket(f->client, f->id)];
 		s->fns[bucket(f->client, f->id)] = f;
 	} else if (!f || f->complete || w->offset != f->received ||

@@ -100,6 +100,7 @@ struct pw_wfn {
  * @fns: functions by (client, id).
  * @nbufs: buffers alive.
  * @bytes: their bytes.
+ * @nfns: functions kept.
  */
 struct pw_wstore {
 	struct pw_wdev *dev;
@@ -108,6 +109,7 @@ struct pw_wstore {
 	struct pw_wfn *fns[PW_WSTORE_BUCKETS];
 	unsigned int nbufs;
 	uint64_t bytes;
+	unsigned int nfns;
 };
 
 void pw_wstore_init(struct pw_wstore *s, struct pw_wdev *dev,

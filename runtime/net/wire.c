@@ -51,6 +51,7 @@ static const char *const type_names[PW_WIRE_NTYPES] = {
 	[PW_WIRE_STATUS] = "STATUS",
 	[PW_WIRE_READY] = "READY",
 	[PW_WIRE_CANCEL] = "CANCEL",
+	[PW_WIRE_BYE] = "BYE",
 };
 
 const char *pw_wire_err_name(enum pw_wire_err err)
@@ -101,6 +102,7 @@ static const struct body_layout layouts[PW_WIRE_NTYPES] = {
 	[PW_WIRE_STATUS] = { sizeof(struct pw_wire_status), 0, 0 },
 	[PW_WIRE_READY] = { sizeof(struct pw_wire_ready), 0, 0 },
 	[PW_WIRE_CANCEL] = { sizeof(struct pw_wire_cancel), 0, 0 },
+	[PW_WIRE_BYE] = { sizeof(struct pw_wire_bye), 0, 0 },
 };
 
 /* Records a variable body counts (host order); 0 for fixed bodies. */
@@ -370,6 +372,10 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 	case PW_WIRE_CANCEL:
 		ORD(m->body.cancel.run_id);
 		ORD(m->body.cancel.status);
+		break;
+	case PW_WIRE_BYE:
+		ORD(m->body.bye.client);
+		ORD(m->body.bye.reserved);
 		break;
 	default:	/* ACK: no body */
 		break;
@@ -666,6 +672,8 @@ static enum pw_wire_err check_body(const struct pw_wire_msg *m)
 		if (!m->body.cancel.status)
 			return PW_WIRE_E_VALUE;
 		return PW_WIRE_OK;
+	case PW_WIRE_BYE:
+		return m->body.bye.reserved ? PW_WIRE_E_RESERVED : PW_WIRE_OK;
 	default:	/* ACK, HEARTBEAT, DONE: any values */
 		return PW_WIRE_OK;
 	}

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <pathways/remote.h>
 
@@ -328,6 +330,46 @@ TEST_F_TIMEOUT(remote, collectives_stay_on_one_island, 300)
 	ASSERT_EQ(0, pw_fn_build(b, &fn));
 	EXPECT_EQ(-EOPNOTSUPP, pw_remote_function(self->r, fn, &fid));
 	pw_fn_put(fn);
+}
+
+/*
+ * A client that dies with a run in flight: its DONE is never
+ * acknowledged, so the controller gives up on it after its client
+ * timeout and every worker frees what it had. The scenario checks the
+ * workers' logs: nothing of any client is left when they exit.
+ */
+TEST_F(remote, a_client_that_dies_is_collected)
+{
+	const uint32_t shape[1] = { 1024 };
+	static float x[1024];
+	pid_t pid = fork();
+	int status;
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct pw_fn *fn = add_fn(1024);
+		struct pw_remote *r;
+		uint32_t fid, prog, id, out, ticket;
+		struct pw_rprog *p = pw_rprog_begin();
+		int a[2], y;
+
+		if (pw_remote_connect(getenv("PW_CONTROLLER"), "doomed", &r) ||
+		    pw_remote_function(r, fn, &fid) ||
+		    pw_remote_buffer(r, 1, 2, PWTPU_DT_F32, 1, shape, x, &id))
+			_exit(1);
+		a[0] = pw_rprog_arg(p, 1, 2, PWTPU_DT_F32, 1, shape);
+		a[1] = pw_rprog_arg(p, 1, 2, PWTPU_DT_F32, 1, shape);
+		if (pw_rprog_call(p, fn, fid, 1, 2, a, 2, &y) ||
+		    pw_rprog_results(p, &y, 1) ||
+		    pw_remote_program(r, p, &prog) ||
+		    pw_remote_run_async(r, prog, (uint32_t[]){ id, id }, 2,
+					&out, 1, &ticket))
+			_exit(2);
+		_exit(0);	/* no wait, no close: gone */
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN

@@ -32,7 +32,7 @@ PWTPU_OUTDIR=$out tools/testbed-multi -n 2 --rxe --outdir "$out" --logs "$out" -
 h0=$out/host0.log
 
 echo "TAP version 13"
-echo "1..5"
+echo "1..7"
 check "both hosts exit 0" '((rc == 0))'
 check "the rdma cluster's workers use RDMA verbs" \
 	'(($(grep -c "^wk[01]-rdma: worker [01]: data plane rdma" "$h0" "$out/host1.log" |
@@ -45,7 +45,14 @@ check "the pipeline across islands gives one result over RDMA and TCP" \
 	 cmp -s "$out/digest-rdma" "$out/digest-tcp"'
 check "the harness ran over both clusters" \
 	'(($(grep -c "^\(rdma\|tcp\): # Totals" "$h0") == 2))'
+check "the client that died is given up on, by both controllers" \
+	'(($(grep -c "^ctl-\(rdma\|tcp\): controller: client node [0-9]* gone (it acknowledged nothing" "$h0") == 2))'
+# Every client closed or was collected: the four workers hold nothing.
+check "no buffer or function of any client is left on any worker" \
+	'(($(cat "$h0" "$out/host1.log" |
+	     grep -c "^wk[01]-\(rdma\|tcp\): worker [01]: at exit: 0 buffers (0 bytes), 0 functions") == 4))'
 grep -E "^(rdma|tcp): (ok|not ok|# Totals)" "$h0" | sed 's/^/# /'
+grep -hE "gone|at exit" "$h0" "$out/host1.log" | sed 's/^/# /'
 # The harness's counts, over both clusters.
 while read -r p f; do
 	passed=$((passed + p)); failed=$((failed + f))

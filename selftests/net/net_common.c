@@ -262,6 +262,9 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 		m->body.cancel.run_id = net_rand(rng);
 		m->body.cancel.status = 1 + net_below(rng, UINT32_MAX);
 		break;
+	case PW_WIRE_BYE:
+		m->body.bye.client = net_rand(rng);
+		break;
 	default:	/* ACK */
 		break;
 	}

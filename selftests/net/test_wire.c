@@ -94,6 +94,7 @@ TEST(names)
 	ASSERT_STREQ("STATUS", pw_wire_type_name(PW_WIRE_STATUS));
 	ASSERT_STREQ("READY", pw_wire_type_name(PW_WIRE_READY));
 	ASSERT_STREQ("CANCEL", pw_wire_type_name(PW_WIRE_CANCEL));
+	ASSERT_STREQ("BYE", pw_wire_type_name(PW_WIRE_BYE));
 	ASSERT_STREQ("?", pw_wire_type_name(0));
 	ASSERT_STREQ("?", pw_wire_type_name(PW_WIRE_NTYPES));
 }
@@ -212,6 +213,10 @@ TEST(round_trip_at_bounds)
 	hdr_init(&m, PW_WIRE_CANCEL);
 	m.body.cancel.run_id = 9;
 	m.body.cancel.status = 0xffffffff;
+	ASSERT_EQ(0, round_trips(&m, H + 8));
+
+	hdr_init(&m, PW_WIRE_BYE);
+	m.body.bye.client = 0x80001234;
 	ASSERT_EQ(0, round_trips(&m, H + 8));
 
 	hdr_init(&m, PW_WIRE_CONNECT_ACK);
@@ -1175,6 +1180,14 @@ TEST(reject_status_ready_cancel)
 	REJECT(&c, PW_WIRE_E_VALUE);
 	CRAFT(&c, PW_WIRE_CANCEL, 1);
 	craft_resize(&c, c.len - 4);
+	REJECT(&c, PW_WIRE_E_BODY_SIZE);
+
+	/* BYE: its reserved word is zero, its size fixed. */
+	CRAFT(&c, PW_WIRE_BYE, 1);
+	c.buf[BODY(struct pw_wire_bye, reserved)] = 1;
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	CRAFT(&c, PW_WIRE_BYE, 1);
+	craft_resize(&c, c.len + 4);
 	REJECT(&c, PW_WIRE_E_BODY_SIZE);
 }
 
