@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "../fn/fn.h"
@@ -103,11 +104,17 @@ int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
 		   unsigned int timeout_ms)
 {
 	struct pw_wire_msg m;
+	uint32_t id;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = pw_node_init(&r->node,
-			   PW_NODE_CLIENT_BASE | ((uint32_t)getpid() & 0x7fffffff),
+	/*
+	 * Random, not the pid: clients on different hosts share one id
+	 * space, and their pids repeat from host to host.
+	 */
+	if (getrandom(&id, sizeof(id), 0) != sizeof(id))
+		id = (uint32_t)getpid() ^ (uint32_t)pw_now_ns();
+	ret = pw_node_init(&r->node, PW_NODE_CLIENT_BASE | (id & 0x7fffffff),
 			   t, rc_handle, r);
 	if (ret)
 		return ret;

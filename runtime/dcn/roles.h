@@ -16,7 +16,8 @@
 #include "wdev.h"
 #include "wstore.h"
 
-/* Node ids: the controller is 1, a worker 0x100 + host id, clients high. */
+/* Node ids: the controller is 1, a worker 0x100 + host id, clients high
+ * (the top bit and 31 random bits). */
 #define PW_NODE_CONTROLLER	1u
 #define PW_NODE_WORKER_BASE	0x100u
 #define PW_NODE_CLIENT_BASE	0x80000000u

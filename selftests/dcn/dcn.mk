@@ -11,5 +11,10 @@ $(DCN_TEST_DIR)/test_remote: $(DCN_TEST_DIR)/test_remote.o $(LIBPATHWAYS) \
 		$(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
+# A client whose run loses a host (selftests/dcn/test_pathwaysd.sh).
+$(DCN_TEST_DIR)/remote_hostdown: $(DCN_TEST_DIR)/remote_hostdown.o \
+		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
 # Built with the guest tests; run-in-guest.sh does not look in dcn/.
-GUEST_TESTS += $(DCN_TEST_DIR)/test_remote
+GUEST_TESTS += $(DCN_TEST_DIR)/test_remote $(DCN_TEST_DIR)/remote_hostdown

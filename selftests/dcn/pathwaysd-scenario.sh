@@ -1,9 +1,10 @@
 #!/bin/bash
 # Guest side of selftests/dcn/test_pathwaysd.sh (run on every host by
 # tools/testbed-multi -n 3 with pwtpu.ko loaded): host 0 runs the
-# controller and a worker and checks what the controller sees; host 1 is a
-# worker until the controller goes away; host 2 is a worker that powers
-# its guest off abruptly once it is registered.
+# controller and a worker and checks what the controller sees, with a
+# remote client whose run spans hosts 1 and 2; host 1 is a worker until
+# the controller goes away; host 2 is a worker that powers its guest off
+# abruptly once that run has reached it.
 set -uo pipefail
 
 B=${BUILD:-build}
@@ -42,12 +43,17 @@ case $me in
 	else
 		rc=1
 	fi
+	# A remote run over hosts 1 and 2 is in flight when host 2 goes.
+	"$B/selftests/dcn/remote_hostdown" "$ctl" >/tmp/hostdown.log 2>&1 &
+	hostdown=$!
 	# Host 2 powers off once registered: the controller must notice.
 	if wait_status "islands 2 devices $((2 * ndev))" 60; then
 		echo "ok: the powered-off host left the cluster"
 	else
 		rc=1
 	fi
+	wait "$hostdown" || rc=1
+	sed 's/^/hostdown: /' /tmp/hostdown.log
 	# Work on a live island runs; on the dead one it fails, at once.
 	if "$B/tools/pwbench" dispatch --dcn "$ctl" --host 1 -n 20 >/tmp/run1.log 2>&1; then
 		echo "ok: runs on a live island complete"
@@ -104,7 +110,8 @@ PY
 		sleep 0.5
 	done
 	sed 's/^/wk: /' /tmp/worker.log
-	sleep 2
+	# Long enough for host 0's remote run to reach us first.
+	sleep 8
 	echo "powering off"
 	echo o >/proc/sysrq-trigger
 	sleep 30

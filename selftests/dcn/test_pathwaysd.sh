@@ -2,14 +2,16 @@
 # pathwaysd on three testbed hosts (tools/testbed-multi): workers register
 # their islands with the controller; a host powered off mid-run is marked
 # down within the bounded time and leaves the cluster while the others
-# stay; garbage datagrams at the controller and a worker are dropped and
-# counted, and the services keep serving. About two minutes.
+# stay, and a remote run that spanned it ends with EHOSTDOWN while runs
+# over the others go on; garbage datagrams at the controller and a
+# worker are dropped and counted, and the services keep serving. About
+# two minutes.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 logs=$(mktemp -d "${TMPDIR:-/tmp}/test_pathwaysd.XXXXXX")
-trap 'rm -rf "$logs"' EXIT
+trap '[[ -n ${KEEP:-} ]] || rm -rf "$logs"' EXIT
 n=0 passed=0 failed=0
 
 check() {
@@ -30,7 +32,7 @@ tools/testbed-multi -n 3 --logs "$logs" --quiet --timeout 300 \
 h0=$logs/host0.log
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..11"
 check "host 0 and host 1 exit 0; host 2 was powered off (no status)" \
 	'grep -qx "testbed-multi: host 0 (10.77.0.1) exited 0" "$logs/out" &&
 	 grep -qx "testbed-multi: host 1 (10.77.0.2) exited 0" "$logs/out" &&
@@ -49,6 +51,10 @@ check "only the powered-off host went down" \
 	 grep -q "^ok: the powered-off host left the cluster" "$h0"'
 check "a run on a live island completes through controller and worker" \
 	'grep -q "^ok: runs on a live island complete" "$h0"'
+check "a remote run in flight on the powered-off host ends with EHOSTDOWN" \
+	'grep -q "^hostdown: ok: the run on the powered-off host failed with EHOSTDOWN" "$h0"'
+check "after it, a remote run over the live hosts completes correctly" \
+	'grep -q "^hostdown: ok: a run over hosts 0 and 1 still completes (x = 2)" "$h0"'
 check "a run on the powered-off island fails with a clear error, not a hang" \
 	'grep -q "^run on the powered-off island: pwbench: registering .* on host 2: Host is down" "$h0"'
 check "garbage at the controller is dropped and counted by reason" \
@@ -57,7 +63,7 @@ check "garbage at a worker is dropped and counted" \
 	'grep -Eq "^wk0: worker: dropped malformed ([3-9][0-9]) " "$h0"'
 check "the controller keeps serving after garbage" \
 	'grep -q "^ok: the controller still serves after the garbage" "$h0"'
-grep -E "^(ctl: controller: host 2 down|ctl: controller: dropped|wk0: worker: dropped)" \
+grep -E "^(ctl: controller: host 2 down|ctl: controller: dropped|wk0: worker: dropped|hostdown: run)" \
 	"$h0" | sed 's/^/# /'
 if ((failed)); then
 	echo "# testbed-multi exited $rc; host logs:"
