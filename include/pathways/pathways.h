@@ -50,8 +50,8 @@ struct pw_connect_opts {
 
 /*
  * Connect (NULL @opts: embedded, weight 1). -ENOENT when the module is
- * not loaded, -EPROTONOSUPPORT for an address (remote controllers are
- * not built yet).
+ * not loaded, -EPROTONOSUPPORT for an address: a remote controller
+ * (pathwaysd) is reached with pw_remote_connect() of pathways/remote.h.
  */
 int pw_connect(const struct pw_connect_opts *opts, struct pw_client **client);
 /*

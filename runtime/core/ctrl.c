@@ -138,7 +138,7 @@ int pw_connect(const struct pw_connect_opts *opts, struct pw_client **out)
 	if (!out)
 		return pw_fail(-EINVAL, "pw_connect: no client pointer");
 	if (opts && opts->address)
-		return pw_fail(-EPROTONOSUPPORT, "remote controller %s: only the embedded controller exists so far",
+		return pw_fail(-EPROTONOSUPPORT, "remote controller %s: use pw_remote_connect() (pathways/remote.h)",
 			       opts->address);
 	if (weight > 1000)
 		return pw_fail(-EINVAL, "weight %u: must be 1..1000", weight);
