@@ -885,6 +885,9 @@ void pw_wire_patch_ack(void *buf, uint16_t flags, uint32_t base,
  * image + constants within @payload_bytes - PW_WIRE_FN_DESC_SIZE exactly;
  * -EINVAL otherwise.
  */
+/* Bytes of a tensor of @s: dtype size times extents; 0 for a bad dtype. */
+uint64_t pw_wire_sig_bytes(const struct pw_wire_sig *s);
+
 void pw_wire_fn_desc_pack(const struct pw_wire_fn_desc *d,
 			  uint8_t out[PW_WIRE_FN_DESC_SIZE]);
 int pw_wire_fn_desc_unpack(const uint8_t *in, uint32_t payload_bytes,

@@ -44,16 +44,6 @@ struct lowering {
 	unsigned int cap;	/* room in prog->cmds and moved */
 };
 
-static uint64_t sig_bytes(const struct pw_wire_sig *s)
-{
-	uint64_t n = pwtpu_dtype_size(s->dtype);
-	unsigned int i;
-
-	for (i = 0; i < s->rank; i++)
-		n *= s->shape[i];
-	return n;
-}
-
 static bool sig_equal(const struct pw_wire_sig *a, const struct pw_wire_sig *b)
 {
 	return a->dtype == b->dtype && a->rank == b->rank &&
@@ -114,18 +104,18 @@ static int assign_values(struct lowering *l)
 			break;
 		case PW_WIRE_NODE_COMPUTE:
 			fn = pw_ctl_fn_find(l->c, prog->client, nd->fn_id);
-			if (!fn || !fn->complete)
+			if (!fn || !fn->pl.complete)
 				return -ENOENT;
-			if (nd->nshards != 1 || nd->nin != fn->desc.nparams)
+			if (nd->nshards != 1 || nd->nin != fn->pl.desc.nparams)
 				return -EINVAL;
 			ret = place_ok(l->c, nd->host, nd->dev);
 			if (ret)
 				return ret;
-			for (i = 0; i < fn->desc.nresults; i++)
+			for (i = 0; i < fn->pl.desc.nresults; i++)
 				l->vals[nv++] = (struct val){
 					.host = nd->host, .dev = nd->dev,
 					.computed = true,
-					.sig = fn->desc.sigs[nd->nin + i],
+					.sig = fn->pl.desc.sigs[nd->nin + i],
 					.sym = PW_WIRE_BUF_TEMP | l->ntemps++ };
 			break;
 		case PW_WIRE_NODE_RESULT:
@@ -177,7 +167,7 @@ static int value_at(struct lowering *l, unsigned int v, unsigned int host,
 		    unsigned int dev, uint32_t *sym)
 {
 	const struct val *src = &l->vals[v];
-	uint64_t bytes = sig_bytes(&src->sig);
+	uint64_t bytes = pw_wire_sig_bytes(&src->sig);
 	struct pw_ctl_cmd *k, *s;
 	unsigned int i;
 
@@ -247,7 +237,7 @@ static int unalias(struct lowering *l, const struct pw_wire_prog_node *nd,
 	k->c.peer_dev = nd->dev;
 	k->c.nin = 1;
 	k->c.nout = 1;
-	k->c.bytes = sig_bytes(&l->vals[l->first[nd->in[i].node] +
+	k->c.bytes = pw_wire_sig_bytes(&l->vals[l->first[nd->in[i].node] +
 					nd->in[i].output].sig);
 	k->c.bufs[0] = in[i];
 	k->c.bufs[1] = PW_WIRE_BUF_TEMP | l->ntemps++;
@@ -275,7 +265,7 @@ static int emit_commands(struct lowering *l)
 			v = edge_val(l, n, &nd->in[i]);
 			if (v < 0)
 				return v;
-			if (!sig_equal(&l->vals[v].sig, &fn->desc.sigs[i]))
+			if (!sig_equal(&l->vals[v].sig, &fn->pl.desc.sigs[i]))
 				return -EINVAL;
 			ret = value_at(l, (unsigned int)v, nd->host, nd->dev,
 				       &in[i]);

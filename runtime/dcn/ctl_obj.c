@@ -48,7 +48,7 @@ struct pw_ctl_fn *pw_ctl_fn_find(struct pw_controller *c, uint32_t client,
 
 static void fn_free(struct pw_ctl_fn *f)
 {
-	free(f->payload);
+	pw_fn_payload_free(&f->pl);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -68,11 +68,11 @@ static void send_status(struct pw_controller *c, struct pw_node_peer *p,
 	pw_node_send(&c->node, p, &m, now);
 }
 
-/* A FUNCTION part; the last one is checked and answered. */
-static int fn_add(struct pw_controller *c, struct pw_node_peer *p,
-		  const struct pw_wire_function *w, struct pw_ctl_fn **out)
+/* The slot of function @id of @client, made for a first part. */
+static int fn_slot(struct pw_controller *c, uint32_t client, uint32_t id,
+		   bool first, struct pw_ctl_fn **out)
 {
-	struct pw_ctl_fn *f = pw_ctl_fn_find(c, p->id, w->fn_id);
+	struct pw_ctl_fn *f = pw_ctl_fn_find(c, client, id);
 	unsigned int i;
 
 	if (!c->fns) {
@@ -80,30 +80,21 @@ static int fn_add(struct pw_controller *c, struct pw_node_peer *p,
 		if (!c->fns)
 			return -ENOMEM;
 	}
-	if (w->offset == 0) {
-		/* Registering an id again replaces the function. */
-		if (f)
-			fn_free(f);
+	if (!f && first) {
 		for (i = 0; i < PW_CTL_MAX_FNS && c->fns[i].used; i++)
 			;
 		if (i == PW_CTL_MAX_FNS)
 			return -ENOSPC;
 		f = &c->fns[i];
-		f->payload = malloc(w->total);
-		if (!f->payload)
-			return -ENOMEM;
 		f->used = true;
-		f->client = p->id;
-		f->id = w->fn_id;
-		f->total = w->total;
-	} else if (!f || f->complete || w->offset != f->received ||
-		   w->total != f->total) {
-		if (f)
-			fn_free(f);
-		return -EPROTO;
+		f->client = client;
+		f->id = id;
 	}
-	memcpy(f->payload + w->offset, w->data, w->nbytes);
-	f->received += w->nbytes;
+	if (!f)
+		return -EPROTO;
+	/* Registering an id again replaces the function everywhere. */
+	if (first)
+		f->sent = 0;
 	*out = f;
 	return 0;
 }
@@ -112,20 +103,20 @@ int pw_ctl_on_function(struct pw_controller *c, struct pw_node_peer *p,
 		       const struct pw_wire_msg *msg, uint64_t now)
 {
 	const struct pw_wire_function *w = &msg->body.function;
-	struct pw_ctl_fn *f = NULL;
+	struct pw_ctl_fn *f;
 	int ret;
 
 	if (pw_ctl_host_of(c, p->id) >= 0)
 		return -EPERM;	/* workers do not register functions */
-	ret = fn_add(c, p, w, &f);
-	if (!ret && f->received < f->total)
-		return 0;
-	if (!ret)
-		ret = pw_wire_fn_desc_unpack(f->payload, f->total, &f->desc);
-	if (ret && f)
-		fn_free(f);
-	else if (f)
-		f->complete = true;
+	ret = fn_slot(c, p->id, w->fn_id, w->offset == 0, &f);
+	if (!ret) {
+		ret = pw_fn_payload_add(&f->pl, w);
+		if (!ret)
+			return 0;	/* more parts to come */
+		if (ret < 0)
+			fn_free(f);
+	}
+	ret = ret < 0 ? ret : 0;
 	send_status(c, p, PW_WIRE_FUNCTION, w->fn_id, ret,
 		    ret ? 0 : w->total, now);
 	return ret;
@@ -135,33 +126,18 @@ int pw_ctl_fn_ship(struct pw_controller *c, struct pw_ctl_fn *fn,
 		   unsigned int h, uint64_t now)
 {
 	struct pw_node_peer *wp = worker_peer(c, h);
-	struct pw_wire_msg m;
-	uint32_t off;
 	int ret;
 
+	(void)now;
 	if (fn->sent & (1ull << h))
 		return 0;
 	if (!wp)
 		return -EHOSTDOWN;
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_FUNCTION;
-	m.body.function.fn_id = fn->id;
-	m.body.function.client = fn->client;
-	m.body.function.total = fn->total;
-	for (off = 0; off < fn->total; off += m.body.function.nbytes) {
-		uint32_t left = fn->total - off;
-
-		m.body.function.offset = off;
-		m.body.function.nbytes = (uint16_t)(left < PW_WIRE_FN_CHUNK ?
-						    left : PW_WIRE_FN_CHUNK);
-		memcpy(m.body.function.data, fn->payload + off,
-		       m.body.function.nbytes);
-		ret = pw_node_send(&c->node, wp, &m, now);
-		if (ret)
-			return ret;
-	}
-	fn->sent |= 1ull << h;
-	return 0;
+	ret = pw_fn_payload_send(&c->node, wp, fn->id, fn->client,
+				 fn->pl.bytes, fn->pl.total);
+	if (!ret)
+		fn->sent |= 1ull << h;
+	return ret;
 }
 
 void pw_ctl_fn_host_reset(struct pw_controller *c, unsigned int h)

@@ -263,17 +263,15 @@ static void expect_status(struct pw_remote *r, uint8_t type, uint32_t id)
 	r->have_status = false;
 }
 
-/* Ship @total payload bytes (head @desc, then @parts) as FUNCTION @id. */
+/* Ship a payload of head @desc, @image and @consts as FUNCTION @id. */
 static int ship_function(struct pw_remote *r, uint32_t id,
 			 const struct pw_wire_fn_desc *desc,
 			 const void *image, const void *consts)
 {
 	uint32_t total = PW_WIRE_FN_DESC_SIZE + desc->image_bytes +
 			 (uint32_t)desc->const_bytes;
-	struct pw_wire_msg m;
 	uint8_t *payload;
-	uint32_t off;
-	int ret = 0;
+	int ret;
 
 	payload = malloc(total);
 	if (!payload)
@@ -284,20 +282,7 @@ static int ship_function(struct pw_remote *r, uint32_t id,
 		memcpy(payload + PW_WIRE_FN_DESC_SIZE + desc->image_bytes,
 		       consts, desc->const_bytes);
 	expect_status(r, PW_WIRE_FUNCTION, id);
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_FUNCTION;
-	m.body.function.fn_id = id;
-	m.body.function.total = total;
-	for (off = 0; off < total && !ret; off += m.body.function.nbytes) {
-		uint32_t left = total - off;
-
-		m.body.function.offset = off;
-		m.body.function.nbytes = (uint16_t)(left < PW_WIRE_FN_CHUNK ?
-						    left : PW_WIRE_FN_CHUNK);
-		memcpy(m.body.function.data, payload + off,
-		       m.body.function.nbytes);
-		ret = rc_send(r, &m);
-	}
+	ret = pw_fn_payload_send(&r->node, r->ctl, id, 0, payload, total);
 	free(payload);
 	return ret ? ret : wait_status(r, NULL);
 }

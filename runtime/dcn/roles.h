@@ -12,6 +12,7 @@
 #include <pathways/rm.h>
 
 #include "../net/dp.h"
+#include "fnpayload.h"
 #include "node.h"
 #include "wdev.h"
 #include "wstore.h"
@@ -56,22 +57,14 @@ struct pw_ctl_island {
  * @used: the slot holds one.
  * @client: the client's node id.
  * @id: the client's id for it.
- * @payload: the FUNCTION payload; @received of @total bytes so far.
- * @total: see @payload.
- * @received: see @payload.
- * @complete: all of it came and its head checked out (@desc).
- * @desc: the payload's head: signatures for lowering.
+ * @pl: its payload (the head's signatures serve lowering).
  * @sent: hosts whose worker has it, one bit each.
  */
 struct pw_ctl_fn {
 	bool used;
 	uint32_t client;
 	uint32_t id;
-	uint8_t *payload;
-	uint32_t total;
-	uint32_t received;
-	bool complete;
-	struct pw_wire_fn_desc desc;
+	struct pw_fn_payload pl;
 	uint64_t sent;
 };
 

@@ -40,31 +40,22 @@ int pw_wk_on_function(struct pw_worker *w, const struct pw_wire_function *f)
 	return ret < 0 ? ret : 0;
 }
 
-static uint64_t create_bytes(const struct pw_wire_buffer *b)
-{
-	uint64_t n = pwtpu_dtype_size(b->dtype);
-	unsigned int i;
-
-	for (i = 0; i < b->rank; i++)
-		n *= b->shape[i];
-	return n;
-}
-
 static int buf_write(struct pw_worker *w, const struct pw_wire_buffer *b)
 {
 	struct pw_wbuf *wb = pw_wbuf_find(&w->store, b->client, b->id);
 	int ret;
 
 	if (b->op == PW_WIRE_BUF_CREATE) {
-		if (create_bytes(b) != b->total || b->dev >= w->dev.ndev)
+		struct pw_wire_sig sig = { .dtype = b->dtype, .rank = b->rank };
+
+		memcpy(sig.shape, b->shape, sizeof(sig.shape));
+		if (pw_wire_sig_bytes(&sig) != b->total || b->dev >= w->dev.ndev)
 			return -EINVAL;
 		ret = pw_wbuf_create(&w->store, b->client, b->id, b->dev,
 				     b->total, &wb);
 		if (ret)
 			return ret;
-		wb->sig.dtype = b->dtype;
-		wb->sig.rank = b->rank;
-		memcpy(wb->sig.shape, b->shape, sizeof(wb->sig.shape));
+		wb->sig = sig;
 	} else if (!wb) {
 		return -ENOENT;
 	} else if (wb->state != PW_WBUF_FILLING || b->offset != wb->filled ||

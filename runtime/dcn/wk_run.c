@@ -179,16 +179,6 @@ static int take_output(struct pw_worker *w, struct pw_wk_run *r,
 	return 0;
 }
 
-static uint64_t sig_bytes(const struct pw_wire_sig *s)
-{
-	uint64_t n = pwtpu_dtype_size(s->dtype);
-	unsigned int i;
-
-	for (i = 0; i < s->rank; i++)
-		n *= s->shape[i];
-	return n;
-}
-
 /* EXEC: 1 issued, 0 not yet, -errno failed. */
 static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
 		      struct pw_wk_cmd *c, unsigned int idx)
@@ -201,9 +191,9 @@ static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
 	unsigned int i;
 	int err = 0, ret;
 
-	if (!fn || !fn->complete)
+	if (!fn || !fn->pl.complete)
 		return -ENOENT;
-	d = &fn->desc;
+	d = &fn->pl.desc;
 	if (pc->nin != d->nparams || pc->nout != d->nresults ||
 	    pc->dev >= w->dev.ndev)
 		return -EINVAL;
@@ -212,7 +202,7 @@ static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
 		if (!input_ok(in[i], pc->dev, true, &err))
 			return err;
 		if (in[i]->dev != pc->dev ||
-		    in[i]->bytes != sig_bytes(&d->sigs[i]))
+		    in[i]->bytes != pw_wire_sig_bytes(&d->sigs[i]))
 			return -EINVAL;
 	}
 	ret = pw_wfn_load(&w->store, fn, pc->dev);
@@ -443,11 +433,11 @@ static uint64_t output_bytes(struct pw_worker *w, struct pw_wk_run *r,
 	if (pc->op != PW_WIRE_CMD_EXEC)
 		return pc->bytes;
 	fn = pw_wfn_find(&w->store, r->client, pc->fn_id);
-	if (!fn || !fn->complete || pc->nin + i >= fn->desc.nparams +
-	    fn->desc.nresults)
+	if (!fn || !fn->pl.complete || pc->nin + i >= fn->pl.desc.nparams +
+	    fn->pl.desc.nresults)
 		return 0;
-	*sig = &fn->desc.sigs[pc->nin + i];
-	return sig_bytes(*sig);
+	*sig = &fn->pl.desc.sigs[pc->nin + i];
+	return pw_wire_sig_bytes(*sig);
 }
 
 /*

@@ -168,7 +168,7 @@ static void wfn_free(struct pw_wstore *s, struct pw_wfn *f)
 		if (f->consts[d])
 			pwtpu_bo_destroy(s->dev->fd[d], f->consts[d]);
 	}
-	free(f->payload);
+	pw_fn_payload_free(&f->pl);
 	free(f);
 	s->nfns--;
 }
@@ -183,48 +183,32 @@ int pw_wfn_add(struct pw_wstore *s, const struct pw_wire_function *w)
 		if (f)
 			wfn_free(s, f);
 		f = calloc(1, sizeof(*f));
-		if (f)
-			f->payload = malloc(w->total);
-		if (!f || !f->payload) {
-			free(f);
+		if (!f)
 			return -ENOMEM;
-		}
 		f->client = w->client;
 		f->id = w->fn_id;
-		f->total = w->total;
-		s->nfns++;
 		f->next = s->fns[bucket(f->client, f->id)];
 		s->fns[bucket(f->client, f->id)] = f;
-	} else if (!f || f->complete || w->offset != f->received ||
-		   w->total != f->total) {
-		/* Parts come in order on one channel. */
-		if (f)
-			wfn_free(s, f);
+		s->nfns++;
+	} else if (!f) {
 		return -EPROTO;
 	}
-	memcpy(f->payload + w->offset, w->data, w->nbytes);
-	f->received += w->nbytes;
-	if (f->received < f->total)
-		return 0;
-	ret = pw_wire_fn_desc_unpack(f->payload, f->total, &f->desc);
-	if (ret) {
+	ret = pw_fn_payload_add(&f->pl, w);
+	if (ret < 0)
 		wfn_free(s, f);
-		return ret;
-	}
-	f->complete = true;
-	return 1;
+	return ret;
 }
 
 /* Write @fn's constants through a mapping of @b (nothing uses it yet). */
 static int upload_consts(int fd, const struct pw_wfn *fn, struct pwtpu_bo *b)
 {
-	const struct pw_wire_fn_desc *d = &fn->desc;
+	const struct pw_wire_fn_desc *d = &fn->pl.desc;
 	int ret;
 
 	ret = pwtpu_bo_map(fd, b);
 	if (ret)
 		return ret;
-	memcpy(b->map, fn->payload + PW_WIRE_FN_DESC_SIZE + d->image_bytes,
+	memcpy(b->map, fn->pl.bytes + PW_WIRE_FN_DESC_SIZE + d->image_bytes,
 	       d->const_bytes);
 	munmap(b->map, b->size);
 	return 0;
@@ -232,7 +216,7 @@ static int upload_consts(int fd, const struct pw_wfn *fn, struct pwtpu_bo *b)
 
 int pw_wfn_load(struct pw_wstore *s, struct pw_wfn *fn, unsigned int dev)
 {
-	const struct pw_wire_fn_desc *d = &fn->desc;
+	const struct pw_wire_fn_desc *d = &fn->pl.desc;
 	int fd = s->dev->fd[dev];
 	struct pwtpu_prog_load pl;
 	struct pwtpu_bo bo;
@@ -255,7 +239,7 @@ int pw_wfn_load(struct pw_wstore *s, struct pw_wfn *fn, unsigned int dev)
 		if (ret)
 			return ret;
 	}
-	ret = pwtpu_prog_load(fd, fn->payload + PW_WIRE_FN_DESC_SIZE,
+	ret = pwtpu_prog_load(fd, fn->pl.bytes + PW_WIRE_FN_DESC_SIZE,
 			      d->image_bytes, NULL, 0, &pl);
 	if (ret)
 		return ret;

@@ -22,6 +22,7 @@
 #include <pwtpu/pwtpu_dev.h>
 
 #include "../net/dp.h"
+#include "fnpayload.h"
 #include "wdev.h"
 
 enum pw_wbuf_state {
@@ -67,11 +68,7 @@ struct pw_wbuf {
  * @next: hash chain.
  * @client: its client's node id.
  * @id: the client's id for it.
- * @payload: the FUNCTION payload; @received of its @total bytes so far.
- * @total: see @payload.
- * @received: see @payload.
- * @complete: every byte came and the head checked out (@desc valid).
- * @desc: the payload's head.
+ * @pl: its payload.
  * @prog: per device, its program handle (0: not loaded there yet).
  * @scratch: per device, its scratch buffer object.
  * @consts: per device, its constants' buffer object.
@@ -80,11 +77,7 @@ struct pw_wfn {
 	struct pw_wfn *next;
 	uint32_t client;
 	uint32_t id;
-	uint8_t *payload;
-	uint32_t total;
-	uint32_t received;
-	bool complete;
-	struct pw_wire_fn_desc desc;
+	struct pw_fn_payload pl;
 	uint32_t prog[PW_WIRE_MAX_DEVICES];
 	uint32_t scratch[PW_WIRE_MAX_DEVICES];
 	uint32_t consts[PW_WIRE_MAX_DEVICES];

@@ -856,6 +856,16 @@ static bool sig_ok(const struct pw_wire_sig *s)
 		    (PW_WIRE_MAX_DIMS - s->rank) * sizeof(s->shape[0]));
 }
 
+uint64_t pw_wire_sig_bytes(const struct pw_wire_sig *s)
+{
+	uint64_t n = pwtpu_dtype_size(s->dtype);
+	unsigned int i;
+
+	for (i = 0; i < s->rank && i < PW_WIRE_MAX_DIMS; i++)
+		n *= s->shape[i];
+	return n;
+}
+
 int pw_wire_fn_desc_unpack(const uint8_t *in, uint32_t payload_bytes,
 			   struct pw_wire_fn_desc *d)
 {

@@ -10,18 +10,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 out=$(mktemp -d "${TMPDIR:-/tmp}/test_dcn_loss.XXXXXX")
 trap 'rm -rf "$out"' EXIT
-n=0 passed=0 failed=0
-
-check() {
-	n=$((n + 1))
-	if eval "$2"; then
-		echo "ok $n - $1"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $1"
-		failed=$((failed + 1))
-	fi
-}
+. "$root/selftests/lib/tap.sh"
 
 rc=0
 PWTPU_DCN_OUT=$out PWTPU_DCN_ITERS=200 \

@@ -12,18 +12,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 logs=$(mktemp -d "${TMPDIR:-/tmp}/test_pathwaysd.XXXXXX")
 trap '[[ -n ${KEEP:-} ]] || rm -rf "$logs"' EXIT
-n=0 passed=0 failed=0
-
-check() {
-	n=$((n + 1))
-	if eval "$2"; then
-		echo "ok $n - $1"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $1"
-		failed=$((failed + 1))
-	fi
-}
+. "$root/selftests/lib/tap.sh"
 
 rc=0
 tools/testbed-multi -n 3 --logs "$logs" --quiet --timeout 300 \

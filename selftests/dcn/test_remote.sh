@@ -11,18 +11,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 out=$(mktemp -d "${TMPDIR:-/tmp}/test_remote.XXXXXX")
 trap '[[ -n ${KEEP:-} ]] || rm -rf "$out"' EXIT
-n=0 passed=0 failed=0
-
-check() {
-	n=$((n + 1))
-	if eval "$2"; then
-		echo "ok $n - $1"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $1"
-		failed=$((failed + 1))
-	fi
-}
+. "$root/selftests/lib/tap.sh"
 
 rc=0
 PWTPU_OUTDIR=$out tools/testbed-multi -n 2 --rxe --outdir "$out" --logs "$out" --quiet \

@@ -1191,6 +1191,21 @@ TEST(reject_status_ready_cancel)
 	REJECT(&c, PW_WIRE_E_BODY_SIZE);
 }
 
+/* Tensor bytes from a signature: what buffers and transfers are sized by. */
+TEST(sig_bytes)
+{
+	struct pw_wire_sig s = { .dtype = PWTPU_DT_F32, .rank = 2,
+				 .shape = { 2, 3 } };
+
+	ASSERT_EQ(24u, pw_wire_sig_bytes(&s));
+	s.dtype = PWTPU_DT_BF16;
+	ASSERT_EQ(12u, pw_wire_sig_bytes(&s));
+	s.rank = 0;	/* a scalar */
+	ASSERT_EQ(2u, pw_wire_sig_bytes(&s));
+	s.dtype = 0;	/* no such dtype */
+	ASSERT_EQ(0u, pw_wire_sig_bytes(&s));
+}
+
 /* A version 1 node's datagrams are dropped as such, whatever they hold. */
 TEST(reject_v1)
 {
