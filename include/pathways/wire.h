@@ -84,7 +84,8 @@
 #define PW_WIRE_FN_CHUNK	1312	/* payload bytes in one FUNCTION */
 #define PW_WIRE_MAX_FN_BYTES	(16u << 20)	/* a function's payload */
 #define PW_WIRE_BUF_CHUNK	1296	/* data bytes in one BUFFER */
-#define PW_WIRE_MAX_BUF_BYTES	(256u << 20)	/* one buffer */
+/* One buffer moved over the control plane (bigger ones are made by runs). */
+#define PW_WIRE_MAX_BUF_BYTES	(16u << 20)
 #define PW_WIRE_DESC_SIZE	24	/* a data-plane region descriptor */
 
 /*
@@ -885,7 +886,10 @@ void pw_wire_patch_ack(void *buf, uint16_t flags, uint32_t base,
  * image + constants within @payload_bytes - PW_WIRE_FN_DESC_SIZE exactly;
  * -EINVAL otherwise.
  */
-/* Bytes of a tensor of @s: dtype size times extents; 0 for a bad dtype. */
+/*
+ * Bytes of a tensor of @s: dtype size times extents; 0 for a bad dtype or
+ * a product past 64 bits.
+ */
 uint64_t pw_wire_sig_bytes(const struct pw_wire_sig *s);
 
 void pw_wire_fn_desc_pack(const struct pw_wire_fn_desc *d,

@@ -249,6 +249,9 @@ static int ctl_handle(struct pw_node *node, struct pw_node_peer *p,
 {
 	struct pw_controller *c = node->ctx;
 
+	/* A client we gave up on is not served again, even if alive. */
+	if (is_client(p) && is_dying(c, p->id))
+		return -ESHUTDOWN;
 	switch (msg->hdr.type) {
 	case PW_WIRE_REGISTER:
 		return on_register(c, p, msg, now);
@@ -271,7 +274,7 @@ static int ctl_handle(struct pw_node *node, struct pw_node_peer *p,
 	case PW_WIRE_READY:
 		return pw_ctl_on_ready(c, p, msg, now);
 	case PW_WIRE_BYE:
-		if (!is_client(p) || is_dying(c, p->id))
+		if (!is_client(p))
 			return -EPROTO;
 		client_gone(c, p, "it closed", now);
 		return 0;

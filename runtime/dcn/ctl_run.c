@@ -269,12 +269,14 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 	for (h = 0; !ret && h < PW_MAX_HOSTS; h++)
 		if (prog->hosts & (1ull << h) && !c->isl[h].up)
 			ret = -EHOSTDOWN;
+	if (!ret)
+		ret = ship_functions(c, prog, now);	/* a worker may be new */
 	for (h = 0; !ret && h < PW_MAX_HOSTS; h++) {
 		if (!(prog->hosts & (1ull << h)))
 			continue;
+		/* Before sending: a host with part of a plan must get CANCEL. */
+		r->hosts |= 1ull << h;
 		ret = send_plan(c, prog, run, r->id, h, now, now);
-		if (!ret)
-			r->hosts |= 1ull << h;
 	}
 	if (ret) {
 		r->done.status = (uint32_t)-ret;

@@ -369,17 +369,19 @@ int pw_remote_buffer(struct pw_remote *r, unsigned int host,
 		     unsigned int rank, const uint32_t *shape,
 		     const void *data, uint32_t *id)
 {
-	uint64_t total = pwtpu_dtype_size(dtype), off;
+	struct pw_wire_sig sig = { .dtype = (uint8_t)dtype,
+				   .rank = (uint8_t)rank };
 	struct pw_wire_buffer *b;
 	struct pw_wire_msg m;
+	uint64_t total, off;
 	unsigned int i;
 	int ret = 0;
 
-	if (rank > PW_WIRE_MAX_DIMS || !total)
+	if (rank > PW_WIRE_MAX_DIMS || !pwtpu_dtype_size(dtype))
 		return pw_fail(-EINVAL, "buffer: dtype %u, rank %u: want a known dtype and rank <= %u",
 			       dtype, rank, PW_WIRE_MAX_DIMS);
-	for (i = 0; i < rank; i++)
-		total *= shape[i];
+	memcpy(sig.shape, shape, rank * sizeof(*shape));
+	total = pw_wire_sig_bytes(&sig);
 	if (!total || total > PW_WIRE_MAX_BUF_BYTES)
 		return pw_fail(-EINVAL, "buffer: %llu bytes: want 1..%u",
 			       (unsigned long long)total, PW_WIRE_MAX_BUF_BYTES);
@@ -415,6 +417,9 @@ int pw_remote_buffer(struct pw_remote *r, unsigned int host,
 				       left : PW_WIRE_BUF_CHUNK);
 		memcpy(b->data, (const uint8_t *)data + off, b->nbytes);
 		ret = rc_send(r, &m);
+		/* Hold back while a window's worth waits: the queue is bounded. */
+		while (!ret && pw_node_queued(r->ctl) > 4 * PW_RCHAN_WINDOW)
+			ret = pw_node_step(&r->node, 10000000ull);
 	}
 	if (!ret)
 		ret = wait_status(r, NULL);

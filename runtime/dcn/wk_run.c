@@ -338,10 +338,9 @@ static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
 	ret = pw_wbuf_register(&w->store, c->held[0]);
 	if (ret)
 		return ret;
+	if (!w->ctl)
+		return -ENOTCONN;
 	slot = (unsigned int)(x - w->recv);
-	*x = (struct pw_wk_xfer){ .used = true, .run = (unsigned int)(r - w->runs),
-				  .cmd = idx,
-				  .cookie = (uint32_t)++w->recv_gen[slot] << 16 | slot };
 	pw_dp_region_desc(c->held[0]->region, &desc);
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_READY;
@@ -350,10 +349,16 @@ static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
 	rd->src_host = pc->peer_host;
 	rd->dst_host = (uint16_t)w->reg.host_id;
 	rd->handle = pc->bufs[0];
-	rd->cookie = x->cookie;
+	rd->cookie = (uint32_t)(w->recv_gen[slot] + 1) << 16 | slot;
 	pw_dp_desc_pack(&desc, rd->desc);
-	return w->ctl ? pw_node_send(&w->node, w->ctl, &m, pw_now_ns()) ?: 1 :
-			-ENOTCONN;
+	ret = pw_node_send(&w->node, w->ctl, &m, pw_now_ns());
+	if (ret)
+		return ret;
+	/* Waiting for the data only once the sender can know where to put it. */
+	w->recv_gen[slot]++;
+	*x = (struct pw_wk_xfer){ .used = true, .run = (unsigned int)(r - w->runs),
+				  .cmd = idx, .cookie = rd->cookie };
+	return 1;
 }
 
 /* Issue command @idx of @r if it can go: a command never blocks. */
@@ -404,11 +409,32 @@ static void run_free(struct pw_worker *w, struct pw_wk_run *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/*
+ * A failed run's transfer targets still waiting: whoever was to write
+ * them may be waiting on this run too, so they end now, and the run with
+ * them (CANCEL reaches the other hosts through the controller).
+ */
+static void drop_targets(struct pw_worker *w, struct pw_wk_run *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < PW_WK_MAX_RECV; i++) {
+		struct pw_wk_xfer *x = &w->recv[i];
+
+		if (x->used && &w->runs[x->run] == r) {
+			x->used = false;
+			finish(w, r, &r->cmds[x->cmd], -ECANCELED);
+		}
+	}
+}
+
 /* Issue what can go; when every command is done, answer and clean up. */
 static void progress(struct pw_worker *w, struct pw_wk_run *r)
 {
 	unsigned int i;
 
+	if (r->done.status)
+		drop_targets(w, r);
 	for (i = r->next; i < r->received; i++) {
 		if (r->cmds[i].state == PW_WK_WAITING)
 			try_issue(w, r, i);
@@ -559,22 +585,16 @@ int pw_wk_on_ready(struct pw_worker *w, const struct pw_wire_ready *rd)
 int pw_wk_on_cancel(struct pw_worker *w, const struct pw_wire_cancel *cn)
 {
 	struct pw_wk_run *r = run_find(w, cn->run_id);
-	unsigned int i;
 
 	if (!r)
 		return 0;	/* it ended here already */
 	r->cancelled = true;
 	fail(r, -(int)cn->status);
-	/* Targets that will never be written: done now. */
-	for (i = 0; i < PW_WK_MAX_RECV; i++) {
-		struct pw_wk_xfer *x = &w->recv[i];
-
-		if (x->used && &w->runs[x->run] == r) {
-			finish(w, r, &r->cmds[x->cmd], -ECANCELED);
-			x->used = false;
-		}
-	}
-	/* Parts still to come are skipped as they arrive. */
+	/*
+	 * The controller sent every part it could before CANCEL, on this
+	 * same channel: parts still missing will never come.
+	 */
+	r->total = r->received;
 	progress(w, r);
 	return 0;
 }
@@ -590,6 +610,20 @@ void pw_wk_runs_forget_client(struct pw_worker *w, uint32_t client)
 		cn.run_id = w->runs[i].id;
 		pw_wk_on_cancel(w, &cn);
 	}
+}
+
+/*
+ * A device runs its queue whatever became of earlier commands: an input
+ * queued behind a producer that failed was garbage, and so is the output.
+ */
+static int inputs_failed(const struct pw_wk_cmd *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nin_held; i++)
+		if (c->held[i]->state == PW_WBUF_FAILED)
+			return -ECANCELED;
+	return 0;
 }
 
 static void on_device_done(struct pw_worker *w, const struct pw_wdev_done *d)
@@ -609,7 +643,7 @@ static void on_device_done(struct pw_worker *w, const struct pw_wdev_done *d)
 		r->done.dev_start_ns = start;
 	if (end > r->done.dev_end_ns)
 		r->done.dev_end_ns = end;
-	finish(w, r, &r->cmds[idx], d->res);
+	finish(w, r, &r->cmds[idx], d->res ? d->res : inputs_failed(&r->cmds[idx]));
 }
 
 static void on_dp_event(struct pw_worker *w, const struct pw_dp_event *ev)

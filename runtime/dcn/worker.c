@@ -24,8 +24,22 @@ static int wk_register(struct pw_worker *w, uint64_t now)
 {
 	struct pw_wire_msg m;
 
-	if (w->ctl)
+	if (w->ctl) {
+		unsigned int i;
+
+		/*
+		 * Runs of the controller we lose: it forgot us (down, or it
+		 * restarted) and will send no CANCEL. They end here.
+		 */
+		for (i = 0; i < PW_WK_MAX_RUNS; i++) {
+			struct pw_wire_cancel cn = { .run_id = w->runs[i].id,
+						     .status = ECONNRESET };
+
+			if (w->runs[i].used)
+				pw_wk_on_cancel(w, &cn);
+		}
 		pw_node_drop_peer(&w->node, w->ctl);
+	}
 	/*
 	 * A new channel is a new stream: a greater session, or a controller
 	 * that still has our old channel takes seq 1 for a duplicate.

@@ -234,10 +234,13 @@ int pw_wfn_load(struct pw_wstore *s, struct pw_wfn *fn, unsigned int dev)
 		ret = pwtpu_bo_create(fd, d->const_bytes, &bo);
 		if (ret)
 			return ret;
-		fn->consts[dev] = bo.handle;
 		ret = upload_consts(fd, fn, &bo);
-		if (ret)
+		if (ret) {
+			/* Never a program with zeroed constants: next time anew. */
+			pwtpu_bo_destroy(fd, bo.handle);
 			return ret;
+		}
+		fn->consts[dev] = bo.handle;
 	}
 	ret = pwtpu_prog_load(fd, fn->pl.bytes + PW_WIRE_FN_DESC_SIZE,
 			      d->image_bytes, NULL, 0, &pl);

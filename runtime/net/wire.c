@@ -861,8 +861,10 @@ uint64_t pw_wire_sig_bytes(const struct pw_wire_sig *s)
 	uint64_t n = pwtpu_dtype_size(s->dtype);
 	unsigned int i;
 
+	/* Four u32 extents can wrap a u64: such a tensor has no size. */
 	for (i = 0; i < s->rank && i < PW_WIRE_MAX_DIMS; i++)
-		n *= s->shape[i];
+		if (__builtin_mul_overflow(n, s->shape[i], &n))
+			return 0;
 	return n;
 }
 

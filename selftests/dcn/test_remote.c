@@ -358,12 +358,11 @@ TEST_F(remote, a_client_that_dies_is_collected)
 		    pw_remote_buffer(r, 1, 2, PWTPU_DT_F32, 1, shape, x, &id))
 			_exit(1);
 		a[0] = pw_rprog_arg(p, 1, 2, PWTPU_DT_F32, 1, shape);
-		a[1] = pw_rprog_arg(p, 1, 2, PWTPU_DT_F32, 1, shape);
+		a[1] = a[0];
 		if (pw_rprog_call(p, fn, fid, 1, 2, a, 2, &y) ||
 		    pw_rprog_results(p, &y, 1) ||
 		    pw_remote_program(r, p, &prog) ||
-		    pw_remote_run_async(r, prog, (uint32_t[]){ id, id }, 2,
-					&out, 1, &ticket))
+		    pw_remote_run_async(r, prog, &id, 1, &out, 1, &ticket))
 			_exit(2);
 		_exit(0);	/* no wait, no close: gone */
 	}
