@@ -4,8 +4,11 @@
 # stages sit on both islands gives the same result, bit for bit, as the
 # fused model on one device, and the same over RDMA as over TCP; buffers,
 # many runs in flight and bad input (selftests/dcn/test_remote.c). The
-# harness's own counts are added to ours.
+# harness's own counts are added to ours. --netem "ARGS" puts netem on
+# every DCN link (selftests/dcn/test_remote_loss.sh: 5% loss).
 set -uo pipefail
+netem=()
+[[ ${1-} == --netem ]] && netem=(--netem "$2")
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
@@ -14,7 +17,8 @@ trap '[[ -n ${KEEP:-} ]] || rm -rf "$out"' EXIT
 . "$root/selftests/lib/tap.sh"
 
 rc=0
-PWTPU_OUTDIR=$out tools/testbed-multi -n 2 --rxe --outdir "$out" --logs "$out" --quiet \
+PWTPU_OUTDIR=$out tools/testbed-multi -n 2 --rxe "${netem[@]}" \
+	--outdir "$out" --logs "$out" --quiet \
 	--timeout 600 --insmod driver/pwtpu.ko \
 	--params "ndev=4 hbm_mib=16 mesh=2x2" \
 	-- selftests/dcn/remote-scenario.sh >"$out/multi.log" 2>&1 || rc=$?
