@@ -123,12 +123,11 @@ int pw_ctl_on_function(struct pw_controller *c, struct pw_node_peer *p,
 }
 
 int pw_ctl_fn_ship(struct pw_controller *c, struct pw_ctl_fn *fn,
-		   unsigned int h, uint64_t now)
+		   unsigned int h)
 {
 	struct pw_node_peer *wp = worker_peer(c, h);
 	int ret;
 
-	(void)now;
 	if (fn->sent & (1ull << h))
 		return 0;
 	if (!wp)

@@ -51,8 +51,7 @@ static void send_program_ack(struct pw_controller *c, struct pw_node_peer *p,
 }
 
 /* Lowered: ship every function to the hosts that run it. */
-static int ship_functions(struct pw_controller *c, struct pw_ctl_program *prog,
-			  uint64_t now)
+static int ship_functions(struct pw_controller *c, struct pw_ctl_program *prog)
 {
 	unsigned int i;
 	int ret;
@@ -64,7 +63,7 @@ static int ship_functions(struct pw_controller *c, struct pw_ctl_program *prog,
 			continue;
 		ret = pw_ctl_fn_ship(c, pw_ctl_fn_find(c, prog->client,
 						       k->c.fn_id),
-				     k->host, now);
+				     k->host);
 		if (ret)
 			return ret;
 	}
@@ -72,7 +71,7 @@ static int ship_functions(struct pw_controller *c, struct pw_ctl_program *prog,
 }
 
 static int add_nodes(struct pw_controller *c, struct pw_ctl_program *prog,
-		     const struct pw_wire_program *w, uint64_t now)
+		     const struct pw_wire_program *w)
 {
 	int ret;
 
@@ -86,7 +85,7 @@ static int add_nodes(struct pw_controller *c, struct pw_ctl_program *prog,
 		return 0;
 	ret = pw_ctl_lower(c, prog);
 	if (!ret)
-		ret = ship_functions(c, prog, now);
+		ret = ship_functions(c, prog);
 	free(prog->nodes);
 	prog->nodes = NULL;
 	return ret;
@@ -125,7 +124,7 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 		send_program_ack(c, p, w->program_id, -EPROTO, 0, now);
 		return -EPROTO;
 	}
-	ret = add_nodes(c, prog, w, now);
+	ret = add_nodes(c, prog, w);
 	if (ret) {
 		send_program_ack(c, p, w->program_id, ret, 0, now);
 		program_free(prog);
@@ -270,7 +269,7 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 		if (prog->hosts & (1ull << h) && !c->isl[h].up)
 			ret = -EHOSTDOWN;
 	if (!ret)
-		ret = ship_functions(c, prog, now);	/* a worker may be new */
+		ret = ship_functions(c, prog);	/* a worker may be new */
 	for (h = 0; !ret && h < PW_MAX_HOSTS; h++) {
 		if (!(prog->hosts & (1ull << h)))
 			continue;

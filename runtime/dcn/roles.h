@@ -188,7 +188,7 @@ int pw_ctl_on_function(struct pw_controller *c, struct pw_node_peer *p,
 		       const struct pw_wire_msg *msg, uint64_t now);
 /* Send function @fn to host @h's worker unless it has it. */
 int pw_ctl_fn_ship(struct pw_controller *c, struct pw_ctl_fn *fn,
-		   unsigned int h, uint64_t now);
+		   unsigned int h);
 /* Host @h (re)registered: it has no functions. */
 void pw_ctl_fn_host_reset(struct pw_controller *c, unsigned int h);
 int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,
