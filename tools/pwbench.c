@@ -6,6 +6,7 @@
  *   pathways     the Pathways paper's section 5 micro-benchmarks through
  *                libpathways (Figures 5, 7, 8, 9)
  *   dcn-throughput  Figure 5 through pathwaysd, over 1, 2, 4... hosts
+ *   echo         a datagram echo, the DCN floor `dispatch --dcn --echo` uses
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +24,8 @@ static void usage(FILE *f)
 		"  pathways     the Pathways paper's micro-benchmarks "
 		"(pwbench pathways -h)\n"
 		"  dcn-throughput  Figure 5 through pathwaysd across hosts "
-		"(pwbench dcn-throughput -h)\n");
+		"(pwbench dcn-throughput -h)\n"
+		"  echo         --serve IP:PORT: the DCN floor's other end\n");
 }
 
 int main(int argc, char **argv)
@@ -40,6 +42,8 @@ int main(int argc, char **argv)
 		return pwbench_paper_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "dcn-throughput"))
 		return pwbench_dcn_tput_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "echo"))
+		return pwbench_echo_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return 0;

@@ -27,6 +27,17 @@ int pwbench_summarize(const uint64_t *v, size_t n, struct pwbench_summary *s);
 int pwbench_dispatch_main(int argc, char **argv);
 /* `pwbench dispatch --dcn ...`: over the DCN (pwbench_dcn.c). */
 int pwbench_dcn_main(int argc, char **argv);
+/*
+ * pwbench_echo.c: @n datagram round trips over @t to an echo at @to; each
+ * one's time into @rtt (the ones that came back, in order), the count of
+ * those that did not in @lost. Returns how many came back, or -errno.
+ */
+struct pw_transport;
+struct sockaddr_in;
+int pwbench_echo_rtt(struct pw_transport *t, const struct sockaddr_in *to,
+		     unsigned int n, uint64_t *rtt, unsigned int *lost);
+/* `pwbench echo --serve IP:PORT`: the other end. */
+int pwbench_echo_main(int argc, char **argv);
 /* pwbench_dcn_tput.c: Figure 5 across hosts, through pathwaysd. */
 int pwbench_dcn_tput_main(int argc, char **argv);
 /* `pwbench collective ...`: argv[0] is "collective". */

@@ -13,8 +13,11 @@
  *
  * Besides the round trip (this host's clock) it reports where the time
  * went, each part on one host's clock: the controller's residence (RUN
- * in to PLAN out), the worker's (PLAN in to DONE out), the device's (first
- * start to last end); the rest is network and forwarding.
+ * in to PLAN out), the worker's (PLAN in to DONE out), and within the
+ * worker's: PLAN in to the device starting (decode, issue, submission and
+ * the device's queue), the device (first start to last end) and its
+ * completion back out (device end to DONE out); the rest is network and
+ * forwarding.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -46,15 +49,42 @@ static const char *const dcn_key[DCN_NCASES] = {
 struct dcn_opts {
 	struct sockaddr_in controller;
 	struct sockaddr_in addr;
+	struct sockaddr_in echo;
 	const char *dpdk_if;
 	const char *csv;
 	unsigned int host;
 	unsigned int iters;
 };
 
-/* Samples of one case: round trip and its parts, ns. */
+/* The round trip and its parts, as sampled per run (ns). */
+enum {
+	DCN_TOTAL, DCN_CTRL, DCN_WORKER, DCN_TO_DEV, DCN_DEV, DCN_FROM_DEV,
+	DCN_NET, DCN_NPARTS
+};
+
+static const char *const dcn_part[DCN_NPARTS] = {
+	[DCN_TOTAL] = "round trip",
+	[DCN_CTRL] = "controller residence",
+	[DCN_WORKER] = "worker residence",
+	[DCN_TO_DEV] = "  plan in to device",
+	[DCN_DEV] = "  device",
+	[DCN_FROM_DEV] = "  device to done out",
+	[DCN_NET] = "network + forwarding",
+};
+
+static const char *const dcn_part_col[DCN_NPARTS] = {
+	[DCN_TOTAL] = "total_ns",
+	[DCN_CTRL] = "ctrl_ns",
+	[DCN_WORKER] = "worker_ns",
+	[DCN_TO_DEV] = "to_dev_ns",
+	[DCN_DEV] = "dev_ns",
+	[DCN_FROM_DEV] = "from_dev_ns",
+	[DCN_NET] = "net_ns",
+};
+
+/* Samples of one case: v[part][iteration]. */
 struct dcn_samples {
-	uint64_t *total, *ctrl, *worker, *dev, *net;
+	uint64_t *v[DCN_NPARTS];
 };
 
 static void dcn_usage(FILE *f)
@@ -67,7 +97,9 @@ static void dcn_usage(FILE *f)
 		"  --addr IP:PORT this client's address (default: any, port chosen)\n"
 		"  --dpdk IF      DPDK (af_packet on IF) instead of kernel UDP; needs\n"
 		"                 --addr with IF's IPv4 address\n"
-		"  --csv FILE     every sample: transport,case,iter,total,ctrl,worker,dev,net\n");
+		"  --echo IP:PORT first the floor: datagram round trips to\n"
+		"                 `pwbench echo --serve IP:PORT` (case \"echo\")\n"
+		"  --csv FILE     every sample: transport,case,iter, then the parts\n");
 }
 
 static int dcn_parse(int argc, char **argv, struct dcn_opts *o)
@@ -78,6 +110,7 @@ static int dcn_parse(int argc, char **argv, struct dcn_opts *o)
 		{ "addr", required_argument, NULL, 'a' },
 		{ "dpdk", required_argument, NULL, 'D' },
 		{ "csv", required_argument, NULL, 'C' },
+		{ "echo", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -102,6 +135,10 @@ static int dcn_parse(int argc, char **argv, struct dcn_opts *o)
 			break;
 		case 'D': o->dpdk_if = optarg; break;
 		case 'C': o->csv = optarg; break;
+		case 'e':
+			if (pw_parse_addr(optarg, &o->echo))
+				goto bad;
+			break;
 		case 'n': o->iters = (unsigned int)atoi(optarg); break;
 		case 'h': dcn_usage(stdout); exit(0);
 		default: dcn_usage(stderr); return -EINVAL;
@@ -173,8 +210,8 @@ static int dcn_program(struct pw_remote *rc, bool add, unsigned int host,
 static int dcn_case_run(struct pw_remote *rc, uint32_t prog,
 			unsigned int iters, struct dcn_samples *s)
 {
+	uint64_t sent, recv, total, ctrl, worker;
 	struct pw_wire_done d;
-	uint64_t sent, recv;
 	unsigned int i;
 	int ret;
 
@@ -190,12 +227,18 @@ static int dcn_case_run(struct pw_remote *rc, uint32_t prog,
 			return ret;
 		if (i < iters / 10)
 			continue;	/* warm-up */
-		s->total[k] = recv - sent;
-		s->ctrl[k] = d.ctrl_send_ns - d.ctrl_recv_ns;
-		s->worker[k] = d.worker_send_ns - d.worker_recv_ns;
-		s->dev[k] = d.dev_end_ns - d.dev_start_ns;
-		s->net[k] = s->total[k] > s->ctrl[k] + s->worker[k] ?
-			    s->total[k] - s->ctrl[k] - s->worker[k] : 0;
+		total = recv - sent;
+		ctrl = d.ctrl_send_ns - d.ctrl_recv_ns;
+		worker = d.worker_send_ns - d.worker_recv_ns;
+		s->v[DCN_TOTAL][k] = total;
+		s->v[DCN_CTRL][k] = ctrl;
+		s->v[DCN_WORKER][k] = worker;
+		/* Every case runs one device command: the stamps are set. */
+		s->v[DCN_TO_DEV][k] = d.dev_start_ns - d.worker_recv_ns;
+		s->v[DCN_DEV][k] = d.dev_end_ns - d.dev_start_ns;
+		s->v[DCN_FROM_DEV][k] = d.worker_send_ns - d.dev_end_ns;
+		s->v[DCN_NET][k] = total > ctrl + worker ?
+				   total - ctrl - worker : 0;
 	}
 	return 0;
 }
@@ -207,8 +250,9 @@ int pwbench_dcn_main(int argc, char **argv)
 	const char *kind;
 	struct pw_transport *t;
 	struct dcn_opts o;
+	unsigned int c, i, k, necho = 0, lost = 0;
+	uint64_t *echo = NULL;
 	FILE *csv = NULL;
-	unsigned int c, i;
 	int ret;
 
 	if (dcn_parse(argc, argv, &o))
@@ -218,6 +262,22 @@ int pwbench_dcn_main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "pwbench: %s transport: %s\n", kind, strerror(-ret));
 		return 1;
+	}
+	/* Before the node owns the transport: the echoes are ours alone. */
+	if (o.echo.sin_port) {
+		echo = calloc(o.iters, sizeof(uint64_t));
+		if (!echo)
+			return 1;
+		ret = pwbench_echo_rtt(t, &o.echo, o.iters / 10, echo, &lost);
+		if (ret >= 0)
+			ret = pwbench_echo_rtt(t, &o.echo, o.iters, echo, &lost);
+		if (ret <= 0) {
+			fprintf(stderr, "pwbench: echo from %s:%u: %s\n",
+				inet_ntoa(o.echo.sin_addr), ntohs(o.echo.sin_port),
+				ret ? strerror(-ret) : "none came back");
+			return 1;
+		}
+		necho = (unsigned int)ret;
 	}
 	ret = pw_remote_open(&rc, t, &o.controller, "pwbench", 10000);
 	if (ret) {
@@ -235,14 +295,11 @@ int pwbench_dcn_main(int argc, char **argv)
 				dcn_case[c], o.host, strerror(-ret));
 			return 1;
 		}
-		s[c].total = calloc(o.iters, sizeof(uint64_t));
-		s[c].ctrl = calloc(o.iters, sizeof(uint64_t));
-		s[c].worker = calloc(o.iters, sizeof(uint64_t));
-		s[c].dev = calloc(o.iters, sizeof(uint64_t));
-		s[c].net = calloc(o.iters, sizeof(uint64_t));
-		if (!s[c].total || !s[c].ctrl || !s[c].worker || !s[c].dev ||
-		    !s[c].net)
-			return 1;
+		for (k = 0; k < DCN_NPARTS; k++) {
+			s[c].v[k] = calloc(o.iters, sizeof(uint64_t));
+			if (!s[c].v[k])
+				return 1;
+		}
 		ret = dcn_case_run(&rc, prog, o.iters, &s[c]);
 		if (ret) {
 			fprintf(stderr, "pwbench: %s over %s: %s\n", dcn_case[c],
@@ -253,14 +310,16 @@ int pwbench_dcn_main(int argc, char **argv)
 	printf("pwbench dispatch --dcn: %s, controller %s:%u, device on host %u, %u runs per case\n",
 	       kind, inet_ntoa(o.controller.sin_addr),
 	       ntohs(o.controller.sin_port), o.host, o.iters);
+	if (necho) {
+		printf("datagram echo, the floor (us)     min       p50       p99       max\n");
+		summary_line("round trip", echo, necho);
+		printf("  (%u of %u lost)\n", lost, o.iters);
+	}
 	for (c = 0; c < DCN_NCASES; c++) {
 		printf("%s (us)                min       p50       p99       max\n",
 		       dcn_case[c]);
-		summary_line("round trip", s[c].total, o.iters);
-		summary_line("controller residence", s[c].ctrl, o.iters);
-		summary_line("worker residence", s[c].worker, o.iters);
-		summary_line("device", s[c].dev, o.iters);
-		summary_line("network + forwarding", s[c].net, o.iters);
+		for (k = 0; k < DCN_NPARTS; k++)
+			summary_line(dcn_part[k], s[c].v[k], o.iters);
 	}
 	if (o.csv) {
 		csv = fopen(o.csv, "w");
@@ -268,25 +327,31 @@ int pwbench_dcn_main(int argc, char **argv)
 			perror(o.csv);
 			return 1;
 		}
-		fprintf(csv, "transport,case,iter,total_ns,ctrl_ns,worker_ns,dev_ns,net_ns\n");
+		fprintf(csv, "transport,case,iter");
+		for (k = 0; k < DCN_NPARTS; k++)
+			fprintf(csv, ",%s", dcn_part_col[k]);
+		fprintf(csv, "\n");
+		for (i = 0; i < necho; i++) {
+			fprintf(csv, "%s,echo,%u,%llu", kind, i,
+				(unsigned long long)echo[i]);
+			for (k = 1; k < DCN_NPARTS; k++)
+				fprintf(csv, ",0");
+			fprintf(csv, "\n");
+		}
 		for (c = 0; c < DCN_NCASES; c++)
-			for (i = 0; i < o.iters; i++)
-				fprintf(csv, "%s,%s,%u,%llu,%llu,%llu,%llu,%llu\n",
-					kind, dcn_key[c], i,
-					(unsigned long long)s[c].total[i],
-					(unsigned long long)s[c].ctrl[i],
-					(unsigned long long)s[c].worker[i],
-					(unsigned long long)s[c].dev[i],
-					(unsigned long long)s[c].net[i]);
+			for (i = 0; i < o.iters; i++) {
+				fprintf(csv, "%s,%s,%u", kind, dcn_key[c], i);
+				for (k = 0; k < DCN_NPARTS; k++)
+					fprintf(csv, ",%llu",
+						(unsigned long long)s[c].v[k][i]);
+				fprintf(csv, "\n");
+			}
 		fclose(csv);
 	}
 	pw_remote_shut(&rc);
-	for (c = 0; c < DCN_NCASES; c++) {
-		free(s[c].total);
-		free(s[c].ctrl);
-		free(s[c].worker);
-		free(s[c].dev);
-		free(s[c].net);
-	}
+	for (c = 0; c < DCN_NCASES; c++)
+		for (k = 0; k < DCN_NPARTS; k++)
+			free(s[c].v[k]);
+	free(echo);
 	return 0;
 }

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pwbench_echo.c - the DCN's floor: one datagram to a user-space echo on
+ * another host and back, through the same control transport a dispatch
+ * uses (kernel UDP or DPDK), without any Pathways role in between. It is
+ * to DCN dispatch what the io_uring NOP is to the PCIe path: what no
+ * runtime can go below on this network.
+ *
+ *   pwbench echo --serve IP:PORT     answer echo datagrams until SIGTERM
+ *   pwbench dispatch --dcn ... --echo IP:PORT   measures against it
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runtime/dcn/roles.h"
+#include "../runtime/net/transport.h"
+
+#include "pwbench.h"
+
+/* An echo datagram: magic, then the sender's sequence number (LE). */
+#define ECHO_MAGIC	"PWECHO01"
+#define ECHO_LEN	16
+/* A datagram not back by then is counted lost... */
+#define ECHO_TIMEOUT_NS	1000000000ull
+/* ...and this many in a row mean nobody answers. */
+#define ECHO_GIVE_UP	3
+
+static volatile sig_atomic_t echo_stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	echo_stop = 1;
+}
+
+static void echo_put_seq(uint8_t *buf, uint64_t seq)
+{
+	unsigned int i;
+
+	memcpy(buf, ECHO_MAGIC, 8);
+	for (i = 0; i < 8; i++)
+		buf[8 + i] = (uint8_t)(seq >> (8 * i));
+}
+
+static bool echo_get_seq(const struct pw_dgram *dg, uint64_t *seq)
+{
+	unsigned int i;
+
+	if (dg->len != ECHO_LEN || memcmp(dg->data, ECHO_MAGIC, 8))
+		return false;
+	*seq = 0;
+	for (i = 0; i < 8; i++)
+		*seq |= (uint64_t)dg->data[8 + i] << (8 * i);
+	return true;
+}
+
+int pwbench_echo_rtt(struct pw_transport *t, const struct sockaddr_in *to,
+		     unsigned int n, uint64_t *rtt, unsigned int *lost)
+{
+	struct pw_dgram dg[16];
+	uint8_t buf[ECHO_LEN];
+	unsigned int i, k = 0, in_row = 0;
+	uint64_t seq, sent;
+	int ret, m, j;
+	bool back;
+
+	*lost = 0;
+	for (i = 0; i < n; i++) {
+		echo_put_seq(buf, i);
+		sent = pw_now_ns();
+		ret = pw_transport_send(t, to, buf, sizeof(buf));
+		if (ret < 0)
+			return ret;
+		for (back = false; !back;) {
+			if (pw_now_ns() - sent > ECHO_TIMEOUT_NS) {
+				(*lost)++;
+				if (++in_row == ECHO_GIVE_UP)
+					return -ETIMEDOUT;
+				break;
+			}
+			m = pw_transport_recv_burst(t, dg, 16);
+			if (m < 0)
+				return m;
+			/* Late echoes of lost ones and strangers are skipped. */
+			for (j = 0; j < m; j++)
+				if (echo_get_seq(&dg[j], &seq) && seq == i &&
+				    dg[j].from.sin_addr.s_addr == to->sin_addr.s_addr &&
+				    dg[j].from.sin_port == to->sin_port)
+					back = true;
+			if (back) {
+				rtt[k++] = pw_now_ns() - sent;
+				in_row = 0;
+			}
+			else if (!m)
+				pw_transport_wait(t, ECHO_TIMEOUT_NS / 10);
+		}
+	}
+	return (int)k;
+}
+
+int pwbench_echo_main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_term };
+	uint64_t echoed = 0, dropped = 0, seq;
+	struct sockaddr_in addr;
+	struct pw_transport *t;
+	struct pw_dgram dg[16];
+	int ret, m, j;
+
+	if (argc != 3 || strcmp(argv[1], "--serve") ||
+	    pw_parse_addr(argv[2], &addr)) {
+		fprintf(stderr, "usage: pwbench echo --serve IP:PORT\n");
+		return 2;
+	}
+	ret = pw_udp_open(&t, &addr);
+	if (ret) {
+		fprintf(stderr, "pwbench echo: binding %s: %s\n", argv[2],
+			strerror(-ret));
+		return 1;
+	}
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	while (!echo_stop) {
+		pw_transport_wait(t, 100000000ull);
+		m = pw_transport_recv_burst(t, dg, 16);
+		if (m < 0) {
+			fprintf(stderr, "pwbench echo: %s\n", strerror(-m));
+			break;
+		}
+		for (j = 0; j < m; j++) {
+			if (!echo_get_seq(&dg[j], &seq)) {
+				dropped++;	/* not ours: never echoed */
+				continue;
+			}
+			if (pw_transport_send(t, &dg[j].from, dg[j].data,
+					      dg[j].len) == 0)
+				echoed++;
+		}
+	}
+	printf("pwbench echo: echoed %llu, dropped %llu not echo datagrams\n",
+	       (unsigned long long)echoed, (unsigned long long)dropped);
+	pw_transport_close(t);
+	return 0;
+}
