@@ -143,6 +143,7 @@ int pwbench_echo_main(int argc, char **argv)
 	}
 	printf("pwbench echo: echoed %llu, dropped %llu not echo datagrams\n",
 	       (unsigned long long)echoed, (unsigned long long)dropped);
+	fflush(stdout);
 	pw_transport_close(t);
 	return 0;
 }

@@ -10,3 +10,12 @@ $(TOOLS_TEST_DIR)/test_pwtrace: $(TOOLS_TEST_DIR)/test_pwtrace.o \
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 HOST_TESTS += $(TOOLS_TEST_DIR)/test_pwtrace
+
+# test_pwbench_echo: both ends of pwbench's DCN floor over UDP on loopback.
+$(TOOLS_TEST_DIR)/test_pwbench_echo: $(TOOLS_TEST_DIR)/test_pwbench_echo.o \
+		$(BUILD)/tools/pwbench_echo.o \
+		$(patsubst %.c,$(BUILD)/%.o,$(PW_NET_SRCS)) \
+		$(BUILD)/runtime/dcn/node.o
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+HOST_TESTS += $(TOOLS_TEST_DIR)/test_pwbench_echo
