@@ -47,6 +47,8 @@ check "no buffer or function of any client is left on any worker" \
 	'(($(cat "$h0" "$out/host1.log" |
 	     grep -c "^wk[01]-\(rdma\|tcp\): worker [01]: at exit: 0 buffers (0 bytes), 0 functions") == 4))'
 grep -E "^(rdma|tcp): (ok|not ok|# Totals)" "$h0" | sed 's/^/# /'
+# What a failed harness test said: its assertion and log lines.
+grep -E "^(rdma|tcp): # .*test_remote\.c:" "$h0" | sed 's/^/# /'
 grep -hE "gone|at exit" "$h0" "$out/host1.log" | sed 's/^/# /'
 # The harness's counts, over both clusters.
 while read -r p f; do
