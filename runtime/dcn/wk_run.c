@@ -252,7 +252,11 @@ static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
 	return 2;	/* done already */
 }
 
-/* A data-plane connection to host @h (blocks while connecting). */
+/*
+ * Our data-plane connection to host @h, started on first need: it comes
+ * up in the background, sends wait (-EAGAIN) until it has, and fail with
+ * its reason if it never does (sends_to_host_fail()).
+ */
 static int conn_to(struct pw_worker *w, unsigned int h,
 		   const struct sockaddr_in *addr, struct pw_dp_conn **out)
 {
@@ -646,6 +650,31 @@ static void on_device_done(struct pw_worker *w, const struct pw_wdev_done *d)
 	finish(w, r, &r->cmds[idx], d->res ? d->res : inputs_failed(&r->cmds[idx]));
 }
 
+/*
+ * Our connection to host @h ended, or never came up: what waits to be
+ * written over it ends too, with its reason (writes in flight end with
+ * their own events). READY from a new peer brings a new connection.
+ */
+static void sends_to_host_fail(struct pw_worker *w, unsigned int h,
+			       int status)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < PW_WK_MAX_RUNS; i++) {
+		struct pw_wk_run *r = &w->runs[i];
+
+		for (j = 0; r->used && j < r->received; j++) {
+			struct pw_wk_cmd *c = &r->cmds[j];
+
+			if (c->c.op == PW_WIRE_CMD_DCN_SEND &&
+			    c->state == PW_WK_WAITING && c->have_target &&
+			    c->c.peer_host == h)
+				finish(w, r, c, status ? status : -ECONNRESET);
+		}
+	}
+}
+
+/* CONNECTED needs nothing: pw_wk_reap() looks at every run after it. */
 static void on_dp_event(struct pw_worker *w, const struct pw_dp_event *ev)
 {
 	struct pw_wk_xfer *x = NULL;
@@ -666,6 +695,7 @@ static void on_dp_event(struct pw_worker *w, const struct pw_dp_event *ev)
 			if (w->conn[h] == ev->conn) {
 				pw_dp_conn_close(w->conn[h]);
 				w->conn[h] = NULL;
+				sends_to_host_fail(w, h, ev->status);
 			}
 		/* Writes in flight on it end with an error. */
 		for (i = 0; i < PW_WK_MAX_SEND; i++) {

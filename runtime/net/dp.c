@@ -31,7 +31,7 @@ int dp_init(struct pw_dp *dp, const struct pw_dp_ops *ops,
 	if (dp->opts.depth > DP_MAX_DEPTH || dp->opts.max_conns > DP_MAX_CONNS)
 		return -EINVAL;
 	dp->q_cap = DP_QUEUE_SPARE + 1 +
-		    dp->opts.max_conns * (dp->opts.depth + 1);
+		    dp->opts.max_conns * (dp->opts.depth + 2);
 	dp->q = calloc(dp->q_cap, sizeof(*dp->q));
 	return dp->q ? 0 : -ENOMEM;
 }
@@ -280,6 +280,9 @@ static void count(struct pw_dp *dp, const struct pw_dp_event *ev)
 		break;
 	case PW_DP_EV_ACCEPTED:
 		dp->stats.accepted++;
+		break;
+	case PW_DP_EV_CONNECTED:
+		dp->stats.connected++;
 		break;
 	case PW_DP_EV_CLOSED:
 		dp->stats.closed++;

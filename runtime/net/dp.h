@@ -22,8 +22,9 @@
  * they were issued.
  *
  * A data plane has one owner thread; nothing here blocks except
- * pw_dp_open(), pw_dp_connect() and pw_dp_wait(). Functions return 0 (or
- * a value >= 0) or a negative errno.
+ * pw_dp_open() and pw_dp_wait(): a connection comes up (or fails) in the
+ * background, so an unreachable peer never stalls the owner's loop.
+ * Functions return 0 (or a value >= 0) or a negative errno.
  */
 #ifndef PW_RUNTIME_NET_DP_H
 #define PW_RUNTIME_NET_DP_H
@@ -77,7 +78,8 @@ enum pw_dp_event_type {
 	PW_DP_EV_WRITE_DONE,	/* our write ended; status 0: it landed */
 	PW_DP_EV_LANDED,	/* a peer's write landed in a region of ours */
 	PW_DP_EV_ACCEPTED,	/* a peer connected to us: @conn is new */
-	PW_DP_EV_CLOSED,	/* @conn ended; status says why */
+	PW_DP_EV_CLOSED,	/* @conn ended, or never came up; status says why */
+	PW_DP_EV_CONNECTED,	/* our pw_dp_connect() @conn is up */
 };
 
 struct pw_dp;
@@ -89,7 +91,9 @@ struct pw_dp_region;
  * @type: enum pw_dp_event_type.
  * @status: 0, or -errno: -EACCES (the peer refused the key), -ERANGE
  *	(outside the peer's region; tcp), -ECONNRESET (the connection
- *	ended first), -ETIMEDOUT, -EIO.
+ *	ended first), -ETIMEDOUT, -EIO; for a connection that never came
+ *	up: -ECONNREFUSED, -EHOSTUNREACH, -ENETUNREACH, -ETIMEDOUT
+ *	(connect_timeout_ms passed).
  * @cookie: the writer's cookie (WRITE_DONE, LANDED).
  * @len: bytes written (WRITE_DONE, LANDED).
  * @conn: the connection.
@@ -114,6 +118,7 @@ struct pw_dp_event {
  * @rx_bad_bounds: peers' writes refused for reaching outside the region.
  * @rx_bad_proto: connections dropped for a malformed stream (tcp).
  * @accepted: connections accepted.
+ * @connected: our connections that came up.
  * @closed: connections that ended.
  */
 struct pw_dp_stats {
@@ -126,6 +131,7 @@ struct pw_dp_stats {
 	uint64_t rx_bad_bounds;
 	uint64_t rx_bad_proto;
 	uint64_t accepted;
+	uint64_t connected;
 	uint64_t closed;
 };
 
@@ -166,9 +172,13 @@ int pw_dp_desc_unpack(const uint8_t in[PW_DP_DESC_SIZE],
 		      struct pw_dp_desc *desc);
 
 /*
- * Connect to the data plane listening at @peer (same kind). Blocks until
- * the connection is up, refused (-ECONNREFUSED) or connect_timeout_ms
- * passed (-ETIMEDOUT).
+ * Start connecting to the data plane listening at @peer (same kind) and
+ * return at once with @conn: PW_DP_EV_CONNECTED says it is up, or
+ * PW_DP_EV_CLOSED why it never came up (refused, unreachable, or not up
+ * within connect_timeout_ms, which pw_dp_poll() checks: poll at least
+ * that often). Writes before it is up return -EAGAIN. Errors found at
+ * once (no room, no socket, a refusal the kernel knows already) are
+ * returned here.
  */
 int pw_dp_connect(struct pw_dp *dp, const struct sockaddr_in *peer,
 		  struct pw_dp_conn **conn);
@@ -179,7 +189,8 @@ void pw_dp_conn_close(struct pw_dp_conn *conn);
  * Write @len bytes at @off in @src into @dst (a peer's descriptor) at
  * @dst_off, tagged @cookie. The source bytes must stay unchanged until
  * the write's PW_DP_EV_WRITE_DONE. -ERANGE outside either region, -EAGAIN
- * when @depth writes are in flight on @conn (poll, then retry),
+ * when @conn is not up yet or @depth writes are in flight on it (poll,
+ * then retry),
  * -ENOTCONN once the connection has ended, -EINVAL past PW_DP_MAX_WRITE.
  */
 int pw_dp_write(struct pw_dp_conn *conn, const struct pw_dp_region *src,

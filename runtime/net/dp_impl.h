@@ -7,11 +7,14 @@
  * bytes. Events an implementation finds outside pw_dp_poll()'s output
  * array (connection changes, tcp completions) wait in the queue, whose
  * room is reserved so that it never overflows: every connection may need
- * depth + 1 slots when it ends (its writes in flight and CLOSED), and
- * anything else is produced only while fewer than DP_QUEUE_SPARE wait.
+ * depth + 2 slots (CONNECTED or ACCEPTED, then its writes in flight and
+ * CLOSED when it ends), and anything else is produced only while fewer
+ * than DP_QUEUE_SPARE wait.
  */
 #ifndef PW_RUNTIME_NET_DP_IMPL_H
 #define PW_RUNTIME_NET_DP_IMPL_H
+
+#include <time.h>
 
 #include "dp.h"
 
@@ -22,7 +25,7 @@
  * @kind: "rdma", "tcp".
  * @reg: register @r (addr and len set): set r->key and r->priv.
  * @dereg: undo @reg.
- * @connect: an established connection to @peer.
+ * @connect: start a connection to @peer (dp.h: pw_dp_connect()).
  * @conn_close: disconnect and free @c.
  * @write: post one write; arguments are checked already.
  * @poll: up to @max events into @ev (or into the queue): their count.
@@ -88,6 +91,15 @@ static inline int dp_queue_has_spare(const struct pw_dp *dp)
 {
 	return dp->q_len < DP_QUEUE_SPARE;
 }
+/* CLOCK_MONOTONIC in ms: connection deadlines. */
+static inline uint64_t dp_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000ull + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 /* The live region with @key, or NULL. */
 struct pw_dp_region *dp_region_by_key(struct pw_dp *dp, uint32_t key);
 

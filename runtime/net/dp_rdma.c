@@ -14,14 +14,15 @@
  * stops polling stops reposting, and the writer's queue pair waits on
  * receiver-not-ready retries (rnr_retry 7: for ever) rather than fail.
  *
- * Connection-manager events come from one non-blocking channel; the
- * caller sees them as ACCEPTED and CLOSED through the common queue.
- * pw_dp_connect() runs the channel itself until its own connection is up.
+ * Connection-manager events come from one non-blocking channel, pumped by
+ * pw_dp_poll(); the caller sees them as ACCEPTED, CONNECTED and CLOSED
+ * through the common queue. pw_dp_connect() only starts resolving the
+ * peer's address: the rest of the handshake follows from those events,
+ * and pw_dp_poll() ends a connection not up by its deadline.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +49,7 @@ struct rdma_conn {
 	uint32_t gen;
 	enum rconn_state state;
 	bool passive;
-	int error;			/* why a connect failed */
+	uint64_t deadline_ms;		/* an active one must be up by then */
 	uint64_t *lens;			/* lengths of writes in flight */
 	unsigned int if_head;
 	unsigned int if_len;
@@ -93,14 +94,6 @@ static uint64_t wr_tag(const struct rdma_conn *rc, bool recv, uint32_t cookie)
 	return (recv ? TAG_RECV : 0) |
 	       (uint64_t)rc->slot << TAG_SLOT_SHIFT |
 	       (uint64_t)rc->gen << TAG_GEN_SHIFT | cookie;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
 }
 
 static int set_nonblock(int fd)
@@ -232,6 +225,34 @@ static void conn_down(struct rdma_conn *rc, int status)
 	dp_queue(rc->c.dp, &ev);
 }
 
+/* Our connection never came up: say why; the owner closes it. */
+static void connect_failed(struct rdma_conn *rc, int status)
+{
+	struct pw_dp_event ev = {
+		.type = PW_DP_EV_CLOSED,
+		.status = status,
+		.conn = &rc->c,
+	};
+
+	rc->state = RC_DEAD;
+	dp_queue(rc->c.dp, &ev);
+}
+
+/* Active connections not up by their deadline end with -ETIMEDOUT. */
+static void connect_deadlines(struct rdma_dp *r)
+{
+	uint64_t now = dp_now_ms();
+	unsigned int i;
+
+	for (i = 0; i < r->dp.opts.max_conns; i++) {
+		struct rdma_conn *rc = r->conns[i];
+
+		if (rc && !rc->passive && rc->state == RC_CONNECTING &&
+		    now >= rc->deadline_ms)
+			connect_failed(rc, -ETIMEDOUT);
+	}
+}
+
 /* A peer asks to connect: accept it, or reject it and return its id. */
 static struct rdma_cm_id *cm_connect_request(struct rdma_dp *r,
 					     struct rdma_cm_id *id)
@@ -282,8 +303,9 @@ static struct rdma_conn *cm_conn_event(struct rdma_conn *rc,
 		if (rc->state != RC_CONNECTING)
 			break;
 		rc->state = RC_UP;
-		if (rc->passive)
-			dp_queue(rc->c.dp, &ev);
+		if (!rc->passive)
+			ev.type = PW_DP_EV_CONNECTED;
+		dp_queue(rc->c.dp, &ev);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
@@ -306,11 +328,12 @@ static struct rdma_conn *cm_conn_event(struct rdma_conn *rc,
 		break;
 	}
 	if (ret && rc->state == RC_CONNECTING) {
-		rc->state = RC_DEAD;
-		rc->error = ret;
 		/* Nobody has seen a passive one yet: it goes quietly. */
-		if (rc->passive)
+		if (rc->passive) {
+			rc->state = RC_DEAD;
 			return rc;
+		}
+		connect_failed(rc, ret);
 	}
 	return NULL;
 }
@@ -417,6 +440,7 @@ static int rdma_poll(struct pw_dp *dp, struct pw_dp_event *ev,
 	ret = cm_pump(r);
 	if (ret < 0)
 		return ret;
+	connect_deadlines(r);
 	while (!ibv_get_cq_event(r->cc, &cq, &ctx))
 		nacks++;
 	if (nacks)
@@ -465,9 +489,9 @@ static int rdma_write(struct pw_dp_conn *c, const struct pw_dp_region *src,
 	}, *bad;
 	int ret;
 
-	if (rc->state != RC_UP)
+	if (rc->state == RC_DEAD)
 		return -ENOTCONN;
-	if (rc->if_len == depth)
+	if (rc->state == RC_CONNECTING || rc->if_len == depth)
 		return -EAGAIN;
 	ret = ibv_post_send(rc->id->qp, &wr, &bad);
 	if (ret)
@@ -480,9 +504,7 @@ static int rdma_connect_peer(struct pw_dp *dp, const struct sockaddr_in *peer,
 			     struct pw_dp_conn **c)
 {
 	struct rdma_dp *r = to_rdma(dp);
-	uint64_t deadline = now_ms() + dp->opts.connect_timeout_ms;
 	struct sockaddr_in src = dp->opts.bind;
-	struct pollfd pfd = { .fd = r->ec->fd, .events = POLLIN };
 	struct rdma_conn *rc = conn_new(r);
 	int ret;
 
@@ -498,25 +520,7 @@ static int rdma_connect_peer(struct pw_dp *dp, const struct sockaddr_in *peer,
 		ret = -errno;
 		goto err;
 	}
-	while (rc->state == RC_CONNECTING) {
-		uint64_t now = now_ms();
-
-		if (now >= deadline) {
-			ret = -ETIMEDOUT;
-			goto err;
-		}
-		if (poll(&pfd, 1, deadline - now) < 0 && errno != EINTR) {
-			ret = -errno;
-			goto err;
-		}
-		ret = cm_pump(r);
-		if (ret < 0)
-			goto err;
-	}
-	if (rc->state != RC_UP) {
-		ret = rc->error ? rc->error : -ECONNABORTED;
-		goto err;
-	}
+	rc->deadline_ms = dp_now_ms() + dp->opts.connect_timeout_ms;
 	*c = &rc->c;
 	return 0;
 err:

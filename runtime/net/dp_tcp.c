@@ -18,7 +18,8 @@
  * version, type, a length past PW_DP_MAX_WRITE, an ACK for nothing) ends
  * the connection: a peer is never trusted.
  *
- * Everything is non-blocking and moves on in pw_dp_poll(): sends go out
+ * Everything is non-blocking and moves on in pw_dp_poll(): a connection
+ * comes up (its socket polls writable) or fails there, sends go out
  * from the source region itself as far as the socket takes them; the
  * receiver stops reading while ACKs it owes pile up (TCP_ACK_MAX), which
  * pushes back on a writer that does not read.
@@ -75,6 +76,8 @@ struct tcp_conn {
 	int fd;
 	unsigned int slot;
 	bool dead;
+	bool connecting;		/* ours, not up yet */
+	uint64_t deadline_ms;		/* when connecting ends in -ETIMEDOUT */
 	bool want_out;			/* EPOLLOUT armed */
 	/* sending: FIFO of messages, the head partly sent */
 	struct tcp_tx *tx;
@@ -392,10 +395,14 @@ static void rx_progress(struct tcp_conn *tc)
 	}
 }
 
-static int conn_add(struct tcp_dp *t, int fd, struct tcp_conn **out)
+/* Track @fd; a @connecting one is watched for writable (connected). */
+static int conn_add(struct tcp_dp *t, int fd, bool connecting,
+		    struct tcp_conn **out)
 {
 	struct pw_dp *dp = &t->dp;
-	struct epoll_event ee = { .events = EPOLLIN };
+	struct epoll_event ee = {
+		.events = connecting ? EPOLLIN | EPOLLOUT : EPOLLIN,
+	};
 	struct tcp_conn *tc;
 	unsigned int slot;
 	int one = 1;
@@ -430,6 +437,9 @@ static int conn_add(struct tcp_dp *t, int fd, struct tcp_conn **out)
 	tc->c.dp = dp;
 	tc->fd = fd;
 	tc->slot = slot;
+	tc->connecting = connecting;
+	tc->want_out = connecting;
+	tc->deadline_ms = dp_now_ms() + dp->opts.connect_timeout_ms;
 	t->conns[slot] = tc;
 	*out = tc;
 	return 0;
@@ -451,22 +461,34 @@ static void tcp_conn_close(struct pw_dp_conn *c)
 	free(tc);
 }
 
-static int wait_connected(int fd, unsigned int timeout_ms)
+static void queue_connected(struct tcp_conn *tc)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-	socklen_t len = sizeof(int);
-	int err = 0, n;
+	struct pw_dp_event ev = { .type = PW_DP_EV_CONNECTED, .conn = &tc->c };
 
-	do {
-		n = poll(&pfd, 1, timeout_ms);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	if (!n)
-		return -ETIMEDOUT;
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
-		return -errno;
-	return -err;
+	tc->connecting = false;
+	dp_queue(tc->c.dp, &ev);
+}
+
+/* A connection of ours not up yet: up, failed, timed out, or still not. */
+static void connect_progress(struct tcp_conn *tc, uint64_t now)
+{
+	struct pollfd pfd = { .fd = tc->fd, .events = POLLOUT };
+	socklen_t len = sizeof(int);
+	int err = 0;
+
+	if (poll(&pfd, 1, 0) > 0) {
+		if (getsockopt(tc->fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+			err = errno;
+		if (err) {
+			conn_fail(tc, -err);
+			return;
+		}
+		queue_connected(tc);
+		epoll_want_out(tc, tc->tx_len > 0);
+		return;
+	}
+	if (now >= tc->deadline_ms)
+		conn_fail(tc, -ETIMEDOUT);
 }
 
 static int tcp_connect(struct pw_dp *dp, const struct sockaddr_in *peer,
@@ -474,6 +496,7 @@ static int tcp_connect(struct pw_dp *dp, const struct sockaddr_in *peer,
 {
 	struct sockaddr_in src = dp->opts.bind;
 	struct tcp_conn *tc;
+	bool in_progress = false;
 	int fd, ret;
 
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -485,17 +508,17 @@ static int tcp_connect(struct pw_dp *dp, const struct sockaddr_in *peer,
 		ret = -errno;
 		goto err;
 	}
-	ret = 0;
 	if (connect(fd, (const struct sockaddr *)peer, sizeof(*peer)) < 0) {
 		ret = -errno;
-		if (ret == -EINPROGRESS)
-			ret = wait_connected(fd, dp->opts.connect_timeout_ms);
+		if (ret != -EINPROGRESS)
+			goto err;
+		in_progress = true;
 	}
+	ret = conn_add(to_tcp(dp), fd, in_progress, &tc);
 	if (ret)
 		goto err;
-	ret = conn_add(to_tcp(dp), fd, &tc);
-	if (ret)
-		goto err;
+	if (!in_progress)
+		queue_connected(tc);
 	*c = &tc->c;
 	return 0;
 err:
@@ -515,7 +538,7 @@ static void tcp_accept(struct tcp_dp *t)
 		if (fd < 0)
 			return;
 		/* No room: the peer sees its connection reset. */
-		if (conn_add(t, fd, &tc)) {
+		if (conn_add(t, fd, false, &tc)) {
 			close(fd);
 			continue;
 		}
@@ -541,7 +564,7 @@ static int tcp_write(struct pw_dp_conn *c, const struct pw_dp_region *src,
 
 	if (tc->dead)
 		return -ENOTCONN;
-	if (tc->if_len == depth)
+	if (tc->connecting || tc->if_len == depth)
 		return -EAGAIN;
 	w = &tc->inflight[(tc->if_head + tc->if_len++) % depth];
 	w->cookie = cookie;
@@ -555,6 +578,7 @@ static int tcp_poll(struct pw_dp *dp, struct pw_dp_event *ev,
 		    unsigned int max)
 {
 	struct tcp_dp *t = to_tcp(dp);
+	uint64_t now = dp_now_ms();
 	unsigned int i;
 
 	(void)ev;
@@ -563,7 +587,9 @@ static int tcp_poll(struct pw_dp *dp, struct pw_dp_event *ev,
 	for (i = 0; i < dp->opts.max_conns; i++) {
 		struct tcp_conn *tc = t->conns[i];
 
-		if (!tc || tc->dead)
+		if (tc && !tc->dead && tc->connecting)
+			connect_progress(tc, now);
+		if (!tc || tc->dead || tc->connecting)
 			continue;
 		rx_progress(tc);
 		tx_flush(tc);

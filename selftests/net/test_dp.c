@@ -10,7 +10,11 @@
  * refused, counted, leave the memory alone and the connection usable;
  * garbage on the stream ends only that connection, counted; a peer that
  * goes away fails the writes in flight and the connection with a clear
- * error. AUTO picks tcp when there is no RDMA device and says so.
+ * error. Connecting never blocks: writes wait (-EAGAIN) for CONNECTED, a
+ * refused connection ends in CLOSED with -ECONNREFUSED, and one whose
+ * SYNs are dropped ends in CLOSED with -ETIMEDOUT at its deadline while
+ * the other connections go on. AUTO picks tcp when there is no RDMA
+ * device and says so.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -56,16 +60,23 @@ static uint64_t mono_ms(void)
 	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
 }
 
-static struct pw_dp *open_tcp(unsigned int depth)
+static struct pw_dp *open_tcp_timeout(unsigned int depth,
+				      unsigned int connect_timeout_ms)
 {
 	struct pw_dp_opts o = {
 		.mode = PW_DP_TCP,
 		.bind = loopback(0),
 		.depth = depth,
+		.connect_timeout_ms = connect_timeout_ms,
 	};
 	struct pw_dp *dp;
 
 	return pw_dp_open(&o, &dp) ? NULL : dp;
+}
+
+static struct pw_dp *open_tcp(unsigned int depth)
+{
+	return open_tcp_timeout(depth, 0);
 }
 
 /* Poll both (either may be NULL) once, sleeping a little when idle. */
@@ -109,11 +120,15 @@ static int pump_until(struct pw_dp *a, struct evlog *la, struct pw_dp *b,
 	return 0;
 }
 
-/* @a connects to @b; @b's ACCEPTED gives its side of the connection. */
+/*
+ * @a connects to @b: @a's CONNECTED says its side is up, @b's ACCEPTED
+ * gives @b's side.
+ */
 static int connect_pair(struct pw_dp *a, struct pw_dp *b,
 			struct pw_dp_conn **ca, struct pw_dp_conn **cb,
 			struct evlog *la, struct evlog *lb)
 {
+	unsigned int a0 = la->n, b0 = lb->n;
 	struct sockaddr_in at;
 	int ret;
 
@@ -123,13 +138,55 @@ static int connect_pair(struct pw_dp *a, struct pw_dp *b,
 	ret = pw_dp_connect(a, &at, ca);
 	if (ret)
 		return ret;
-	ret = pump_until(a, la, b, lb, lb, lb->n + 1);
+	ret = pump_until(a, la, b, lb, lb, b0 + 1);
+	if (!ret)
+		ret = pump_until(a, la, b, lb, la, a0 + 1);
 	if (ret)
 		return ret;
-	if (lb->ev[lb->n - 1].type != PW_DP_EV_ACCEPTED)
+	if (lb->ev[b0].type != PW_DP_EV_ACCEPTED ||
+	    la->ev[a0].type != PW_DP_EV_CONNECTED || la->ev[a0].conn != *ca)
 		return -EPROTO;
-	*cb = lb->ev[lb->n - 1].conn;
+	*cb = lb->ev[b0].conn;
 	return 0;
+}
+
+/*
+ * How a connection of @a's to @to ends up: pw_dp_connect()'s own error,
+ * or 0 (CONNECTED) or the status of CLOSED, its first event. Closes it.
+ */
+static int connect_outcome(struct pw_dp *a, const struct sockaddr_in *to,
+			   struct evlog *la)
+{
+	struct pw_dp_conn *c;
+	unsigned int a0 = la->n;
+	int ret = pw_dp_connect(a, to, &c);
+
+	if (ret)
+		return ret;
+	ret = pump_until(a, la, NULL, NULL, la, a0 + 1);
+	if (!ret && la->ev[a0].conn != c)
+		ret = -EPROTO;
+	else if (!ret)
+		ret = la->ev[a0].type == PW_DP_EV_CONNECTED ? 0 :
+		      la->ev[a0].type == PW_DP_EV_CLOSED ? la->ev[a0].status :
+		      -EPROTO;
+	pw_dp_conn_close(c);
+	return ret;
+}
+
+/* @src registered on @a, @dst on @b, and @dst's descriptor in @d. */
+static int reg_both(struct pw_dp *a, void *src, uint64_t src_len,
+		    struct pw_dp_region **rs, struct pw_dp *b, void *dst,
+		    uint64_t dst_len, struct pw_dp_region **rd,
+		    struct pw_dp_desc *d)
+{
+	int ret = pw_dp_reg(a, src, src_len, rs);
+
+	if (!ret)
+		ret = pw_dp_reg(b, dst, dst_len, rd);
+	if (!ret)
+		pw_dp_region_desc(*rd, d);
+	return ret;
 }
 
 /* The harness compares like types only; enum constants are int. */
@@ -238,7 +295,7 @@ TEST(random_writes_land_in_order)
 		pw_dp_region_desc(rd[i], &desc[i]);
 	}
 	ASSERT_EQ(0, connect_pair(a, b, &ca, &cb, &la, &lb));
-	lb.n = 0;
+	la.n = lb.n = 0;
 
 	while (done_a < NWRITES || done_b < NWRITES) {
 		while (issued < NWRITES) {
@@ -329,7 +386,7 @@ TEST(big_writes_cross_both_ways)
 	pw_dp_region_desc(rad, &da);
 	pw_dp_region_desc(rbd, &db);
 	ASSERT_EQ(0, connect_pair(a, b, &ca, &cb, &la, &lb));
-	lb.n = 0;
+	la.n = lb.n = 0;
 	/* Four quarters each way, all in flight before anyone polls. */
 	for (i = 0; i < 4; i++) {
 		ASSERT_EQ(0, pw_dp_write(ca, ras, i * (BIG / 4), &db,
@@ -520,9 +577,8 @@ TEST(garbage_streams_dropped_and_counted)
 	ASSERT_NE(NULL, a);
 	ASSERT_NE(NULL, b);
 	memset(src, 0x5c, sizeof(src));
-	ASSERT_EQ(0, pw_dp_reg(a, src, sizeof(src), &rs));
-	ASSERT_EQ(0, pw_dp_reg(b, dst, sizeof(dst), &rd));
-	pw_dp_region_desc(rd, &d);
+	ASSERT_EQ(0, reg_both(a, src, sizeof(src), &rs, b, dst, sizeof(dst),
+			      &rd, &d));
 	ASSERT_EQ(0, connect_pair(a, b, &ca, &cb, &la, &lb));
 
 	for (kind = 0; kind < 4; kind++) {
@@ -581,7 +637,7 @@ TEST(peer_disconnect_is_a_clear_error)
 	static struct evlog la, lb;
 	uint8_t src[4096] = { 0 }, dst[4096];
 	struct pw_dp_region *rs, *rd;
-	struct pw_dp_conn *ca, *cb, *cx;
+	struct pw_dp_conn *ca, *cb;
 	struct pw_dp *a = open_tcp(8), *b = open_tcp(8);
 	struct sockaddr_in gone;
 	struct pw_dp_desc d;
@@ -589,9 +645,8 @@ TEST(peer_disconnect_is_a_clear_error)
 
 	ASSERT_NE(NULL, a);
 	ASSERT_NE(NULL, b);
-	ASSERT_EQ(0, pw_dp_reg(a, src, sizeof(src), &rs));
-	ASSERT_EQ(0, pw_dp_reg(b, dst, sizeof(dst), &rd));
-	pw_dp_region_desc(rd, &d);
+	ASSERT_EQ(0, reg_both(a, src, sizeof(src), &rs, b, dst, sizeof(dst),
+			      &rd, &d));
 	ASSERT_EQ(0, connect_pair(a, b, &ca, &cb, &la, &lb));
 	la.n = 0;
 	for (i = 0; i < 3; i++)
@@ -612,7 +667,112 @@ TEST(peer_disconnect_is_a_clear_error)
 
 	ASSERT_EQ(0, pw_dp_local(b, &gone));
 	pw_dp_close(b);
-	EXPECT_EQ(-ECONNREFUSED, pw_dp_connect(a, &gone, &cx));
+	la.n = 0;
+	EXPECT_EQ(-ECONNREFUSED, connect_outcome(a, &gone, &la));
+	pw_dp_close(a);
+}
+
+/* A connection is usable from its CONNECTED on, not before. */
+TEST(writes_wait_for_connected)
+{
+	static struct evlog la, lb;
+	uint8_t src[64] = { 0 }, dst[64];
+	struct pw_dp *a = open_tcp(8), *b = open_tcp(8);
+	struct pw_dp_region *rs, *rd;
+	struct pw_dp_stats st;
+	struct pw_dp_conn *c;
+	struct sockaddr_in at;
+	struct pw_dp_desc d;
+
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	ASSERT_EQ(0, reg_both(a, src, sizeof(src), &rs, b, dst, sizeof(dst),
+			      &rd, &d));
+	ASSERT_EQ(0, pw_dp_local(b, &at));
+	la.n = 0;
+	lb.n = 0;
+	ASSERT_EQ(0, pw_dp_connect(a, &at, &c));
+	/* Nothing polled yet: not up, whatever the handshake did. */
+	EXPECT_EQ(-EAGAIN, pw_dp_write(c, rs, 0, &d, 0, 8, 1));
+	ASSERT_EQ(0, pump_until(a, &la, b, &lb, &la, 1));
+	ASSERT_EQ(PW_DP_EV_CONNECTED, ev_type(&la.ev[0]));
+	EXPECT_EQ(c, la.ev[0].conn);
+	EXPECT_EQ(0, la.ev[0].status);
+	pw_dp_stats(a, &st);
+	EXPECT_EQ(1u, st.connected);
+	la.n = 0;
+	ASSERT_EQ(0, pw_dp_write(c, rs, 0, &d, 0, 8, 2));
+	ASSERT_EQ(0, pump_until(a, &la, b, &lb, &la, 1));
+	EXPECT_EQ(PW_DP_EV_WRITE_DONE, ev_type(&la.ev[0]));
+	EXPECT_EQ(0, la.ev[0].status);
+	EXPECT_EQ(2u, la.ev[0].cookie);
+	pw_dp_conn_close(c);
+	pw_dp_close(b);
+	pw_dp_close(a);
+}
+
+/*
+ * A peer that never answers costs its connection, at the deadline, and
+ * nothing else: pw_dp_connect() returns at once and other connections
+ * come up and work meanwhile.
+ */
+TEST(connect_deadline_without_blocking)
+{
+	static struct evlog la, lb;
+	uint8_t src[64] = { 0 };
+	struct pw_dp *a = open_tcp_timeout(8, 300), *b = open_tcp(8);
+	struct pw_dp_conn *stuck, *ok_a, *ok_b;
+	struct pw_dp_region *rs, *rd;
+	struct sockaddr_in full;
+	struct pw_dp_desc d;
+	uint8_t dst[64];
+	socklen_t len = sizeof(full);
+	int lfd, fill[2], i;
+
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	ASSERT_EQ(0, reg_both(a, src, sizeof(src), &rs, b, dst, sizeof(dst),
+			      &rd, &d));
+	/*
+	 * A listener whose accept queue is full drops SYNs: the handshake
+	 * neither completes nor fails, only the deadline ends it.
+	 */
+	full = loopback(0);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(lfd, 0);
+	ASSERT_EQ(0, bind(lfd, (struct sockaddr *)&full, sizeof(full)));
+	ASSERT_EQ(0, listen(lfd, 0));
+	ASSERT_EQ(0, getsockname(lfd, (struct sockaddr *)&full, &len));
+	for (i = 0; i < 2; i++) {
+		fill[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+		ASSERT_GE(fill[i], 0);
+		connect(fill[i], (struct sockaddr *)&full, sizeof(full));
+	}
+	usleep(100 * 1000);
+	la.n = 0;
+	lb.n = 0;
+	ASSERT_EQ(0, pw_dp_connect(a, &full, &stuck));
+	/* Meanwhile another connection comes up and works. */
+	ASSERT_EQ(0, connect_pair(a, b, &ok_a, &ok_b, &la, &lb));
+	ASSERT_EQ(0, pump_until(a, &la, b, &lb, &la, 2));
+	EXPECT_EQ(PW_DP_EV_CONNECTED, ev_type(&la.ev[0]));
+	EXPECT_EQ(ok_a, la.ev[0].conn);
+	EXPECT_EQ(PW_DP_EV_CLOSED, ev_type(&la.ev[1]));
+	EXPECT_EQ(stuck, la.ev[1].conn);
+	EXPECT_EQ(-ETIMEDOUT, la.ev[1].status);
+	EXPECT_EQ(-ENOTCONN, pw_dp_write(stuck, rs, 0, &d, 0, 1, 1));
+	/* The other one works. */
+	la.n = 0;
+	ASSERT_EQ(0, pw_dp_write(ok_a, rs, 0, &d, 0, sizeof(src), 3));
+	ASSERT_EQ(0, pump_until(a, &la, b, &lb, &la, 1));
+	EXPECT_EQ(PW_DP_EV_WRITE_DONE, ev_type(&la.ev[0]));
+	EXPECT_EQ(0, la.ev[0].status);
+	pw_dp_conn_close(stuck);
+	pw_dp_conn_close(ok_a);
+	for (i = 0; i < 2; i++)
+		close(fill[i]);
+	close(lfd);
+	pw_dp_close(b);
 	pw_dp_close(a);
 }
 

@@ -188,6 +188,21 @@ static int next_event(struct pw_dp *dp, struct pw_dp_event *ev)
 	}
 }
 
+/* Connect to @peer and wait for it to come up: 0, or -1. */
+static int connect_up(struct pw_dp *dp, const struct sockaddr_in *peer,
+		      struct pw_dp_conn **c)
+{
+	struct pw_dp_event ev;
+
+	if (pw_dp_connect(dp, peer, c))
+		return -1;
+	if (next_event(dp, &ev) == 1 && ev.type == PW_DP_EV_CONNECTED &&
+	    ev.conn == *c)
+		return 0;
+	pw_dp_conn_close(*c);
+	return -1;
+}
+
 static struct pw_dp *open_dp(const struct host *h, enum pw_dp_mode mode,
 			     uint16_t port)
 {
@@ -233,7 +248,8 @@ static void writer(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, pw_dp_reg(dp, bo.map, XFER_SIZE, &reg));
 	ASSERT_EQ(0, recv_desc(side, &d));
 	ASSERT_EQ(XFER_SIZE, d.len);
-	ASSERT_EQ(0, pw_dp_connect(dp, peer, &conn));
+	/* It comes up in the background: writes wait for CONNECTED. */
+	ASSERT_EQ(0, connect_up(dp, peer, &conn));
 	while (done < XFER_SIZE / CHUNK) {
 		while (posted < XFER_SIZE / CHUNK) {
 			ret = pw_dp_write(conn, reg, posted * CHUNK, &d,
@@ -513,7 +529,7 @@ static int bench(const struct host *h, int dev, enum pw_dp_mode mode,
 		goto out;
 	if (h->index == 1) {
 		ret = bench_target(dp, reg, &theirs);
-	} else if (!pw_dp_connect(dp, &peer, &c)) {
+	} else if (!connect_up(dp, &peer, &c)) {
 		struct pw_dp_event ev;
 
 		ret = bench_writer(dp, c, reg, &theirs);
