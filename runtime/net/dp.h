@@ -49,7 +49,9 @@ enum pw_dp_mode {
  *	an RDMA device (e.g. soft-RoCE's rxe0 on eth0), not INADDR_ANY.
  * @depth: writes in flight per connection (0: 64).
  * @max_conns: connections at once, both directions (0: 16).
- * @connect_timeout_ms: pw_dp_connect()'s limit (0: 5000).
+ * @connect_timeout_ms: how long a connection may take to come up (0:
+ *	30000: rdma_cm resends a lost connection request only after about
+ *	4 s, and a lossy link may take several).
  */
 struct pw_dp_opts {
 	enum pw_dp_mode mode;
