@@ -289,6 +289,12 @@ static struct rdma_conn *cm_conn_event(struct rdma_conn *rc,
 	struct pw_dp_event ev = { .type = PW_DP_EV_ACCEPTED, .conn = &rc->c };
 	int ret = 0;
 
+	/*
+	 * Its end is reported already (a deadline, a failure, a disconnect):
+	 * a late step of the handshake must not build a queue pair for it.
+	 */
+	if (rc->state == RC_DEAD)
+		return NULL;
 	switch (type) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
 		if (rdma_resolve_route(rc->id, RDMA_RESOLVE_MS))
