@@ -248,7 +248,10 @@ struct pw_worker {
 	struct pw_wdev dev;
 	struct pw_wstore store;
 	struct pw_dp *dp;
+	/* Our connection to each host, whether it came up, its address. */
 	struct pw_dp_conn *conn[PW_MAX_HOSTS];
+	bool conn_up[PW_MAX_HOSTS];
+	struct sockaddr_in conn_addr[PW_MAX_HOSTS];
 	struct pw_wk_run *runs;
 	struct pw_wk_xfer *recv;
 	uint16_t *recv_gen;

@@ -253,19 +253,22 @@ static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
 }
 
 /*
- * Our data-plane connection to host @h, started on first need: it comes
- * up in the background, sends wait (-EAGAIN) until it has, and fail with
- * its reason if it never does (sends_to_host_fail()).
+ * Our data-plane connection to host @h at @addr (its last READY's),
+ * started on first need: it comes up in the background, sends wait
+ * (-EAGAIN) until it has, and fail with its reason if it never does
+ * (sends_to_host_fail()). One that ended after coming up is made again.
  */
 static int conn_to(struct pw_worker *w, unsigned int h,
 		   const struct sockaddr_in *addr, struct pw_dp_conn **out)
 {
 	int ret;
 
+	w->conn_addr[h] = *addr;
 	if (!w->conn[h]) {
 		ret = pw_dp_connect(w->dp, addr, &w->conn[h]);
 		if (ret)
 			return ret;
+		w->conn_up[h] = false;
 	}
 	*out = w->conn[h];
 	return 0;
@@ -287,6 +290,7 @@ static int issue_send(struct pw_worker *w, struct pw_wk_run *r,
 {
 	const struct pw_wire_plan_cmd *pc = &c->c;
 	struct pw_wbuf *src = lookup(w, r, pc->bufs[0]);
+	struct pw_dp_conn *conn;
 	struct pw_wk_xfer *x;
 	int err = 0, ret;
 
@@ -294,18 +298,25 @@ static int issue_send(struct pw_worker *w, struct pw_wk_run *r,
 		return 0;
 	if (!input_ok(src, pc->dev, false, &err))
 		return err;
-	if (src->bytes != pc->bytes || pc->peer_host >= PW_MAX_HOSTS ||
-	    !w->conn[pc->peer_host])
+	if (src->bytes != pc->bytes || pc->peer_host >= PW_MAX_HOSTS)
 		return -EINVAL;
 	x = xfer_slot(w->send, PW_WK_MAX_SEND);
 	if (!x)
 		return 0;	/* when a write in flight ends */
+	if (!w->conn[pc->peer_host]) {
+		/* Ours ended after it was up: connect again. */
+		ret = conn_to(w, pc->peer_host, &w->conn_addr[pc->peer_host],
+			      &conn);
+		if (ret)
+			return ret;
+	}
 	ret = pw_wbuf_register(&w->store, src);
 	if (ret)
 		return ret;
 	ret = pw_dp_write(w->conn[pc->peer_host], src->region, 0, &c->target,
 			  0, pc->bytes, c->cookie);
-	if (ret == -EAGAIN)
+	/* Not up yet, full, or ended with its CLOSED still queued. */
+	if (ret == -EAGAIN || ret == -ENOTCONN)
 		return 0;
 	if (ret)
 		return ret;
@@ -651,9 +662,9 @@ static void on_device_done(struct pw_worker *w, const struct pw_wdev_done *d)
 }
 
 /*
- * Our connection to host @h ended, or never came up: what waits to be
- * written over it ends too, with its reason (writes in flight end with
- * their own events). READY from a new peer brings a new connection.
+ * Our connection to host @h never came up: what waits to be written over
+ * it ends too, with its reason (writes in flight end with their own
+ * events). Had it been up, the next send connects again instead.
  */
 static void sends_to_host_fail(struct pw_worker *w, unsigned int h,
 			       int status)
@@ -674,12 +685,18 @@ static void sends_to_host_fail(struct pw_worker *w, unsigned int h,
 	}
 }
 
-/* CONNECTED needs nothing: pw_wk_reap() looks at every run after it. */
+/* After CONNECTED, pw_wk_reap() looks at every run: sends go then. */
 static void on_dp_event(struct pw_worker *w, const struct pw_dp_event *ev)
 {
 	struct pw_wk_xfer *x = NULL;
 	unsigned int i, h;
 
+	if (ev->type == PW_DP_EV_CONNECTED) {
+		for (h = 0; h < PW_MAX_HOSTS; h++)
+			if (w->conn[h] == ev->conn)
+				w->conn_up[h] = true;
+		return;
+	}
 	if (ev->type == PW_DP_EV_LANDED) {
 		i = ev->cookie & 0xffff;
 		if (i < PW_WK_MAX_RECV && w->recv[i].used &&
@@ -695,7 +712,8 @@ static void on_dp_event(struct pw_worker *w, const struct pw_dp_event *ev)
 			if (w->conn[h] == ev->conn) {
 				pw_dp_conn_close(w->conn[h]);
 				w->conn[h] = NULL;
-				sends_to_host_fail(w, h, ev->status);
+				if (!w->conn_up[h])
+					sends_to_host_fail(w, h, ev->status);
 			}
 		/* Writes in flight on it end with an error. */
 		for (i = 0; i < PW_WK_MAX_SEND; i++) {
