@@ -10,6 +10,7 @@
  *   pwbench dispatch --dcn ... --echo IP:PORT   measures against it
  */
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,22 +43,20 @@ static void on_term(int sig)
 
 static void echo_put_seq(uint8_t *buf, uint64_t seq)
 {
-	unsigned int i;
+	uint64_t le = htole64(seq);
 
 	memcpy(buf, ECHO_MAGIC, 8);
-	for (i = 0; i < 8; i++)
-		buf[8 + i] = (uint8_t)(seq >> (8 * i));
+	memcpy(buf + 8, &le, 8);
 }
 
 static bool echo_get_seq(const struct pw_dgram *dg, uint64_t *seq)
 {
-	unsigned int i;
+	uint64_t le;
 
 	if (dg->len != ECHO_LEN || memcmp(dg->data, ECHO_MAGIC, 8))
 		return false;
-	*seq = 0;
-	for (i = 0; i < 8; i++)
-		*seq |= (uint64_t)dg->data[8 + i] << (8 * i);
+	memcpy(&le, dg->data + 8, 8);
+	*seq = le64toh(le);
 	return true;
 }
 
@@ -97,9 +96,9 @@ int pwbench_echo_rtt(struct pw_transport *t, const struct sockaddr_in *to,
 			if (back) {
 				rtt[k++] = pw_now_ns() - sent;
 				in_row = 0;
-			}
-			else if (!m)
+			} else if (!m) {
 				pw_transport_wait(t, ECHO_TIMEOUT_NS / 10);
+			}
 		}
 	}
 	return (int)k;
@@ -127,6 +126,9 @@ int pwbench_echo_main(int argc, char **argv)
 	}
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	/* Whoever started us may send now. */
+	printf("pwbench echo: serving on %s\n", argv[2]);
+	fflush(stdout);
 	while (!echo_stop) {
 		pw_transport_wait(t, 100000000ull);
 		m = pw_transport_recv_burst(t, dg, 16);

@@ -253,25 +253,21 @@ static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
 }
 
 /*
- * Our data-plane connection to host @h at @addr (its last READY's),
- * started on first need: it comes up in the background, sends wait
- * (-EAGAIN) until it has, and fail with its reason if it never does
+ * Our data-plane connection to host @h at w->conn_addr[h] (its last
+ * READY's), started on first need: it comes up in the background, sends
+ * wait (-EAGAIN) until it has, and fail with its reason if it never does
  * (sends_to_host_fail()). One that ended after coming up is made again.
  */
-static int conn_to(struct pw_worker *w, unsigned int h,
-		   const struct sockaddr_in *addr, struct pw_dp_conn **out)
+static int conn_to(struct pw_worker *w, unsigned int h)
 {
 	int ret;
 
-	w->conn_addr[h] = *addr;
-	if (!w->conn[h]) {
-		ret = pw_dp_connect(w->dp, addr, &w->conn[h]);
-		if (ret)
-			return ret;
+	if (w->conn[h])
+		return 0;
+	ret = pw_dp_connect(w->dp, &w->conn_addr[h], &w->conn[h]);
+	if (!ret)
 		w->conn_up[h] = false;
-	}
-	*out = w->conn[h];
-	return 0;
+	return ret;
 }
 
 static struct pw_wk_xfer *xfer_slot(struct pw_wk_xfer *tab, unsigned int n)
@@ -290,7 +286,6 @@ static int issue_send(struct pw_worker *w, struct pw_wk_run *r,
 {
 	const struct pw_wire_plan_cmd *pc = &c->c;
 	struct pw_wbuf *src = lookup(w, r, pc->bufs[0]);
-	struct pw_dp_conn *conn;
 	struct pw_wk_xfer *x;
 	int err = 0, ret;
 
@@ -303,13 +298,10 @@ static int issue_send(struct pw_worker *w, struct pw_wk_run *r,
 	x = xfer_slot(w->send, PW_WK_MAX_SEND);
 	if (!x)
 		return 0;	/* when a write in flight ends */
-	if (!w->conn[pc->peer_host]) {
-		/* Ours ended after it was up: connect again. */
-		ret = conn_to(w, pc->peer_host, &w->conn_addr[pc->peer_host],
-			      &conn);
-		if (ret)
-			return ret;
-	}
+	/* Ours may have ended after it was up: connect again. */
+	ret = conn_to(w, pc->peer_host);
+	if (ret)
+		return ret;
 	ret = pw_wbuf_register(&w->store, src);
 	if (ret)
 		return ret;
@@ -565,12 +557,13 @@ int pw_wk_on_ready(struct pw_worker *w, const struct pw_wire_ready *rd)
 {
 	struct pw_wk_run *r = run_find(w, rd->run_id);
 	struct sockaddr_in addr = { .sin_family = AF_INET };
-	struct pw_dp_conn *conn;
 	unsigned int i;
 	int ret;
 
 	if (!r)
 		return -ENOENT;	/* cancelled meanwhile */
+	if (rd->dst_host >= PW_MAX_HOSTS)
+		return -EINVAL;
 	for (i = 0; i < r->received; i++) {
 		struct pw_wk_cmd *c = &r->cmds[i];
 
@@ -581,9 +574,12 @@ int pw_wk_on_ready(struct pw_worker *w, const struct pw_wire_ready *rd)
 		memcpy(&addr.sin_addr, rd->data_ip, 4);
 		addr.sin_port = htons(rd->data_port);
 		ret = pw_dp_desc_unpack(rd->desc, &c->target);
-		if (!ret)
-			ret = w->dp ? conn_to(w, rd->dst_host, &addr, &conn) :
-				-ENOTCONN;
+		if (!ret && w->dp) {
+			w->conn_addr[rd->dst_host] = addr;
+			ret = conn_to(w, rd->dst_host);
+		} else if (!ret) {
+			ret = -ENOTCONN;
+		}
 		if (ret) {
 			if (c->state == PW_WK_WAITING)
 				finish(w, r, c, ret);

@@ -9,6 +9,7 @@
  * in a row do not.
  */
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -51,11 +52,22 @@ static int bound_socket(struct sockaddr_in *a)
 /* An echo datagram as the client sends it: magic, then seq (LE). */
 static void echo_dgram(uint8_t *buf, uint64_t seq)
 {
-	unsigned int i;
+	uint64_t le = htole64(seq);
 
 	memcpy(buf, "PWECHO01", 8);
-	for (i = 0; i < 8; i++)
-		buf[8 + i] = (uint8_t)(seq >> (8 * i));
+	memcpy(buf + 8, &le, 8);
+}
+
+/* Read @fd up to and including a newline (or its end): 0, or -1. */
+static int read_line(int fd, char *line, size_t size)
+{
+	size_t n = 0;
+
+	while (n + 1 < size && read(fd, line + n, 1) == 1)
+		if (line[n++] == '\n')
+			break;
+	line[n] = '\0';
+	return n ? 0 : -1;
 }
 
 /*
@@ -65,7 +77,7 @@ static void echo_dgram(uint8_t *buf, uint64_t seq)
 static pid_t start_server(uint16_t *port, int *out_fd)
 {
 	struct sockaddr_in a;
-	char addr[32];
+	char addr[32], line[128];
 	int fd = bound_socket(&a), pipefd[2];
 	pid_t pid;
 
@@ -84,7 +96,10 @@ static pid_t start_server(uint16_t *port, int *out_fd)
 	}
 	close(pipefd[1]);
 	*out_fd = pipefd[0];
-	usleep(200 * 1000);	/* bound and waiting */
+	/* It says when it is bound: nothing sent before could be lost. */
+	if (read_line(*out_fd, line, sizeof(line)) ||
+	    !strstr(line, "serving on"))
+		return -1;
 	return pid;
 }
 
@@ -185,7 +200,6 @@ static void false_echo(int fd, int other)
 	socklen_t len;
 	uint64_t seq;
 	ssize_t n;
-	int i;
 
 	for (;;) {
 		len = sizeof(from);
@@ -193,9 +207,8 @@ static void false_echo(int fd, int other)
 			     &len);
 		if (n != 16)
 			continue;
-		for (seq = 0, i = 0; i < 8; i++)
-			seq |= (uint64_t)buf[8 + i] << (8 * i);
-		echo_dgram(bad, seq + 1);
+		memcpy(&seq, buf + 8, 8);
+		echo_dgram(bad, le64toh(seq) + 1);
 		sendto(fd, bad, 16, 0, (struct sockaddr *)&from, len);
 		sendto(other, buf, 16, 0, (struct sockaddr *)&from, len);
 		usleep(RIGHT_AFTER_US);
