@@ -137,9 +137,20 @@ struct pw_node_peer *pw_node_peer(struct pw_node *node, uint32_t id,
 	return p;
 }
 
+static void add_channel(struct pw_node_totals *tot, const struct pw_rchan *ch)
+{
+	const struct pw_rchan_stats *st = pw_rchan_stats(ch);
+
+	tot->sent += st->sent;
+	tot->retransmitted += st->retransmitted;
+	tot->delivered += st->delivered;
+	tot->duplicates += st->duplicates;
+	tot->stale += st->stale;
+}
+
 void pw_node_drop_peer(struct pw_node *node, struct pw_node_peer *peer)
 {
-	(void)node;
+	add_channel(&node->dropped_peers, peer->ch);
 	queue_free(peer);
 	pw_rchan_destroy(peer->ch);
 	memset(peer, 0, sizeof(*peer));
@@ -409,32 +420,32 @@ int pw_parse_addr(const char *str, struct sockaddr_in *addr)
 	return 0;
 }
 
+void pw_node_totals(const struct pw_node *node, struct pw_node_totals *tot)
+{
+	unsigned int i;
+
+	*tot = node->dropped_peers;
+	for (i = 0; i < node->npeers; i++)
+		if (node->peers[i].ch)
+			add_channel(tot, node->peers[i].ch);
+}
+
 void pw_node_print_stats(const struct pw_node *node, const char *who)
 {
-	uint64_t sent = 0, retrans = 0, dups = 0, delivered = 0, stale = 0;
-	uint64_t malformed = node->stats.malformed;
-	unsigned int i, e;
+	struct pw_node_totals tot;
+	unsigned int e;
 
-	for (i = 0; i < node->npeers; i++) {
-		const struct pw_rchan_stats *st;
-
-		if (!node->peers[i].ch)
-			continue;
-		st = pw_rchan_stats(node->peers[i].ch);
-		sent += st->sent;
-		retrans += st->retransmitted;
-		dups += st->duplicates;
-		delivered += st->delivered;
-		stale += st->stale;
-	}
+	pw_node_totals(node, &tot);
 	printf("%s: sent %llu retransmitted %llu delivered %llu duplicates %llu stale %llu queued %llu queue_full %llu\n",
-	       who, (unsigned long long)sent, (unsigned long long)retrans,
-	       (unsigned long long)delivered, (unsigned long long)dups,
-	       (unsigned long long)stale,
+	       who, (unsigned long long)tot.sent,
+	       (unsigned long long)tot.retransmitted,
+	       (unsigned long long)tot.delivered,
+	       (unsigned long long)tot.duplicates,
+	       (unsigned long long)tot.stale,
 	       (unsigned long long)node->stats.queued,
 	       (unsigned long long)node->stats.queue_full);
 	printf("%s: dropped malformed %llu strangers %llu misaddressed %llu",
-	       who, (unsigned long long)malformed,
+	       who, (unsigned long long)node->stats.malformed,
 	       (unsigned long long)node->stats.strangers,
 	       (unsigned long long)node->stats.misaddressed);
 	for (e = 1; e < PW_WIRE_NERR; e++)

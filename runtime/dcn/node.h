@@ -95,6 +95,22 @@ struct pw_node_stats {
 };
 
 /**
+ * struct pw_node_totals - the channels' counters over the node's life
+ * @sent: sequenced messages sent (first transmissions).
+ * @retransmitted: retransmissions.
+ * @delivered: messages handed to the handler.
+ * @duplicates: sequenced messages dropped as already received.
+ * @stale: dropped as from an older incarnation of a peer.
+ */
+struct pw_node_totals {
+	uint64_t sent;
+	uint64_t retransmitted;
+	uint64_t delivered;
+	uint64_t duplicates;
+	uint64_t stale;
+};
+
+/**
  * struct pw_node - a node
  * @id: this node's id.
  * @session: this incarnation (CLOCK_REALTIME ms at start).
@@ -104,6 +120,8 @@ struct pw_node_stats {
  * @npeers: slots of @peers ever used (free ones have no channel).
  * @peers: the peers; a slot's address never changes.
  * @stats: drops before any channel.
+ * @dropped_peers: the channel counters of peers already dropped, so that
+ *	totals cover clients that came and went.
  * @extra_fd: other descriptors pw_node_step() wakes for (a device ring's
  *	eventfd, the data plane's), -1 when unused.
  * @queue_limit: bytes a peer's send queue may hold (PW_NODE_QUEUE_LIMIT
@@ -118,6 +136,7 @@ struct pw_node {
 	unsigned int npeers;
 	struct pw_node_peer peers[PW_NODE_MAX_PEERS];
 	struct pw_node_stats stats;
+	struct pw_node_totals dropped_peers;
 	int extra_fd[PW_NODE_EXTRA_FDS];
 	size_t queue_limit;
 };
@@ -156,7 +175,9 @@ int pw_node_step(struct pw_node *node, uint64_t timeout_ns);
 
 /* "a.b.c.d:port" into @addr: 0 or -EINVAL. */
 int pw_parse_addr(const char *str, struct sockaddr_in *addr);
-/* Sum of every channel's counters and the node's own drops, printed. */
+/* Every channel's counters summed, live peers and dropped ones alike. */
+void pw_node_totals(const struct pw_node *node, struct pw_node_totals *tot);
+/* pw_node_totals() and the node's own drops, printed. */
 void pw_node_print_stats(const struct pw_node *node, const char *who);
 
 #endif /* PW_RUNTIME_DCN_NODE_H */

@@ -8,8 +8,9 @@
  * even when acks opened the window. The queue's bound refuses with -ENOBUFS and recovers
  * once the queue drains; bad messages are refused whether they would go
  * to the channel or to the queue; dropping a peer or ending the node with
- * a full queue frees it (run under valgrind to see); and pw_node_step()
- * wakes for its second extra descriptor.
+ * a full queue frees it (run under valgrind to see), and the node's totals
+ * keep a dropped peer's counts; and pw_node_step() wakes for its second
+ * extra descriptor.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -417,6 +418,48 @@ TEST_F(nodes, dropping_a_peer_frees_its_queue)
 	/* Ending the node with a queue frees it too (valgrind says so). */
 	pw_node_fini(&self->wk);
 	self->wk_up = false;
+}
+
+/* A peer's counters outlive it: a controller's totals cover clients gone. */
+TEST_F(nodes, totals_keep_the_counts_of_dropped_peers)
+{
+	struct pw_node_peer *from_wk;
+	struct pw_node_totals tot;
+	struct sockaddr_in wk_addr;
+	struct pw_wire_msg m;
+	uint32_t i;
+
+	register_msg(&m);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	for (i = 0; i < 10; i++) {
+		part_msg(&m, i);
+		ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m,
+					  pw_now_ns()));
+	}
+	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, 10);
+	ASSERT_EQ(10u, self->ctl_log.parts);
+	from_wk = pw_node_find(&self->ctl, PW_NODE_WORKER_BASE);
+	ASSERT_NE(NULL, from_wk);
+	wk_addr = from_wk->addr;
+
+	pw_node_totals(&self->wk, &tot);
+	ASSERT_EQ(11u, tot.sent);
+	pw_node_totals(&self->ctl, &tot);
+	ASSERT_EQ(11u, tot.delivered);
+	ASSERT_EQ(0u, tot.sent);
+
+	pw_node_drop_peer(&self->ctl, from_wk);
+	pw_node_drop_peer(&self->wk, self->to_ctl);
+	pw_node_totals(&self->ctl, &tot);
+	ASSERT_EQ(11u, tot.delivered);
+	pw_node_totals(&self->wk, &tot);
+	ASSERT_EQ(11u, tot.sent);
+
+	/* A new peer in the freed slot adds to them, from zero. */
+	ASSERT_NE(NULL, pw_node_peer(&self->ctl, PW_NODE_WORKER_BASE + 1,
+				     &wk_addr));
+	pw_node_totals(&self->ctl, &tot);
+	ASSERT_EQ(11u, tot.delivered);
 }
 
 TEST_F(nodes, step_wakes_for_the_second_extra_fd)
