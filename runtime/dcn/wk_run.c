@@ -451,7 +451,9 @@ static void progress(struct pw_worker *w, struct pw_wk_run *r)
 	pw_wdev_flush(&w->dev);
 	if (r->received < r->total || r->completed < r->total)
 		return;
-	send_done(w, &r->done, r->completed);
+	/* Cancelled: the controller has answered the client already. */
+	if (!r->cancelled)
+		send_done(w, &r->done, r->completed);
 	run_free(w, r);
 }
 
