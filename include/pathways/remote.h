@@ -97,6 +97,14 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 			const uint32_t *args, unsigned int nargs,
 			uint32_t *results, unsigned int nres,
 			uint32_t *ticket);
+/*
+ * Runs started from now on must be done within @timeout_ms of reaching
+ * the controller, or end with -ETIMEDOUT: the controller answers at the
+ * deadline and cancels the run's work on every worker. 0 (the default):
+ * no deadline; pw_remote_wait() then gives up after PW_REMOTE_TIMEOUT_MS
+ * without cancelling anything.
+ */
+void pw_remote_set_run_timeout(struct pw_remote *r, unsigned int timeout_ms);
 /* Wait for run @ticket: 0, or the errno the run failed with. */
 int pw_remote_wait(struct pw_remote *r, uint32_t ticket);
 /* Both. */

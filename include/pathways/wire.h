@@ -58,7 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PW_WIRE_VERSION		2
+#define PW_WIRE_VERSION		3
 /* The bytes "PWDN" read as a little-endian u32. */
 #define PW_WIRE_MAGIC		0x4e445750u
 
@@ -358,7 +358,9 @@ struct pw_wire_program_ack {
  * @nargs: argument buffers, first in @ids.
  * @nresults: result buffers, after them; @nargs + @nresults <=
  *	PW_WIRE_RUN_IDS.
- * @reserved: zero.
+ * @timeout_ms: the run's deadline, counted from when the controller
+ *	receives RUN: a run not done by then ends with ETIMEDOUT in its
+ *	DONE, and its workers get CANCEL. 0: none. (Version 3.)
  * @ids: buffer handles: the arguments (existing buffers of the client),
  *	then new ids the results take (only @nargs + @nresults on the wire).
  */
@@ -368,7 +370,7 @@ struct pw_wire_run {
 	uint64_t client_send_ns;
 	uint16_t nargs;
 	uint16_t nresults;
-	uint32_t reserved;
+	uint32_t timeout_ms;
 	uint32_t ids[PW_WIRE_RUN_IDS];
 };
 

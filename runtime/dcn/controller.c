@@ -13,9 +13,7 @@
 
 #include "roles.h"
 
-static void ctl_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void ctl_log(const char *fmt, ...)
+void pw_ctl_log(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -32,8 +30,8 @@ static void ctl_reply(struct pw_controller *c, struct pw_node_peer *p,
 {
 	m->hdr.type = (uint8_t)type;
 	if (pw_node_send(&c->node, p, m, now))
-		ctl_log("no room to answer node %u (%s)", p->id,
-			pw_wire_type_name(type));
+		pw_ctl_log("no room to answer node %u (%s)", p->id,
+			   pw_wire_type_name(type));
 }
 
 /* A resource manager for the island @r describes, or -errno. */
@@ -66,11 +64,11 @@ static int on_register(struct pw_controller *c, struct pw_node_peer *p,
 	if (r->host_id >= PW_MAX_HOSTS ||
 	    p->id != PW_NODE_WORKER_BASE + r->host_id) {
 		ret = -EINVAL;
-		ctl_log("refused node %u: host id %u is not its own or past %u",
-			p->id, r->host_id, PW_MAX_HOSTS - 1);
+		pw_ctl_log("refused node %u: host id %u is not its own or past %u",
+			   p->id, r->host_id, PW_MAX_HOSTS - 1);
 	} else if ((ret = island_rm(r, &rm))) {
-		ctl_log("refused host %u: mesh \"%s\" with %u devices: %s",
-			r->host_id, r->mesh, r->ndevices, strerror(-ret));
+		pw_ctl_log("refused host %u: mesh \"%s\" with %u devices: %s",
+			   r->host_id, r->mesh, r->ndevices, strerror(-ret));
 	} else {
 		isl = &c->isl[r->host_id];
 		/* Registering again: what it had in flight is lost. */
@@ -84,9 +82,9 @@ static int on_register(struct pw_controller *c, struct pw_node_peer *p,
 		isl->node = p->id;
 		isl->reg = *r;
 		isl->last_ns = now;
-		ctl_log("host %u registered: island %u, %u devices (%s), %llu MiB HBM each",
-			r->host_id, r->island_id, r->ndevices, r->mesh,
-			(unsigned long long)(r->hbm_bytes >> 20));
+		pw_ctl_log("host %u registered: island %u, %u devices (%s), %llu MiB HBM each",
+			   r->host_id, r->island_id, r->ndevices, r->mesh,
+			   (unsigned long long)(r->hbm_bytes >> 20));
 	}
 	ack.body.reg_ack.status = (uint32_t)-ret;
 	ctl_reply(c, p, &ack, PW_WIRE_REGISTER_ACK, now);
@@ -117,8 +115,8 @@ static int on_heartbeat(struct pw_controller *c, struct pw_node_peer *p,
 	for (d = 0; d < isl->reg.ndevices; d++)
 		pw_rm_add_device(isl->rm, d);
 	isl->up = true;
-	ctl_log("host %u is back: %u devices available again",
-		isl->reg.host_id, isl->reg.ndevices);
+	pw_ctl_log("host %u is back: %u devices available again",
+		   isl->reg.host_id, isl->reg.ndevices);
 	return 0;
 }
 
@@ -153,9 +151,9 @@ static int on_connect(struct pw_controller *c, struct pw_node_peer *p,
 			ack.body.connect_ack.host_devices[h] =
 				(uint8_t)c->isl[h].reg.ndevices;
 	c->clients++;
-	ctl_log("client \"%s\" (pid %u, node %u) connected: %u islands, %u devices",
-		msg->body.connect.name, msg->body.connect.pid, p->id, islands,
-		devices);
+	pw_ctl_log("client \"%s\" (pid %u, node %u) connected: %u islands, %u devices",
+		   msg->body.connect.name, msg->body.connect.pid, p->id, islands,
+		   devices);
 	ctl_reply(c, p, &ack, PW_WIRE_CONNECT_ACK, now);
 	return 0;
 }
@@ -186,7 +184,7 @@ static void client_gone(struct pw_controller *c, struct pw_node_peer *p,
 			pw_node_send(&c->node, wp, &m, now);
 	}
 	c->gone++;
-	ctl_log("client node %u gone (%s): its objects are freed", p->id, why);
+	pw_ctl_log("client node %u gone (%s): its objects are freed", p->id, why);
 	for (i = 0; i < PW_CTL_MAX_DYING && c->dying[i]; i++)
 		;
 	if (i == PW_CTL_MAX_DYING) {
@@ -316,9 +314,9 @@ static void ctl_check_liveness(struct pw_controller *c, uint64_t now)
 			pw_rm_remove_device(isl->rm, d);
 		c->downs++;
 		pw_ctl_host_down(c, h, now);
-		ctl_log("host %u down: silent for %llu ms (limit %u ms); its %u devices removed",
-			h, (unsigned long long)silent, c->down_ms,
-			isl->reg.ndevices);
+		pw_ctl_log("host %u down: silent for %llu ms (limit %u ms); its %u devices removed",
+			   h, (unsigned long long)silent, c->down_ms,
+			   isl->reg.ndevices);
 	}
 }
 
@@ -350,12 +348,23 @@ static void ctl_beat(struct pw_controller *c, uint64_t now)
 int pw_controller_step(struct pw_controller *c, uint64_t timeout_ns)
 {
 	uint64_t cap = c->heartbeat_ms * 1000000ull / 2;
-	int ret = pw_node_step(&c->node, timeout_ns < cap ? timeout_ns : cap);
 	uint64_t now = pw_now_ns();
+	int ret;
 
+	/* Wake for the nearest run deadline too, not a heartbeat later. */
+	if (c->next_deadline_ns) {
+		uint64_t left = c->next_deadline_ns > now ?
+				c->next_deadline_ns - now : 0;
+
+		if (left < cap)
+			cap = left;
+	}
+	ret = pw_node_step(&c->node, timeout_ns < cap ? timeout_ns : cap);
+	now = pw_now_ns();
 	ctl_check_liveness(c, now);
 	ctl_reap_clients(c, now);
 	ctl_beat(c, now);
+	c->next_deadline_ns = pw_ctl_runs_expire(c, now);
 	return ret;
 }
 

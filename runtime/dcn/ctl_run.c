@@ -9,6 +9,8 @@
  * with one DONE when every worker has answered. When a worker fails its
  * part or its host goes down, the client hears at once and the other
  * workers get CANCEL, so none waits for a transfer that will not come.
+ * A run with a deadline (RUN's timeout_ms) that passes ends the same way,
+ * with ETIMEDOUT.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -258,6 +260,9 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 	r->done.run_id = run->run_id;
 	r->done.client_send_ns = run->client_send_ns;
 	r->done.ctrl_recv_ns = now;
+	r->timeout_ms = run->timeout_ms;
+	r->deadline_ns = run->timeout_ms ?
+			 now + run->timeout_ms * 1000000ull : 0;
 	if (!prog || !prog->lowered)
 		ret = -ENOENT;
 	else if (run->nargs != prog->nargs || run->nresults != prog->nresults)
@@ -351,6 +356,32 @@ void pw_ctl_host_down(struct pw_controller *c, unsigned int host,
 		cancel_rest(c, r, now);
 		send_done(c, r, now);
 	}
+}
+
+uint64_t pw_ctl_runs_expire(struct pw_controller *c, uint64_t now)
+{
+	uint64_t next = 0;
+	unsigned int i;
+
+	for (i = 0; i < PW_CTL_MAX_RUNS; i++) {
+		struct pw_ctl_run *r = &c->runs[i];
+
+		if (!r->used || !r->deadline_ns)
+			continue;
+		if (r->deadline_ns > now) {
+			if (!next || r->deadline_ns < next)
+				next = r->deadline_ns;
+			continue;
+		}
+		pw_ctl_log("run %u of client %u: not done within its %u ms: ETIMEDOUT (hosts %#llx still working are cancelled)",
+			   r->done.run_id, r->client, r->timeout_ms,
+			   (unsigned long long)r->hosts);
+		c->run_timeouts++;
+		r->done.status = ETIMEDOUT;
+		cancel_rest(c, r, now);
+		send_done(c, r, now);
+	}
+	return next;
 }
 
 void pw_ctl_runs_fini(struct pw_controller *c)

@@ -7,6 +7,7 @@
  * can be in flight (the DONE of each is kept until it is waited for).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -488,6 +489,11 @@ int pw_remote_free(struct pw_remote *r, unsigned int host, uint32_t id)
 	return rc_send(r, &m);
 }
 
+void pw_remote_set_run_timeout(struct pw_remote *r, unsigned int timeout_ms)
+{
+	r->run_timeout_ms = timeout_ms;
+}
+
 int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 			const uint32_t *args, unsigned int nargs,
 			uint32_t *results, unsigned int nres,
@@ -520,6 +526,7 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	memset(run, 0, sizeof(*run));
 	run->used = true;
 	run->run_id = r->next_run;
+	run->timeout_ms = m.body.run.timeout_ms = r->run_timeout_ms;
 	m.body.run.client_send_ns = run->sent_ns = pw_now_ns();
 	ret = rc_send(r, &m);
 	if (ret) {
@@ -539,11 +546,15 @@ int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
 			uint64_t *recv_ns)
 {
 	struct pw_rc_run *run = run_slot(r, ticket);
+	unsigned int wait_ms;
 	int ret;
 
 	if (!run->used || run->run_id != ticket)
 		return pw_fail(-ENOENT, "wait: no run %u in flight", ticket);
-	ret = rc_wait(r, &run->have_done, PW_REMOTE_TIMEOUT_MS);
+	/* The controller answers at the deadline: give its DONE time to come. */
+	wait_ms = run->timeout_ms > UINT_MAX - PW_REMOTE_TIMEOUT_MS ? UINT_MAX :
+		  run->timeout_ms + PW_REMOTE_TIMEOUT_MS;
+	ret = rc_wait(r, &run->have_done, wait_ms);
 	if (ret)
 		return pw_fail(ret, "run %u: no answer: %s", ticket,
 			       strerror(-ret));

@@ -117,6 +117,9 @@ struct pw_ctl_program {
  *	(clients choose theirs freely; two clients' may clash).
  * @client: who asked; @done.run_id is its id for the run.
  * @hosts: hosts that have not answered yet, one bit each.
+ * @deadline_ns: when it ends with ETIMEDOUT if not done (RUN's
+ *	timeout_ms after it came); 0: never.
+ * @timeout_ms: that timeout, for the log.
  * @done: the DONE to send back, filled as workers answer.
  */
 struct pw_ctl_run {
@@ -124,6 +127,8 @@ struct pw_ctl_run {
 	uint32_t id;
 	uint32_t client;
 	uint64_t hosts;
+	uint64_t deadline_ns;
+	uint32_t timeout_ms;
 	struct pw_wire_done done;
 };
 
@@ -142,6 +147,9 @@ struct pw_ctl_run {
  * @dying_ns: see @dying.
  * @last_beat_ns: when it last sent its own heartbeats.
  * @downs: workers marked down so far.
+ * @run_timeouts: runs ended past their deadline so far.
+ * @next_deadline_ns: the nearest run deadline (0: none), so that a step
+ *	wakes for it.
  * @programs: registered programs.
  * @runs: runs in flight.
  * @fns: clients' compiled functions.
@@ -159,6 +167,8 @@ struct pw_controller {
 	uint64_t dying_ns[PW_CTL_MAX_DYING];
 	uint64_t last_beat_ns;
 	unsigned int downs;
+	unsigned int run_timeouts;
+	uint64_t next_deadline_ns;
 	struct pw_ctl_program programs[PW_CTL_MAX_PROGRAMS];
 	struct pw_ctl_run runs[PW_CTL_MAX_RUNS];
 	struct pw_ctl_fn *fns;
@@ -178,7 +188,14 @@ void pw_ctl_runs_forget_client(struct pw_controller *c, uint32_t client,
 /* Host @host went down: its runs fail with -EHOSTDOWN. */
 void pw_ctl_host_down(struct pw_controller *c, unsigned int host,
 		      uint64_t now);
+/*
+ * End the runs past their deadline with ETIMEDOUT (their workers get
+ * CANCEL); return the nearest deadline still to come (0: none).
+ */
+uint64_t pw_ctl_runs_expire(struct pw_controller *c, uint64_t now);
 void pw_ctl_runs_fini(struct pw_controller *c);
+/* A line of the controller's log (stdout, "controller: " first). */
+void pw_ctl_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* runtime/dcn/ctl_lower.c: a whole program's nodes into commands per host. */
 int pw_ctl_lower(struct pw_controller *c, struct pw_ctl_program *prog);
 /* runtime/dcn/ctl_obj.c: functions, buffers, transfers (relayed). */
@@ -369,6 +386,7 @@ struct pw_rc_run {
 	bool used;
 	bool have_done;
 	uint32_t run_id;
+	uint32_t timeout_ms;
 	uint64_t sent_ns;
 	uint64_t recv_ns;
 	struct pw_wire_done done;
@@ -405,6 +423,7 @@ struct pw_rc_buf {
  * @read_got: see @read_buf.
  * @read_id: the buffer being read.
  * @runs: runs in flight or done and not yet waited for.
+ * @run_timeout_ms: the deadline runs started now carry (0: none).
  * @next_run: the last run id given out.
  * @next_id: the last buffer, function or program id given out.
  * @bufs: buffers alive (@nbufs of @cap), freed at close.
@@ -430,6 +449,7 @@ struct pw_remote {
 	uint64_t read_got;
 	uint32_t read_id;
 	struct pw_rc_run runs[PW_RC_MAX_RUNS];
+	uint32_t run_timeout_ms;
 	uint32_t next_run;
 	uint32_t next_id;
 	struct pw_rc_buf *bufs;

@@ -276,7 +276,7 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		ORD(b->client_send_ns);
 		ORD(b->nargs);
 		ORD(b->nresults);
-		ORD(b->reserved);
+		ORD(b->timeout_ms);
 		for (i = 0; i < PW_WIRE_RUN_IDS; i++)
 			ORD(b->ids[i]);
 		break;
@@ -511,8 +511,6 @@ static enum pw_wire_err check_run(const struct pw_wire_run *b)
 {
 	if (b->nargs + b->nresults > PW_WIRE_RUN_IDS)
 		return PW_WIRE_E_COUNT;
-	if (b->reserved)
-		return PW_WIRE_E_RESERVED;
 	return PW_WIRE_OK;
 }
 

@@ -18,3 +18,11 @@ $(DCN_TEST_DIR)/remote_hostdown: $(DCN_TEST_DIR)/remote_hostdown.o \
 
 # Built with the guest tests; run-in-guest.sh does not look in dcn/.
 GUEST_TESTS += $(DCN_TEST_DIR)/test_remote $(DCN_TEST_DIR)/remote_hostdown
+
+# The controller's run deadlines on the host: a controller, a client and a
+# bare node in a worker's place, over UDP on loopback.
+$(DCN_TEST_DIR)/test_controller: $(DCN_TEST_DIR)/test_controller.o \
+		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
+
+HOST_TESTS += $(DCN_TEST_DIR)/test_controller

@@ -13,6 +13,7 @@ ips=($PWTPU_DCN_PEERS)
 me=$PWTPU_HOST_INDEX
 out=${PWTPU_OUTDIR:-/tmp}
 declare -A port=([rdma]=7700 [tcp]=7710)
+declare -A worker
 
 status() { "$D" --role status --controller "${ips[0]}:$1" --listen "$PWTPU_DCN_IP:0" 2>&1; }
 
@@ -22,6 +23,7 @@ for mode in rdma tcp; do
 		--controller "${ips[0]}:$p" --host-id "$me" --data "$mode" \
 		>"/tmp/worker-$mode.log" 2>&1 &
 	workers+=($!)
+	worker[$mode]=$!
 done
 
 if ((me != 0)); then
@@ -45,8 +47,10 @@ rc=0
 ndev=$(ls -d /sys/class/pwtpu/pwtpu* | wc -l)
 for mode in rdma tcp; do
 	p=${port[$mode]}
+	# A worker stopped for the deadline test must not be marked down.
 	"$D" --role controller --listen "$PWTPU_DCN_IP:$p" \
-		--client-timeout-ms 3000 >"/tmp/ctl-$mode.log" 2>&1 &
+		--client-timeout-ms 3000 --down-ms 30000 \
+		>"/tmp/ctl-$mode.log" 2>&1 &
 	ctls+=($!)
 	want="islands 2 devices $((2 * ndev))"
 	for _ in $(seq 240); do
@@ -55,6 +59,7 @@ for mode in rdma tcp; do
 	done
 	echo "cluster $mode: $(status "$p")"
 	PW_CONTROLLER=${ips[0]}:$p PW_DIGEST=$out/digest-$mode \
+		PW_WORKER0_PID=${worker[$mode]} \
 		"$B/selftests/dcn/test_remote" 2>&1 | sed "s/^/$mode: /"
 	((PIPESTATUS[0] == 0)) || rc=1
 done

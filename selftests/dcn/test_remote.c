@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -329,6 +330,58 @@ TEST_F_TIMEOUT(remote, collectives_stay_on_one_island, 300)
 	pw_fn_result(b, pw_fn_all_reduce(b, PWTPU_REDUCE_SUM, x));
 	ASSERT_EQ(0, pw_fn_build(b, &fn));
 	EXPECT_EQ(-EOPNOTSUPP, pw_remote_function(self->r, fn, &fid));
+	pw_fn_put(fn);
+}
+
+/*
+ * A run past its deadline ends with ETIMEDOUT from the controller, not
+ * from the client giving up: the worker that runs it is stopped
+ * (SIGSTOP; the scenario's controllers mark a host down only after 30 s),
+ * so only the deadline can end it. Continued, the worker gets the PLAN
+ * and the CANCEL (what it issued before the CANCEL still runs; the
+ * result buffer is freed at close), and the next run meets its deadline.
+ */
+TEST_F_TIMEOUT(remote, a_run_past_its_deadline_times_out, 300)
+{
+	const char *pid_env = getenv("PW_WORKER0_PID");
+	const uint32_t shape[1] = { 4 };
+	const float x[4] = { 1, 2, 3, 4 };
+	struct pw_fn *fn = add_fn(4);
+	struct pw_rprog *p = pw_rprog_begin();
+	uint32_t fid, prog, in, late, out;
+	pid_t worker;
+	float got[4];
+	int a[2], y, ret, i;
+
+	ASSERT_NE(NULL, pid_env) TH_LOG("set PW_WORKER0_PID");
+	worker = (pid_t)atoi(pid_env);
+	ASSERT_NE(NULL, fn);
+	ASSERT_EQ(0, pw_remote_function(self->r, fn, &fid));
+	a[0] = pw_rprog_arg(p, 0, 1, PWTPU_DT_F32, 1, shape);
+	a[1] = a[0];
+	ASSERT_EQ(0, pw_rprog_call(p, fn, fid, 0, 1, a, 2, &y));
+	ASSERT_EQ(0, pw_rprog_results(p, &y, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog));
+	ASSERT_EQ(0, pw_remote_buffer(self->r, 0, 1, PWTPU_DT_F32, 1, shape,
+				      x, &in));
+
+	ASSERT_EQ(0, kill(worker, SIGSTOP));
+	pw_remote_set_run_timeout(self->r, 200);
+	ret = pw_remote_run(self->r, prog, &in, 1, &late, 1);
+	ASSERT_EQ(0, kill(worker, SIGCONT));
+	ASSERT_EQ(-ETIMEDOUT, ret);
+	/* The controller's answer ("failed"), not the client's "no answer". */
+	ASSERT_NE(NULL, strstr(pw_last_error(), "failed"))
+		TH_LOG("%s", pw_last_error());
+
+	pw_remote_set_run_timeout(self->r, 120000);
+	ASSERT_EQ(0, pw_remote_run(self->r, prog, &in, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_read(self->r, 0, out, got, sizeof(got)));
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(2 * x[i], got[i]);
+	pw_remote_set_run_timeout(self->r, 0);
+	pw_rprog_free(p);
 	pw_fn_put(fn);
 }
 

@@ -25,7 +25,7 @@ PWTPU_OUTDIR=$out tools/testbed-multi -n 2 --rxe "${netem[@]}" \
 h0=$out/host0.log
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 check "both hosts exit 0" '((rc == 0))'
 check "the rdma cluster's workers use RDMA verbs" \
 	'(($(grep -c "^wk[01]-rdma: worker [01]: data plane rdma" "$h0" "$out/host1.log" |
@@ -42,6 +42,9 @@ check "the harness ran over both clusters" \
 check "the client that died is given up on, by both controllers" \
 	'grep -q "^ctl-rdma: controller: client node [0-9]* gone (it acknowledged nothing" "$h0" &&
 	 grep -q "^ctl-tcp: controller: client node [0-9]* gone (it acknowledged nothing" "$h0"'
+check "each controller named the run it ended at its deadline" \
+	'grep -q "^ctl-rdma: controller: run [0-9]* of client [0-9]*: not done within its 200 ms: ETIMEDOUT" "$h0" &&
+	 grep -q "^ctl-tcp: controller: run [0-9]* of client [0-9]*: not done within its 200 ms: ETIMEDOUT" "$h0"'
 # Every client closed or was collected: the four workers hold nothing.
 check "no buffer or function of any client is left on any worker" \
 	'(($(cat "$h0" "$out/host1.log" |

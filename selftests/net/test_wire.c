@@ -232,6 +232,7 @@ TEST(round_trip_at_bounds)
 	m.body.run.nresults = PW_WIRE_RUN_IDS - 40;
 	for (i = 0; i < PW_WIRE_RUN_IDS; i++)
 		m.body.run.ids[i] = 0x10000 * i + 1;
+	m.body.run.timeout_ms = 0xffffffff;	/* the longest deadline */
 	ASSERT_EQ(0, round_trips(&m, H + 24 + 4 * PW_WIRE_RUN_IDS));
 	m.body.run.nargs = 0;
 	m.body.run.nresults = PW_WIRE_RUN_IDS;
@@ -399,9 +400,11 @@ TEST(little_endian_layout_v2)
 	m.body.run.nargs = 1;
 	m.body.run.nresults = 0x0102 - 0xff;	/* 3 */
 	m.body.run.ids[1] = 0xa1b2c3d4;
+	m.body.run.timeout_ms = 0x0a0b0c0d;	/* v3: the run's deadline */
 	len = pw_wire_encode(&m, buf, sizeof(buf));
 	ASSERT_EQ(H + 24 + 4 * 4, len);
 	ASSERT_EQ(0, memcmp(&buf[H + 16], "\x01\x00\x03\x00", 4));
+	ASSERT_EQ(0, memcmp(&buf[H + 20], "\x0d\x0c\x0b\x0a", 4));
 	ASSERT_EQ(0, memcmp(&buf[H + 28], "\xd4\xc3\xb2\xa1", 4));
 
 	hdr_init(&m, PW_WIRE_PLAN);
@@ -779,9 +782,6 @@ TEST(reject_each_reason)
 	CRAFT(&c, PW_WIRE_REGISTER, 1);
 	c.buf[BODY(struct pw_wire_register, reserved)] = 1;
 	REJECT(&c, PW_WIRE_E_RESERVED);
-	CRAFT(&c, PW_WIRE_RUN, 1);
-	c.buf[BODY(struct pw_wire_run, reserved) + 3] = 1;
-	REJECT(&c, PW_WIRE_E_RESERVED);
 	CRAFT(&c, PW_WIRE_PLAN, 1);
 	c.buf[BODY(struct pw_wire_plan, cmds[0].bufs[5])] = 1;
 	REJECT(&c, PW_WIRE_E_RESERVED);
@@ -890,9 +890,9 @@ TEST(reject_v2_fields)
 	REJECT(&c, PW_WIRE_OK);
 	craft_resize(&c, c.len + 4);			/* trailing bytes */
 	REJECT(&c, PW_WIRE_E_BODY_SIZE);
-	CRAFT(&c, PW_WIRE_RUN, 1);
-	c.buf[BODY(struct pw_wire_run, reserved)] = 1;
-	REJECT(&c, PW_WIRE_E_RESERVED);
+	CRAFT(&c, PW_WIRE_RUN, 1);			/* any deadline is one */
+	c.buf[BODY(struct pw_wire_run, timeout_ms) + 3] = 0x80;
+	REJECT(&c, PW_WIRE_OK);
 
 	/* PLAN and its commands. */
 	CRAFT(&c, PW_WIRE_PLAN, 1);

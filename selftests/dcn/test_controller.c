@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_controller.c - the controller's run deadlines (RUN's timeout_ms,
+ * runtime/dcn/ctl_run.c) on the host, over kernel UDP on loopback: a real
+ * controller and a real remote client (include/pathways/remote.h), and in
+ * place of a worker a bare DCN node that registers a one-device island
+ * and answers PLAN with DONE only when the test says so. A silent worker
+ * makes a run with a deadline end with ETIMEDOUT from the controller and
+ * the worker get CANCEL for it; a worker that answers in time gets none;
+ * a run without a deadline waits for a late answer. The testbed's
+ * test_remote checks the same with real workers.
+ *
+ * Not under valgrind: it keeps its lock while a thread blocks in
+ * io_uring_enter() (the UDP transport's wait), so the serving thread
+ * starves; -fsanitize=address works.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pathways/remote.h>
+
+#include "kselftest_harness.h"
+#include "../../runtime/dcn/roles.h"
+#include "../../runtime/net/transport.h"
+
+#define MS 1000000ull
+
+/**
+ * struct fake_worker - what the worker node saw, under @lock
+ * @answer: answer each PLAN with DONE (status 0) at once.
+ * @late_run: a run to answer now, from the serving loop (0: none).
+ * @registered: REGISTER_ACK came, with status 0.
+ * @plans: PLAN messages; @plan_run the run id of the last.
+ * @cancels: CANCEL messages; @cancel_run and @cancel_status the last's.
+ */
+struct fake_worker {
+	pthread_mutex_t lock;
+	bool answer;
+	uint32_t late_run;
+	bool registered;
+	unsigned int plans;
+	uint32_t plan_run;
+	unsigned int cancels;
+	uint32_t cancel_run;
+	uint32_t cancel_status;
+};
+
+static int send_done(struct pw_node *node, struct pw_node_peer *peer,
+		     uint32_t run_id, unsigned int ncmds, uint64_t now)
+{
+	struct pw_wire_msg done;
+
+	memset(&done, 0, sizeof(done));
+	done.hdr.type = PW_WIRE_DONE;
+	done.body.done.run_id = run_id;
+	done.body.done.ncmds = ncmds;
+	return pw_node_send(node, peer, &done, now);
+}
+
+static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
+			  const struct pw_wire_msg *msg, uint64_t now)
+{
+	struct fake_worker *fw = node->ctx;
+	bool answer;
+
+	pthread_mutex_lock(&fw->lock);
+	switch (msg->hdr.type) {
+	case PW_WIRE_REGISTER_ACK:
+		fw->registered = msg->body.reg_ack.status == 0;
+		break;
+	case PW_WIRE_PLAN:
+		fw->plans++;
+		fw->plan_run = msg->body.plan.run_id;
+		break;
+	case PW_WIRE_CANCEL:
+		fw->cancels++;
+		fw->cancel_run = msg->body.cancel.run_id;
+		fw->cancel_status = msg->body.cancel.status;
+		break;
+	}
+	answer = fw->answer && msg->hdr.type == PW_WIRE_PLAN;
+	pthread_mutex_unlock(&fw->lock);
+	if (!answer)
+		return 0;
+	return send_done(node, peer, msg->body.plan.run_id,
+			 msg->body.plan.ncmds_total, now);
+}
+
+FIXTURE(ctl) {
+	struct pw_controller c;
+	struct pw_node wk;
+	struct fake_worker fw;
+	pthread_t loop;
+	atomic_bool stop;
+	bool looping;
+	struct pw_remote *r;
+	uint32_t prog;
+	struct pw_fn *fn;
+};
+
+/* The controller and the worker node, stepped until the test ends. */
+static void *serve(void *arg)
+{
+	FIXTURE_DATA(ctl) *self = arg;
+
+	while (!atomic_load(&self->stop)) {
+		pw_controller_step(&self->c, 1 * MS);
+		pw_node_step(&self->wk, 0);
+		pthread_mutex_lock(&self->fw.lock);
+		if (self->fw.late_run)
+			send_done(&self->wk,
+				  pw_node_find(&self->wk, PW_NODE_CONTROLLER),
+				  self->fw.late_run, 1, pw_now_ns());
+		self->fw.late_run = 0;
+		pthread_mutex_unlock(&self->fw.lock);
+	}
+	return NULL;
+}
+
+static struct pw_fn *add_fn(void)
+{
+	const uint32_t shape[1] = { 4 };
+	struct pw_fn_builder *b = pw_fn_begin("add");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
+	struct pw_fn *fn = NULL;
+
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x, x));
+	pw_fn_build(b, &fn);
+	return fn;
+}
+
+static bool registered(struct fake_worker *fw)
+{
+	bool yes;
+
+	pthread_mutex_lock(&fw->lock);
+	yes = fw->registered;
+	pthread_mutex_unlock(&fw->lock);
+	return yes;
+}
+
+FIXTURE_SETUP(ctl)
+{
+	struct sockaddr_in lo = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	const uint32_t shape[1] = { 4 };
+	struct sockaddr_in ctl_addr;
+	struct pw_transport *t;
+	struct pw_node_peer *to_ctl;
+	struct pw_wire_msg m;
+	struct pw_rprog *p;
+	char ctl_str[32];
+	uint32_t fid;
+	int a, y, i;
+
+	memset(&self->fw, 0, sizeof(self->fw));
+	pthread_mutex_init(&self->fw.lock, NULL);
+	atomic_init(&self->stop, false);
+	ASSERT_EQ(0, pw_udp_open(&t, &lo));
+	/* The node sends no heartbeats: it must not be marked down. */
+	ASSERT_EQ(0, pw_controller_init(&self->c, t, 0, 600000, 0));
+	ASSERT_EQ(0, pw_transport_local_addr(t, &ctl_addr));
+	ASSERT_EQ(0, pw_udp_open(&t, &lo));
+	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t,
+				  worker_handler, &self->fw));
+	to_ctl = pw_node_peer(&self->wk, PW_NODE_CONTROLLER, &ctl_addr);
+	ASSERT_NE(NULL, to_ctl);
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_REGISTER;
+	m.body.reg.ndevices = 1;
+	m.body.reg.data_port = 4791;
+	m.body.reg.hbm_bytes = 16ull << 20;
+	strcpy(m.body.reg.mesh, "1x1");
+	ASSERT_EQ(0, pw_node_send(&self->wk, to_ctl, &m, pw_now_ns()));
+	ASSERT_EQ(0, pthread_create(&self->loop, NULL, serve, self));
+	self->looping = true;
+	for (i = 0; i < 10000 && !registered(&self->fw); i++)
+		usleep(1000);
+	ASSERT_TRUE(registered(&self->fw));
+
+	snprintf(ctl_str, sizeof(ctl_str), "127.0.0.1:%u",
+		 ntohs(ctl_addr.sin_port));
+	ASSERT_EQ(0, pw_remote_connect(ctl_str, "test_controller", &self->r))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(1u, pw_remote_host_devices(self->r, 0));
+	self->fn = add_fn();
+	ASSERT_NE(NULL, self->fn);
+	ASSERT_EQ(0, pw_remote_function(self->r, self->fn, &fid));
+	p = pw_rprog_begin();
+	a = pw_rprog_arg(p, 0, 0, PWTPU_DT_F32, 1, shape);
+	ASSERT_EQ(0, pw_rprog_call(p, self->fn, fid, 0, 0, &a, 1, &y));
+	ASSERT_EQ(0, pw_rprog_results(p, &y, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &self->prog))
+		TH_LOG("%s", pw_last_error());
+	pw_rprog_free(p);
+}
+
+FIXTURE_TEARDOWN(ctl)
+{
+	if (self->r)
+		pw_remote_close(self->r);
+	pw_fn_put(self->fn);
+	if (self->looping) {
+		atomic_store(&self->stop, true);
+		pthread_join(self->loop, NULL);
+	}
+	pw_node_fini(&self->wk);
+	pw_controller_fini(&self->c);
+	pthread_mutex_destroy(&self->fw.lock);
+}
+
+/* A snapshot of what the worker saw, once @cancels CANCELs came (or 10 s). */
+static struct fake_worker seen(struct fake_worker *fw, unsigned int cancels)
+{
+	struct fake_worker now;
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		pthread_mutex_lock(&fw->lock);
+		now = *fw;
+		pthread_mutex_unlock(&fw->lock);
+		if (now.cancels >= cancels)
+			break;
+		usleep(1000);
+	}
+	return now;
+}
+
+static void set_answer(struct fake_worker *fw, bool answer)
+{
+	pthread_mutex_lock(&fw->lock);
+	fw->answer = answer;
+	pthread_mutex_unlock(&fw->lock);
+}
+
+/* Any buffer id will do: only the (fake) worker would look it up. */
+#define ARG_ID 77
+
+TEST_F_TIMEOUT(ctl, a_silent_worker_makes_the_run_time_out, 60)
+{
+	struct fake_worker w;
+	uint32_t out;
+
+	pw_remote_set_run_timeout(self->r, 100);
+	ASSERT_EQ(-ETIMEDOUT, pw_remote_run(self->r, self->prog,
+					    (uint32_t[]){ ARG_ID }, 1, &out, 1));
+	/* The controller's answer, not the client giving up. */
+	ASSERT_NE(NULL, strstr(pw_last_error(), "failed"))
+		TH_LOG("%s", pw_last_error());
+	w = seen(&self->fw, 1);
+	ASSERT_EQ(1u, w.plans);
+	ASSERT_EQ(1u, w.cancels);
+	ASSERT_EQ(w.plan_run, w.cancel_run);
+	ASSERT_EQ((uint32_t)ETIMEDOUT, w.cancel_status);
+
+	/* The run's slot is free again: the next one gets its answer too. */
+	set_answer(&self->fw, true);
+	ASSERT_EQ(0, pw_remote_run(self->r, self->prog,
+				   (uint32_t[]){ ARG_ID }, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+	w = seen(&self->fw, 1);
+	ASSERT_EQ(2u, w.plans);
+	ASSERT_EQ(1u, w.cancels);
+}
+
+TEST_F_TIMEOUT(ctl, a_run_done_in_time_is_not_cancelled, 60)
+{
+	struct fake_worker w;
+	uint32_t out;
+	int k;
+
+	set_answer(&self->fw, true);
+	pw_remote_set_run_timeout(self->r, 60000);
+	for (k = 0; k < 20; k++)
+		ASSERT_EQ(0, pw_remote_run(self->r, self->prog,
+					   (uint32_t[]){ ARG_ID }, 1, &out,
+					   1)) TH_LOG("%s", pw_last_error());
+	w = seen(&self->fw, 0);
+	ASSERT_EQ(20u, w.plans);
+	ASSERT_EQ(0u, w.cancels);
+}
+
+TEST_F_TIMEOUT(ctl, without_a_deadline_a_late_answer_still_counts, 60)
+{
+	struct fake_worker w;
+	uint32_t out, ticket;
+	int i;
+
+	ASSERT_EQ(0, pw_remote_run_async(self->r, self->prog,
+					 (uint32_t[]){ ARG_ID }, 1, &out, 1,
+					 &ticket));
+	/* Well past the deadlines above: nothing ends the run meanwhile. */
+	for (i = 0; i < 10000 && !seen(&self->fw, 0).plans; i++)
+		usleep(1000);
+	usleep(300 * 1000);
+	w = seen(&self->fw, 0);
+	ASSERT_EQ(1u, w.plans);
+	ASSERT_EQ(0u, w.cancels);
+
+	/* Now the worker answers what it was sent: the run completes. */
+	pthread_mutex_lock(&self->fw.lock);
+	self->fw.late_run = w.plan_run;
+	pthread_mutex_unlock(&self->fw.lock);
+	ASSERT_EQ(0, pw_remote_wait(self->r, ticket))
+		TH_LOG("%s", pw_last_error());
+}
+
+TEST_HARNESS_MAIN
