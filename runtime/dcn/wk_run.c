@@ -708,7 +708,6 @@ static void on_dp_event(struct pw_worker *w, const struct pw_dp_event *ev)
 	} else if (ev->type == PW_DP_EV_CLOSED) {
 		for (h = 0; h < PW_MAX_HOSTS; h++)
 			if (w->conn[h] == ev->conn) {
-				pw_dp_conn_close(w->conn[h]);
 				w->conn[h] = NULL;
 				if (!w->conn_up[h])
 					sends_to_host_fail(w, h, ev->status);
@@ -722,6 +721,11 @@ static void on_dp_event(struct pw_worker *w, const struct pw_dp_event *ev)
 				       &w->runs[x->run].cmds[x->cmd], -ECONNRESET);
 			}
 		}
+		/*
+		 * Ours, or one a peer made to us (its writes land by cookie:
+		 * nothing here points at it). Either way its slot is freed.
+		 */
+		pw_dp_conn_close(ev->conn);
 		return;
 	}
 	if (!x)

@@ -216,6 +216,16 @@ void pw_worker_fini(struct pw_worker *w)
 	printf("worker %u: at exit: %u buffers (%llu bytes), %u functions of clients\n",
 	       w->reg.host_id, w->store.nbufs,
 	       (unsigned long long)w->store.bytes, w->store.nfns);
+	if (w->dp) {
+		struct pw_dp_stats st;
+
+		/* Every one that ended was closed: only live ones are left. */
+		pw_dp_stats(w->dp, &st);
+		printf("worker %u: at exit: %u data-plane connections open (%llu accepted, %llu ended)\n",
+		       w->reg.host_id, pw_dp_open_conns(w->dp),
+		       (unsigned long long)st.accepted,
+		       (unsigned long long)st.closed);
+	}
 	fflush(stdout);
 	pw_node_fini(&w->node);
 	wk_free(w);

@@ -230,16 +230,28 @@ int pw_dp_desc_unpack(const uint8_t in[PW_DP_DESC_SIZE],
 int pw_dp_connect(struct pw_dp *dp, const struct sockaddr_in *peer,
 		  struct pw_dp_conn **conn)
 {
+	int ret;
+
 	*conn = NULL;
 	if (peer->sin_family != AF_INET)
 		return -EAFNOSUPPORT;
-	return dp->ops->connect(dp, peer, conn);
+	ret = dp->ops->connect(dp, peer, conn);
+	if (!ret)
+		dp->open_conns++;
+	return ret;
 }
 
 void pw_dp_conn_close(struct pw_dp_conn *conn)
 {
-	if (conn)
-		conn->dp->ops->conn_close(conn);
+	if (!conn)
+		return;
+	conn->dp->open_conns--;
+	conn->dp->ops->conn_close(conn);
+}
+
+unsigned int pw_dp_open_conns(const struct pw_dp *dp)
+{
+	return dp->open_conns;
 }
 
 /* [off, off + len) inside [0, size), without overflow. */
@@ -280,6 +292,7 @@ static void count(struct pw_dp *dp, const struct pw_dp_event *ev)
 		break;
 	case PW_DP_EV_ACCEPTED:
 		dp->stats.accepted++;
+		dp->open_conns++;	/* the owner's to close from now on */
 		break;
 	case PW_DP_EV_CONNECTED:
 		dp->stats.connected++;

@@ -154,6 +154,12 @@ const char *pw_dp_note(const struct pw_dp *dp);
 /* The bound address, with the port an ephemeral bind chose. */
 int pw_dp_local(const struct pw_dp *dp, struct sockaddr_in *addr);
 void pw_dp_stats(const struct pw_dp *dp, struct pw_dp_stats *st);
+/*
+ * Connections made (pw_dp_connect()) or accepted (ACCEPTED) and not yet
+ * pw_dp_conn_close()d: one that ended (CLOSED) still holds its slot of
+ * max_conns until its owner closes it.
+ */
+unsigned int pw_dp_open_conns(const struct pw_dp *dp);
 
 /*
  * Register @len bytes at @addr (a BO mapping or any writable memory) as a

@@ -55,6 +55,7 @@ struct pw_dp {
 	const struct pw_dp_ops *ops;
 	struct pw_dp_opts opts;		/* defaults filled in */
 	struct pw_dp_stats stats;
+	unsigned int open_conns;	/* made or accepted, not yet closed */
 	char note[192];
 	struct pw_dp_region *regions;	/* every live registration */
 	struct pw_dp_event *q;		/* ring of waiting events */

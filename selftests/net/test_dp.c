@@ -679,11 +679,14 @@ TEST(peer_disconnect_is_a_clear_error)
 	ASSERT_EQ(0, reg_both(a, src, sizeof(src), &rs, b, dst, sizeof(dst),
 			      &rd, &d));
 	ASSERT_EQ(0, connect_pair(a, b, &ca, &cb, &la, &lb));
+	ASSERT_EQ(1u, pw_dp_open_conns(a));
+	ASSERT_EQ(1u, pw_dp_open_conns(b));	/* the accepted one */
 	la.n = 0;
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(0, pw_dp_write(ca, rs, 0, &d, 0, sizeof(src), i));
 	/* b never polls them: they are in flight when it hangs up. */
 	pw_dp_conn_close(cb);
+	ASSERT_EQ(0u, pw_dp_open_conns(b));
 	ASSERT_EQ(0, pump_until(a, &la, NULL, NULL, &la, 4));
 	for (i = 0; i < 3; i++) {
 		EXPECT_EQ(PW_DP_EV_WRITE_DONE, ev_type(&la.ev[i]));
@@ -694,7 +697,10 @@ TEST(peer_disconnect_is_a_clear_error)
 	EXPECT_EQ(-ECONNRESET, la.ev[3].status);
 	EXPECT_EQ(ca, la.ev[3].conn);
 	EXPECT_EQ(-ENOTCONN, pw_dp_write(ca, rs, 0, &d, 0, 1, 9));
+	/* Ended, but its slot is held until its owner closes it. */
+	EXPECT_EQ(1u, pw_dp_open_conns(a));
 	pw_dp_conn_close(ca);
+	EXPECT_EQ(0u, pw_dp_open_conns(a));
 
 	ASSERT_EQ(0, pw_dp_local(b, &gone));
 	pw_dp_close(b);
