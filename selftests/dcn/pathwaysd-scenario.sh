@@ -12,6 +12,7 @@ D=$B/tools/pathwaysd
 ips=($PWTPU_DCN_PEERS)
 ctl=${ips[0]}:7700
 me=$PWTPU_HOST_INDEX
+out=${PWTPU_OUTDIR:?a directory every host shares}
 
 status() { "$D" --role status --controller "$ctl" --listen "$PWTPU_DCN_IP:0" 2>&1; }
 
@@ -90,13 +91,14 @@ PY
 	wait "$worker" "$controller"
 	sed 's/^/ctl: /' /tmp/ctl.log
 	sed 's/^/wk0: /' /tmp/worker.log
+	touch "$out/host0-done"
 	exit $rc
 	;;
 1)
-	# Serve until the controller has been gone for a while.
-	misses=0
-	while ((misses < 6)); do
-		if status >/dev/null; then misses=0; else misses=$((misses + 1)); fi
+	# Serve until host 0 is done ($out is shared; a status to a
+	# controller that is gone would wait 5 s for its answer).
+	for ((t = 0; t < 600; t++)); do
+		[[ -e $out/host0-done ]] && break
 		sleep 0.5
 	done
 	kill -TERM "$worker"

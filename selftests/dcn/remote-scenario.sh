@@ -11,7 +11,7 @@ B=${BUILD:-build}
 D=$B/tools/pathwaysd
 ips=($PWTPU_DCN_PEERS)
 me=$PWTPU_HOST_INDEX
-out=${PWTPU_OUTDIR:-/tmp}
+out=${PWTPU_OUTDIR:?a directory every host shares}
 declare -A port=([rdma]=7700 [tcp]=7710)
 declare -A worker
 
@@ -27,16 +27,15 @@ for mode in rdma tcp; do
 done
 
 if ((me != 0)); then
-	# Serve until both controllers have been gone for a while.
-	misses=0
-	while ((misses < 6)); do
-		if status 7700 >/dev/null || status 7710 >/dev/null; then
-			misses=0
-		else
-			misses=$((misses + 1))
-		fi
+	# Serve until host 0 is done ($out is shared), then a while more so
+	# that the ends of host 0's connections arrive (test_remote.sh checks
+	# they were closed). Polling the controllers instead cost a minute:
+	# a status to a controller that is gone waits 5 s for its answer.
+	for ((t = 0; t < 1200; t++)); do
+		[[ -e $out/host0-done ]] && break
 		sleep 0.5
 	done
+	sleep 3
 	kill -TERM "${workers[@]}"
 	wait "${workers[@]}"
 	for mode in rdma tcp; do sed "s/^/wk$me-$mode: /" "/tmp/worker-$mode.log"; done
@@ -67,6 +66,7 @@ done
 sleep 5
 kill -TERM "${ctls[@]}" "${workers[@]}"
 wait "${ctls[@]}" "${workers[@]}"
+touch "$out/host0-done"
 for mode in rdma tcp; do
 	sed "s/^/ctl-$mode: /" "/tmp/ctl-$mode.log"
 	sed "s/^/wk0-$mode: /" "/tmp/worker-$mode.log"
