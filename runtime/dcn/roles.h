@@ -250,6 +250,11 @@ void pw_controller_count(const struct pw_controller *c, unsigned int *islands,
  * @recv: DCN_RECV targets waiting for their data, by cookie.
  * @recv_gen: generation of each @recv slot (a cookie's high half).
  * @send: DCN_SEND writes in flight.
+ * @nparked: runs waiting for HBM (back-pressure), oldest first by
+ *	@arrivals order; @hbm_waits: runs that ever waited.
+ * @arrivals: runs begun so far (a run's place in line for HBM).
+ * @runs_ended: runs freed so far; with the store's @freed, tells
+ *	pw_wk_reap() when HBM may have come free: @seen_ended, @seen_freed.
  */
 struct pw_worker {
 	struct pw_node node;
@@ -273,6 +278,12 @@ struct pw_worker {
 	struct pw_wk_xfer *recv;
 	uint16_t *recv_gen;
 	struct pw_wk_xfer *send;
+	unsigned int nparked;
+	unsigned int hbm_waits;
+	uint64_t arrivals;
+	uint64_t runs_ended;
+	uint64_t seen_ended;
+	uint64_t seen_freed;
 };
 
 #define PW_WK_MAX_RUNS		256
@@ -314,6 +325,8 @@ enum pw_wk_cmd_state {
  * @issue_ns: when it was issued (device times count from it).
  * @held: see @nheld.
  * @bos: EXEC: the buffer objects it binds, read when the ring is flushed.
+ * @outs_made: outputs made so far (all of them once its run is not
+ *	waiting for HBM at it).
  */
 struct pw_wk_cmd {
 	struct pw_wire_plan_cmd c;
@@ -326,6 +339,7 @@ struct pw_wk_cmd {
 	uint64_t issue_ns;
 	struct pw_wbuf *held[PW_WIRE_MAX_BUFS];
 	uint32_t bos[PW_WIRE_MAX_BUFS];
+	unsigned int outs_made;
 };
 
 /**
@@ -339,6 +353,11 @@ struct pw_wk_cmd {
  * @completed: see @total.
  * @next: commands before it are all issued or done.
  * @cancelled: CANCEL came: issue nothing more.
+ * @parked: waiting for HBM for the outputs of command @park_at: it and
+ *	the commands after it wait (back-pressure).
+ * @park_at: see @parked.
+ * @arrival: its place in line for HBM (the worker's @arrivals).
+ * @waited: it has waited for HBM (once counted in @hbm_waits).
  * @cmds: the commands (@total of them).
  */
 struct pw_wk_run {
@@ -351,6 +370,10 @@ struct pw_wk_run {
 	unsigned int completed;
 	unsigned int next;
 	bool cancelled;
+	bool parked;
+	unsigned int park_at;
+	uint64_t arrival;
+	bool waited;
 	struct pw_wk_cmd *cmds;
 };
 

@@ -409,8 +409,18 @@ static void try_issue(struct pw_worker *w, struct pw_wk_run *r,
 		c->state = PW_WK_ISSUED;
 }
 
+static void unpark(struct pw_worker *w, struct pw_wk_run *r)
+{
+	if (r->parked) {
+		r->parked = false;
+		w->nparked--;
+	}
+}
+
 static void run_free(struct pw_worker *w, struct pw_wk_run *r)
 {
+	unpark(w, r);
+	w->runs_ended++;
 	pw_wstore_release_owner(&w->store, r->id);
 	free(r->cmds);
 	memset(r, 0, sizeof(*r));
@@ -438,11 +448,15 @@ static void drop_targets(struct pw_worker *w, struct pw_wk_run *r)
 /* Issue what can go; when every command is done, answer and clean up. */
 static void progress(struct pw_worker *w, struct pw_wk_run *r)
 {
-	unsigned int i;
+	unsigned int i, end = r->received;
 
+	if (r->done.status || r->cancelled)
+		unpark(w, r);	/* what waits for HBM is skipped now */
+	if (r->parked)
+		end = r->park_at;
 	if (r->done.status)
 		drop_targets(w, r);
-	for (i = r->next; i < r->received; i++) {
+	for (i = r->next; i < end; i++) {
 		if (r->cmds[i].state == PW_WK_WAITING)
 			try_issue(w, r, i);
 		if (i == r->next && r->cmds[i].state != PW_WK_WAITING)
@@ -476,17 +490,46 @@ static uint64_t output_bytes(struct pw_worker *w, struct pw_wk_run *r,
 }
 
 /*
+ * Whether a run other than @r is under way: when it ends, its temporaries
+ * free HBM. Runs waiting for HBM themselves do not count: they free
+ * nothing until it comes.
+ */
+static bool hbm_may_come_free(struct pw_worker *w, const struct pw_wk_run *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < PW_WK_MAX_RUNS; i++)
+		if (w->runs[i].used && &w->runs[i] != r && !w->runs[i].parked)
+			return true;
+	return false;
+}
+
+static void park(struct pw_worker *w, struct pw_wk_run *r, unsigned int at)
+{
+	r->parked = true;
+	r->park_at = at;
+	w->nparked++;
+	if (!r->waited)
+		w->hbm_waits++;
+	r->waited = true;
+}
+
+/*
  * Make the outputs of commands @first.. of @r at once, PENDING: a later
  * command, or a later run of the client, that reads one waits for it
  * instead of finding nothing, and memory is claimed when work arrives.
+ * HBM full (-ENOSPC) is back-pressure: the run waits at that command,
+ * in line behind earlier runs, until runs under way end and free theirs;
+ * with none under way nothing can free it, and the command fails with
+ * -ENOMEM. Returns false when the run waits.
  */
-static void plan_outputs(struct pw_worker *w, struct pw_wk_run *r,
+static bool plan_outputs(struct pw_worker *w, struct pw_wk_run *r,
 			 unsigned int first)
 {
 	const struct pw_wire_sig *sig;
 	const uint32_t *out;
 	struct pw_wbuf *b;
-	unsigned int i, k, nout;
+	unsigned int i, nout;
 	uint64_t bytes;
 	int ret;
 
@@ -494,7 +537,8 @@ static void plan_outputs(struct pw_worker *w, struct pw_wk_run *r,
 		struct pw_wk_cmd *c = &r->cmds[i];
 
 		out = outputs(&c->c, &nout);
-		for (k = 0, ret = 0; k < nout && !ret; k++) {
+		for (ret = 0; c->outs_made < nout && !ret; c->outs_made++) {
+			unsigned int k = c->outs_made;
 			uint32_t owner = out[k] & PW_WIRE_BUF_TEMP ? r->id :
 								     r->client;
 
@@ -508,10 +552,57 @@ static void plan_outputs(struct pw_worker *w, struct pw_wk_run *r,
 			if (sig)
 				b->sig = *sig;
 		}
+		if (ret == -ENOSPC && !r->done.status && !r->cancelled &&
+		    hbm_may_come_free(w, r)) {
+			park(w, r, i);
+			return false;
+		}
+		if (ret == -ENOSPC) {
+			printf("worker %u: run %u: %llu bytes on device %u: HBM is full and no run under way can free it\n",
+			       w->reg.host_id, r->id,
+			       (unsigned long long)bytes, c->c.dev);
+			ret = -ENOMEM;
+		}
 		if (ret) {
 			/* Its outputs, made or not, fail with it. */
+			c->outs_made = nout;
 			finish(w, r, c, ret);
 		}
+	}
+	return true;
+}
+
+static struct pw_wk_run *oldest_parked(struct pw_worker *w)
+{
+	struct pw_wk_run *oldest = NULL;
+	unsigned int i;
+
+	for (i = 0; i < PW_WK_MAX_RUNS; i++)
+		if (w->runs[i].used && w->runs[i].parked &&
+		    (!oldest || w->runs[i].arrival < oldest->arrival))
+			oldest = &w->runs[i];
+	return oldest;
+}
+
+/*
+ * Runs waiting for HBM, oldest first, once memory may have come free (a
+ * buffer object was freed or a run ended): each goes on, or waits again
+ * (and the ones behind it with it), or fails if nothing can free HBM.
+ */
+static void unpark_runs(struct pw_worker *w)
+{
+	struct pw_wk_run *r;
+
+	if (!w->nparked || (w->store.freed == w->seen_freed &&
+			    w->runs_ended == w->seen_ended))
+		return;
+	w->seen_freed = w->store.freed;
+	w->seen_ended = w->runs_ended;
+	while ((r = oldest_parked(w))) {
+		unpark(w, r);
+		if (!plan_outputs(w, r, r->park_at))
+			return;
+		progress(w, r);
 	}
 }
 
@@ -534,6 +625,7 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		if (!r->cmds)
 			return refuse(w, pl, -ENOMEM, now);
 		r->used = true;
+		r->arrival = ++w->arrivals;
 		r->id = pl->run_id;
 		r->client = pl->client;
 		r->total = pl->ncmds_total;
@@ -550,7 +642,12 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 	first = r->received;
 	for (i = 0; i < pl->ncmds; i++)
 		r->cmds[r->received++].c = pl->cmds[i];
-	plan_outputs(w, r, first);
+	if (r->parked)
+		return 0;	/* its new part waits behind the old */
+	if (!first && w->nparked)
+		park(w, r, 0);	/* in line behind runs waiting for HBM */
+	else
+		plan_outputs(w, r, first);
 	progress(w, r);
 	return 0;
 }
@@ -757,6 +854,7 @@ void pw_wk_reap(struct pw_worker *w)
 	for (i = 0; i < PW_WK_MAX_RUNS; i++)
 		if (w->runs[i].used)
 			progress(w, &w->runs[i]);
+	unpark_runs(w);
 }
 
 void pw_wk_runs_fini(struct pw_worker *w)

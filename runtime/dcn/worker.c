@@ -216,6 +216,8 @@ void pw_worker_fini(struct pw_worker *w)
 	printf("worker %u: at exit: %u buffers (%llu bytes), %u functions of clients\n",
 	       w->reg.host_id, w->store.nbufs,
 	       (unsigned long long)w->store.bytes, w->store.nfns);
+	printf("worker %u: at exit: %u runs waited for HBM (back-pressure)\n",
+	       w->reg.host_id, w->hbm_waits);
 	if (w->dp) {
 		struct pw_dp_stats st;
 

@@ -87,6 +87,7 @@ void pw_wbuf_put(struct pw_wstore *s, struct pw_wbuf *b)
 	if (b->region)
 		pw_dp_dereg(b->region);
 	pwtpu_bo_free(s->dev->fd[b->dev], &b->bo);
+	s->freed++;
 	s->nbufs--;
 	s->bytes -= b->bytes;
 	free(b);
@@ -170,6 +171,7 @@ static void wfn_free(struct pw_wstore *s, struct pw_wfn *f)
 	}
 	pw_fn_payload_free(&f->pl);
 	free(f);
+	s->freed++;
 	s->nfns--;
 }
 

@@ -103,6 +103,7 @@ struct pw_wstore {
 	unsigned int nbufs;
 	uint64_t bytes;
 	unsigned int nfns;
+	uint64_t freed;		/* buffer objects freed so far */
 };
 
 void pw_wstore_init(struct pw_wstore *s, struct pw_wdev *dev,

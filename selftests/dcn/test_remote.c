@@ -385,6 +385,111 @@ TEST_F_TIMEOUT(remote, a_run_past_its_deadline_times_out, 300)
 	pw_fn_put(fn);
 }
 
+/* 6 MiB of f32: two fit in a 16 MiB device, three do not. */
+#define BIG (6u << 18)
+
+/* f32[1] -> f32[@n], the value repeated, after @delay_ms of compute. */
+static struct pw_fn *spread_fn(uint32_t n, unsigned int delay_ms)
+{
+	const uint32_t one[1] = { 1 }, shape[1] = { n };
+	struct pw_fn_builder *b = pw_fn_begin("spread");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, one);
+	struct pw_fn *fn = NULL;
+
+	pw_fn_delay(b, delay_ms * 1000000ull);
+	pw_fn_result(b, pw_fn_broadcast(b, x, 1, shape));
+	pw_fn_build(b, &fn);
+	return fn;
+}
+
+/* f32[@n] -> f32[1], its last element. */
+static struct pw_fn *last_fn(uint32_t n)
+{
+	const uint32_t shape[1] = { n }, start[1] = { n - 1 }, one[1] = { 1 };
+	struct pw_fn_builder *b = pw_fn_begin("last");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
+	struct pw_fn *fn = NULL;
+
+	pw_fn_result(b, pw_fn_slice(b, x, start, one));
+	pw_fn_build(b, &fn);
+	return fn;
+}
+
+/*
+ * Register x -> last(spread(x)) on host 1, device 3: a run holds an
+ * @n-float temporary while spread's @delay_ms go by.
+ */
+static int spread_program(struct pw_remote *r, uint32_t n,
+			  unsigned int delay_ms, uint32_t *prog)
+{
+	const uint32_t one[1] = { 1 };
+	struct pw_fn *spread = spread_fn(n, delay_ms), *last = last_fn(n);
+	struct pw_rprog *p = pw_rprog_begin();
+	uint32_t fs, fl;
+	int a, t, y, ret;
+
+	ret = spread && last ? 0 : -EINVAL;
+	if (!ret)
+		ret = pw_remote_function(r, spread, &fs);
+	if (!ret)
+		ret = pw_remote_function(r, last, &fl);
+	a = pw_rprog_arg(p, 1, 3, PWTPU_DT_F32, 1, one);
+	if (!ret)
+		ret = pw_rprog_call(p, spread, fs, 1, 3, &a, 1, &t);
+	if (!ret)
+		ret = pw_rprog_call(p, last, fl, 1, 3, &t, 1, &y);
+	if (!ret)
+		ret = pw_rprog_results(p, &y, 1);
+	if (!ret)
+		ret = pw_remote_program(r, p, prog);
+	pw_rprog_free(p);
+	pw_fn_put(spread);
+	pw_fn_put(last);
+	return ret;
+}
+
+/*
+ * Back-pressure: three runs each needing a 6 MiB temporary on a 16 MiB
+ * device, all sent at once. The third does not fit while the first two
+ * run (1 s each, one after the other on the device: a PLAN delayed that
+ * long is the only way it could miss them); it waits for HBM instead of
+ * failing, and all three
+ * give the right value (the scenario checks host 1's worker counted a
+ * run that waited). A temporary larger than the device fails clearly.
+ */
+TEST_F_TIMEOUT(remote, a_run_waits_for_hbm_instead_of_failing, 300)
+{
+	const uint32_t one[1] = { 1 };
+	uint32_t prog, huge, in[3], out[3], ticket[3];
+	float got;
+	int k;
+
+	ASSERT_EQ(0, spread_program(self->r, BIG, 1000, &prog))
+		TH_LOG("%s", pw_last_error());
+	for (k = 0; k < 3; k++) {
+		float x = 1.5f + k;
+
+		ASSERT_EQ(0, pw_remote_buffer(self->r, 1, 3, PWTPU_DT_F32, 1,
+					      one, &x, &in[k]));
+	}
+	for (k = 0; k < 3; k++)
+		ASSERT_EQ(0, pw_remote_run_async(self->r, prog, &in[k], 1,
+						 &out[k], 1, &ticket[k]));
+	for (k = 0; k < 3; k++) {
+		ASSERT_EQ(0, pw_remote_wait(self->r, ticket[k]))
+			TH_LOG("run %d: %s", k, pw_last_error());
+		ASSERT_EQ(0, pw_remote_read(self->r, 1, out[k], &got,
+					    sizeof(got)));
+		ASSERT_EQ(1.5f + k, got);
+	}
+
+	/* 20 MiB on a 16 MiB device: nothing can make room for it. */
+	ASSERT_EQ(0, spread_program(self->r, 5u << 20, 0, &huge));
+	EXPECT_GT(0, pw_remote_run(self->r, huge, &in[0], 1, &out[0], 1));
+	EXPECT_NE(NULL, strstr(pw_last_error(), "failed"))
+		TH_LOG("%s", pw_last_error());
+}
+
 /*
  * A client that dies with a run in flight: its DONE is never
  * acknowledged, so the controller gives up on it after its client

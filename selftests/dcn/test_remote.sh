@@ -25,7 +25,7 @@ PWTPU_OUTDIR=$out tools/testbed-multi -n 2 --rxe "${netem[@]}" \
 h0=$out/host0.log
 
 echo "TAP version 13"
-echo "1..$((${#netem[@]} ? 8 : 9))"
+echo "1..$((${#netem[@]} ? 9 : 10))"
 check "both hosts exit 0" '((rc == 0))'
 check "the rdma cluster's workers use RDMA verbs" \
 	'(($(grep -c "^wk[01]-rdma: worker [01]: data plane rdma" "$h0" "$out/host1.log" |
@@ -45,6 +45,9 @@ check "the client that died is given up on, by both controllers" \
 check "each controller named the run it ended at its deadline" \
 	'grep -q "^ctl-rdma: controller: run [0-9]* of client [0-9]*: not done within its 200 ms: ETIMEDOUT" "$h0" &&
 	 grep -q "^ctl-tcp: controller: run [0-9]* of client [0-9]*: not done within its 200 ms: ETIMEDOUT" "$h0"'
+check "host 1's workers made a run wait for HBM instead of failing it" \
+	'(($(grep -c "^wk1-\(rdma\|tcp\): worker 1: at exit: [1-9][0-9]* runs waited for HBM" \
+	     "$out/host1.log") == 2))'
 # Every client closed or was collected: the four workers hold nothing.
 check "no buffer or function of any client is left on any worker" \
 	'(($(cat "$h0" "$out/host1.log" |
