@@ -364,7 +364,9 @@ int pw_controller_step(struct pw_controller *c, uint64_t timeout_ns)
 	ctl_check_liveness(c, now);
 	ctl_reap_clients(c, now);
 	ctl_beat(c, now);
-	c->next_deadline_ns = pw_ctl_runs_expire(c, now);
+	/* The runs are looked at only when the nearest deadline passed. */
+	if (c->next_deadline_ns && now >= c->next_deadline_ns)
+		c->next_deadline_ns = pw_ctl_runs_expire(c, now);
 	return ret;
 }
 

@@ -263,6 +263,9 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 	r->timeout_ms = run->timeout_ms;
 	r->deadline_ns = run->timeout_ms ?
 			 now + run->timeout_ms * 1000000ull : 0;
+	if (r->deadline_ns && (!c->next_deadline_ns ||
+			       r->deadline_ns < c->next_deadline_ns))
+		c->next_deadline_ns = r->deadline_ns;
 	if (!prog || !prog->lowered)
 		ret = -ENOENT;
 	else if (run->nargs != prog->nargs || run->nresults != prog->nresults)

@@ -149,7 +149,8 @@ struct pw_ctl_run {
  * @downs: workers marked down so far.
  * @run_timeouts: runs ended past their deadline so far.
  * @next_deadline_ns: the nearest run deadline (0: none), so that a step
- *	wakes for it.
+ *	wakes for it; it may be of a run done since (then the runs are
+ *	looked at for nothing once).
  * @programs: registered programs.
  * @runs: runs in flight.
  * @fns: clients' compiled functions.
