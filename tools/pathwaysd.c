@@ -217,6 +217,9 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 		ret = pw_worker_init(&w, t, (uint32_t)o->host_id,
 				     &o->controller, &reg, &dp);
 	if (ret) {
+		/* -EBUSY: another process drives the island; it says which. */
+		fprintf(stderr, "pathwaysd: worker %ld: %s\n", o->host_id,
+			ret == -EBUSY ? pw_last_error() : strerror(-ret));
 		pw_transport_close(t);
 		return ret;
 	}

@@ -14,6 +14,7 @@
 #include <pwtpu/pwtpu_dev.h>
 
 #include "core.h"
+#include "../worker/claim.h"
 #include "../client/program.h"
 
 static pthread_mutex_t pw_embedded_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -74,8 +75,15 @@ static int ctrl_create(struct pw_ctrl **out)
 
 	if (!ctrl)
 		return pw_fail(-ENOMEM, "out of host memory");
+	/* One process drives the island: its scheduler orders every gang. */
+	ret = pw_island_claim();
+	if (ret) {
+		free(ctrl);
+		return ret;
+	}
 	ret = pw_rm_island_from_sysfs(&ctrl->isl);
 	if (ret) {
+		pw_island_release();
 		free(ctrl);
 		if (ret == -ENOENT)
 			return pw_fail(ret, "no pwtpu devices: is pwtpu.ko loaded?");
@@ -113,6 +121,7 @@ static int ctrl_create(struct pw_ctrl **out)
 err_rm:
 	pw_rm_destroy(ctrl->rm);
 err_free:
+	pw_island_release();
 	free(ctrl);
 	return ret;
 }
@@ -126,6 +135,7 @@ static void ctrl_destroy(struct pw_ctrl *ctrl)
 	for (d = 0; d < ctrl->isl.ndevices; d++)
 		pthread_mutex_destroy(&ctrl->cache[d].lock);
 	pw_rm_destroy(ctrl->rm);
+	pw_island_release();
 	free(ctrl);
 }
 

@@ -11,6 +11,7 @@
 
 #include <pwtpu/pwtpu_dev.h>
 
+#include "../worker/claim.h"
 #include "wdev.h"
 
 #define PW_WDEV_RING	1024
@@ -24,6 +25,10 @@ int pw_wdev_open(struct pw_wdev *w, unsigned int ndev)
 	if (!ndev || ndev > PW_WIRE_MAX_DEVICES)
 		return -EINVAL;
 	w->efd = -1;
+	/* The island is ours alone while we drive it (claim.h). */
+	ret = pw_island_claim();
+	if (ret)
+		return ret;
 	for (d = 0; d < ndev; d++) {
 		w->fd[d] = pwtpu_open(d);
 		if (w->fd[d] < 0) {
@@ -48,6 +53,7 @@ err:
 		close(w->efd);
 	while (w->ndev-- > 0)
 		close(w->fd[w->ndev]);
+	pw_island_release();
 	return ret;
 }
 
@@ -60,6 +66,7 @@ void pw_wdev_close(struct pw_wdev *w)
 	/* Closing the files frees their programs and buffer objects. */
 	for (d = 0; d < w->ndev; d++)
 		close(w->fd[d]);
+	pw_island_release();
 }
 
 int pw_wdev_exec(struct pw_wdev *w, unsigned int dev, uint32_t prog,

@@ -1,10 +1,11 @@
 #!/bin/bash
 # Guest side of selftests/dcn/test_remote.sh (tools/testbed-multi -n 2
-# --rxe, pwtpu.ko loaded): two clusters side by side on the same hosts,
-# one whose workers use the RDMA data plane (soft-RoCE) and one whose
-# workers use TCP. Host 0 runs both controllers and a worker of each,
-# then test_remote against each cluster; host 1 runs a worker of each
-# until the controllers are gone.
+# --rxe, pwtpu.ko loaded): two clusters on the same hosts, one after the
+# other (a worker claims its host's island, so two cannot share it): one
+# whose workers use the RDMA data plane (soft-RoCE), then one whose
+# workers use TCP. Host 0 runs the controller and a worker of each, then
+# test_remote against it; host 1 runs a worker of each until host 0 says
+# that cluster is done.
 set -uo pipefail
 
 B=${BUILD:-build}
@@ -13,32 +14,35 @@ ips=($PWTPU_DCN_PEERS)
 me=$PWTPU_HOST_INDEX
 out=${PWTPU_OUTDIR:?a directory every host shares}
 declare -A port=([rdma]=7700 [tcp]=7710)
-declare -A worker
 
 status() { "$D" --role status --controller "${ips[0]}:$1" --listen "$PWTPU_DCN_IP:0" 2>&1; }
 
-for mode in rdma tcp; do
-	p=${port[$mode]}
+start_worker() {
+	local p=${port[$1]}
+
 	"$D" --role worker --listen "$PWTPU_DCN_IP:$((p + 1))" \
-		--controller "${ips[0]}:$p" --host-id "$me" --data "$mode" \
-		>"/tmp/worker-$mode.log" 2>&1 &
-	workers+=($!)
-	worker[$mode]=$!
-done
+		--controller "${ips[0]}:$p" --host-id "$me" --data "$1" \
+		>"/tmp/worker-$1.log" 2>&1 &
+	worker=$!
+}
 
 if ((me != 0)); then
-	# Serve until host 0 is done ($out is shared), then a while more so
-	# that the ends of host 0's connections arrive (test_remote.sh checks
-	# they were closed). Polling the controllers instead cost a minute:
-	# a status to a controller that is gone waits 5 s for its answer.
-	for ((t = 0; t < 1200; t++)); do
-		[[ -e $out/host0-done ]] && break
-		sleep 0.5
+	for mode in rdma tcp; do
+		start_worker "$mode"
+		# Serve until host 0 is done with this cluster ($out is
+		# shared), then a while more so that the ends of host 0's
+		# connections arrive (test_remote.sh checks they were closed).
+		# Polling the controller instead cost a minute: a status to a
+		# controller that is gone waits 5 s for its answer.
+		for ((t = 0; t < 1200; t++)); do
+			[[ -e $out/host0-done-$mode ]] && break
+			sleep 0.5
+		done
+		sleep 3
+		kill -TERM "$worker"
+		wait "$worker"
+		sed "s/^/wk$me-$mode: /" "/tmp/worker-$mode.log"
 	done
-	sleep 3
-	kill -TERM "${workers[@]}"
-	wait "${workers[@]}"
-	for mode in rdma tcp; do sed "s/^/wk$me-$mode: /" "/tmp/worker-$mode.log"; done
 	exit 0
 fi
 
@@ -46,11 +50,12 @@ rc=0
 ndev=$(ls -d /sys/class/pwtpu/pwtpu* | wc -l)
 for mode in rdma tcp; do
 	p=${port[$mode]}
+	start_worker "$mode"
 	# A worker stopped for the deadline test must not be marked down.
 	"$D" --role controller --listen "$PWTPU_DCN_IP:$p" \
 		--client-timeout-ms 3000 --down-ms 30000 \
 		>"/tmp/ctl-$mode.log" 2>&1 &
-	ctls+=($!)
+	ctl=$!
 	want="islands 2 devices $((2 * ndev))"
 	for _ in $(seq 240); do
 		[[ $(status "$p") == "$want" ]] && break
@@ -58,16 +63,14 @@ for mode in rdma tcp; do
 	done
 	echo "cluster $mode: $(status "$p")"
 	PW_CONTROLLER=${ips[0]}:$p PW_DIGEST=$out/digest-$mode \
-		PW_WORKER0_PID=${worker[$mode]} \
+		PW_WORKER0_PID=$worker \
 		"$B/selftests/dcn/test_remote" 2>&1 | sed "s/^/$mode: /"
 	((PIPESTATUS[0] == 0)) || rc=1
-done
-# The client that died is given up on after 3 s: let that happen.
-sleep 5
-kill -TERM "${ctls[@]}" "${workers[@]}"
-wait "${ctls[@]}" "${workers[@]}"
-touch "$out/host0-done"
-for mode in rdma tcp; do
+	# The client that died is given up on after 3 s: let that happen.
+	sleep 5
+	kill -TERM "$ctl" "$worker"
+	wait "$ctl" "$worker"
+	touch "$out/host0-done-$mode"
 	sed "s/^/ctl-$mode: /" "/tmp/ctl-$mode.log"
 	sed "s/^/wk0-$mode: /" "/tmp/worker-$mode.log"
 done

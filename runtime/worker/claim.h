@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * claim.h - one process drives this host's island (runtime/worker/claim.c).
+ *
+ * An island's devices are ordered by one gang scheduler; two processes
+ * that each ran their own over the same devices would enqueue their
+ * collectives in orders nobody reconciles, and end in the driver's gang
+ * timeout. So the process that drives the island (the embedded runtime,
+ * or pathwaysd's worker) claims it first: an exclusive flock(2) on the
+ * island's first device node, held until the last release, dropped by
+ * the kernel when the process dies. Clients of other processes share an
+ * island by connecting to a pathwaysd that holds it.
+ */
+#ifndef PW_RUNTIME_WORKER_CLAIM_H
+#define PW_RUNTIME_WORKER_CLAIM_H
+
+/*
+ * Claim the island for this process (claims nest). 0, -ENOENT when no
+ * device exists, or -EBUSY when another process holds it; the message in
+ * pw_last_error() names the holder and what to do instead.
+ */
+int pw_island_claim(void);
+/* Drop one claim; the last one unlocks the island. */
+void pw_island_release(void);
+
+#endif /* PW_RUNTIME_WORKER_CLAIM_H */
