@@ -7,7 +7,7 @@ include runtime/net/dpdk.mk
 include runtime/net/dp.mk
 LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/rm/rm_island.c \
-	runtime/util/error.c \
+	runtime/util/error.c runtime/util/log.c \
 	runtime/fn/fn_builder.c runtime/fn/fn_compile.c runtime/fn/fn_sig.c \
 	runtime/core/ctrl.c \
 	runtime/sched/sched.c \
@@ -21,7 +21,7 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/dcn/ctl_lower.c runtime/dcn/ctl_obj.c runtime/dcn/fnpayload.c \
 	runtime/dcn/worker.c runtime/dcn/wk_run.c runtime/dcn/wk_obj.c \
 	runtime/dcn/wdev.c runtime/dcn/wstore.c \
-	runtime/dcn/rclient.c runtime/dcn/rprog.c
+	runtime/dcn/rclient.c runtime/dcn/rprog.c runtime/dcn/local.c
 LIBPATHWAYS := $(BUILD)/libpathways.a
 
 # Rebuilt whole when its list of sources changes, not only its objects.

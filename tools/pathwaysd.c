@@ -50,44 +50,6 @@ static void usage(FILE *f)
 		"  --run-for SECONDS  stop after this long (default: until SIGTERM)\n");
 }
 
-/* "2x4t" from the island the module describes in sysfs. */
-static void mesh_string(const struct pw_rm_island *isl, char *buf, size_t len)
-{
-	size_t off = 0;
-	unsigned int i;
-
-	for (i = 0; i < isl->shape.ndims && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%u",
-					i ? "x" : "", isl->shape.extent[i]);
-	if (isl->torus && off < len)
-		snprintf(buf + off, len - off, "t");
-}
-
-static int worker_registration(struct pw_wire_register *reg,
-			       const struct sockaddr_in *listen_at,
-			       unsigned int data_port)
-{
-	struct pw_rm_island isl;
-	uint64_t hbm = 0;
-	int ret;
-
-	ret = pw_rm_island_from_sysfs(&isl);
-	if (ret) {
-		fprintf(stderr, "pathwaysd: no island: %s (is pwtpu.ko loaded?)\n",
-			strerror(-ret));
-		return ret;
-	}
-	pwtpu_sysfs_u64(0, "hbm_total", &hbm);
-	memset(reg, 0, sizeof(*reg));
-	reg->island_id = isl.id;
-	reg->ndevices = isl.ndevices;
-	reg->hbm_bytes = hbm;
-	reg->data_port = (uint16_t)data_port;
-	memcpy(reg->data_ip, &listen_at->sin_addr, 4);
-	mesh_string(&isl, reg->mesh, sizeof(reg->mesh));
-	return 0;
-}
-
 struct opts {
 	const char *role;
 	struct sockaddr_in listen_at;
@@ -198,6 +160,7 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 {
 	static struct pw_worker w;
 	struct pw_wire_register reg;
+	struct sockaddr_in reg_at;
 	struct pw_dp_opts dp = { .mode = o->data_mode };
 	uint64_t start = pw_now_ns();
 	int ret;
@@ -208,9 +171,13 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 		pw_transport_close(t);
 		return -EINVAL;
 	}
-	ret = worker_registration(&reg, &o->listen_at,
-				  o->data_port ? o->data_port :
-				  ntohs(o->listen_at.sin_port) + 1u);
+	reg_at = o->listen_at;
+	reg_at.sin_port = htons((uint16_t)(o->data_port ? o->data_port :
+					   ntohs(o->listen_at.sin_port) + 1u));
+	ret = pw_worker_registration(&reg, &reg_at);
+	if (ret)
+		fprintf(stderr, "pathwaysd: no island: %s (is pwtpu.ko loaded?)\n",
+			strerror(-ret));
 	dp.bind = o->listen_at;
 	dp.bind.sin_port = htons((uint16_t)reg.data_port);
 	if (!ret)

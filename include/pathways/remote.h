@@ -33,6 +33,11 @@ struct pw_rprog;
 /*
  * Connect to the controller at @controller ("a.b.c.d:port") over kernel
  * UDP. -ETIMEDOUT when it does not answer, -EINVAL for a bad address.
+ * NULL: pathwaysd's controller and worker run inside this process (the
+ * same code, joined without sockets; one island, this host's), started
+ * by the first such client and stopped with the last; -EBUSY when
+ * another process drives the island. Their log goes nowhere unless the
+ * environment sets PATHWAYS_LOG (then to standard error).
  */
 int pw_remote_connect(const char *controller, const char *name,
 		      struct pw_remote **r);

@@ -191,7 +191,8 @@ struct pw_wire_hdr {
  * @host_id: the worker's host, unique in the cluster.
  * @island_id: its island (sysfs `island`).
  * @ndevices: devices of the island, 1..PW_WIRE_MAX_DEVICES.
- * @data_port: data-plane (RDMA CM or TCP) port, nonzero.
+ * @data_port: data-plane (RDMA CM or TCP) port; 0: the worker has no data
+ *	plane (the in-process one), so no value crosses to or from its island.
  * @has_rdma: 1 if the data plane is RDMA verbs, 0 if TCP.
  * @reserved: zero.
  * @hbm_bytes: HBM of each device.

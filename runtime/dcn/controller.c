@@ -11,18 +11,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../util/log.h"
 #include "roles.h"
 
 void pw_ctl_log(const char *fmt, ...)
 {
+	char line[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	printf("controller: ");
-	vprintf(fmt, ap);
-	printf("\n");
-	fflush(stdout);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	pw_log("controller: %s", line);
 }
 
 static void ctl_reply(struct pw_controller *c, struct pw_node_peer *p,

@@ -198,6 +198,10 @@ static int value_at(struct lowering *l, unsigned int v, unsigned int host,
 		k->c.bufs[1] = *sym;
 		return 0;
 	}
+	/* Both ends need a data plane (an in-process worker has none). */
+	if (!l->c->isl[host].reg.data_port ||
+	    !l->c->isl[src->host].reg.data_port)
+		return -EOPNOTSUPP;
 	/* The target first: its READY can go while the value is made. */
 	k = emit(l, host, PW_WIRE_CMD_DCN_RECV, dev);
 	s = k ? emit(l, src->host, PW_WIRE_CMD_DCN_SEND, src->dev) : NULL;

@@ -16,6 +16,7 @@
 
 #include "../fn/fn.h"
 #include "../net/transport.h"
+#include "local.h"
 #include "roles.h"
 
 static struct pw_rc_run *run_slot(struct pw_remote *r, uint32_t run_id)
@@ -143,27 +144,42 @@ int pw_remote_connect(const char *controller, const char *name,
 	struct pw_remote *r;
 	int ret;
 
-	if (!controller || pw_parse_addr(controller, &ctl))
+	if (controller && pw_parse_addr(controller, &ctl))
 		return pw_fail(-EINVAL, "controller address \"%s\": want a.b.c.d:port",
-			       controller ? controller : "(null)");
+			       controller);
+	/* No address: the controller and worker run in this process. */
+	if (!controller) {
+		ret = pw_local_get(&ctl);
+		if (ret)
+			return ret;
+	}
 	r = malloc(sizeof(*r));
-	if (!r)
-		return pw_fail(-ENOMEM, "no memory for a remote client");
-	ret = pw_udp_open(&t, &any);
+	if (!r) {
+		ret = pw_fail(-ENOMEM, "no memory for a remote client");
+		goto err_local;
+	}
+	ret = controller ? pw_udp_open(&t, &any) : pw_loop_open(&t, &any);
 	if (ret) {
 		free(r);
-		return pw_fail(ret, "a UDP socket for the control plane: %s",
-			       strerror(-ret));
+		pw_fail(ret, "an endpoint for the control plane: %s",
+			strerror(-ret));
+		goto err_local;
 	}
 	ret = pw_remote_open(r, t, &ctl, name, PW_REMOTE_TIMEOUT_MS);
+	r->local = !controller;
 	if (ret) {
 		pw_remote_shut(r);
 		free(r);
 		return pw_fail(ret, "connecting to the controller at %s: %s",
-			       controller, strerror(-ret));
+			       controller ? controller : "(in-process)",
+			       strerror(-ret));
 	}
 	*out = r;
 	return 0;
+err_local:
+	if (!controller)
+		pw_local_put();
+	return ret;
 }
 
 void pw_remote_shut(struct pw_remote *r)
@@ -186,6 +202,9 @@ void pw_remote_shut(struct pw_remote *r)
 	r->bufs = NULL;
 	free(r->progs);
 	r->progs = NULL;
+	if (r->local)
+		pw_local_put();
+	r->local = false;
 }
 
 int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,

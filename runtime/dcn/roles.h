@@ -398,6 +398,12 @@ void pw_wk_runs_forget_client(struct pw_worker *w, uint32_t client);
  * data plane (@dp; NULL: none, no cross-island edges), and registers at
  * once.
  */
+/*
+ * What a worker registers for this host's island (from sysfs), its data
+ * plane at @data_at. 0, or -errno when no island can be read.
+ */
+int pw_worker_registration(struct pw_wire_register *reg,
+			   const struct sockaddr_in *data_at);
 int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 		   uint32_t host_id, const struct sockaddr_in *controller,
 		   const struct pw_wire_register *reg,
@@ -455,6 +461,7 @@ struct pw_rc_buf {
  * @cap: see @bufs.
  * @progs: programs registered (@nprogs), for their results' hosts.
  * @nprogs: see @progs.
+ * @local: its controller runs in this process (runtime/dcn/local.c).
  */
 struct pw_remote {
 	struct pw_node node;
@@ -481,6 +488,7 @@ struct pw_remote {
 	unsigned int cap;
 	struct pw_rc_prog *progs;
 	unsigned int nprogs;
+	bool local;
 };
 
 /* Connect over transport @t (taken): 0, -ETIMEDOUT, -errno refused. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../util/log.h"
 #include "roles.h"
 
 static void send_status(struct pw_worker *w, uint8_t ref_type,
@@ -144,10 +145,9 @@ int pw_wk_on_bye(struct pw_worker *w, const struct pw_wire_bye *b)
 	pw_wstore_drop_fns(&w->store, b->client);
 	if (nbufs == w->store.nbufs && nfns == w->store.nfns)
 		return 0;	/* one that only asked (pathwaysd --role status) */
-	printf("worker %u: client node %u gone: freed %u buffers (%llu bytes), %u functions\n",
+	pw_log("worker %u: client node %u gone: freed %u buffers (%llu bytes), %u functions",
 	       w->reg.host_id, b->client, nbufs - w->store.nbufs,
 	       (unsigned long long)(bytes - w->store.bytes),
 	       nfns - w->store.nfns);
-	fflush(stdout);
 	return 0;
 }

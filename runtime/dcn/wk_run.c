@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/log.h"
 #include "roles.h"
 
 #define PW_WK_REAP	64
@@ -122,7 +123,7 @@ static void finish(struct pw_worker *w, struct pw_wk_run *r,
 
 	if (err && !r->done.status)
 		/* The first failure of a run, for whoever reads the log. */
-		printf("worker %u: run %u: command %u (op %u on device %u): %s\n",
+		pw_log("worker %u: run %u: command %u (op %u on device %u): %s",
 		       w->reg.host_id, r->id, (unsigned int)(c - r->cmds),
 		       c->c.op, c->c.dev, strerror(-err));
 	if (err)
@@ -558,7 +559,7 @@ static bool plan_outputs(struct pw_worker *w, struct pw_wk_run *r,
 			return false;
 		}
 		if (ret == -ENOSPC) {
-			printf("worker %u: run %u: %llu bytes on device %u: HBM is full and no run under way can free it\n",
+			pw_log("worker %u: run %u: %llu bytes on device %u: HBM is full and no run under way can free it",
 			       w->reg.host_id, r->id,
 			       (unsigned long long)bytes, c->c.dev);
 			ret = -ENOMEM;

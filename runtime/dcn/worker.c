@@ -11,12 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pwtpu/pwtpu_dev.h>
+
+#include "../util/log.h"
 #include "roles.h"
 
 static void wk_log(struct pw_worker *w, const char *what)
 {
-	printf("worker %u: %s\n", w->reg.host_id, what);
-	fflush(stdout);
+	pw_log("worker %u: %s", w->reg.host_id, what);
 }
 
 /* A fresh channel to the controller and a REGISTER on it. */
@@ -127,10 +129,43 @@ static int wk_open_dp(struct pw_worker *w, const struct pw_dp_opts *o)
 	w->reg.data_port = ntohs(at.sin_port);
 	memcpy(w->reg.data_ip, &at.sin_addr, 4);
 	w->reg.has_rdma = !strcmp(pw_dp_kind(w->dp), "rdma");
-	printf("worker %u: data plane %s on %s:%u (%s)\n", w->reg.host_id,
+	pw_log("worker %u: data plane %s on %s:%u (%s)", w->reg.host_id,
 	       pw_dp_kind(w->dp), inet_ntoa(at.sin_addr), ntohs(at.sin_port),
 	       pw_dp_note(w->dp));
-	fflush(stdout);
+	return 0;
+}
+
+/* "2x4t" from the island the module describes in sysfs. */
+static void mesh_string(const struct pw_rm_island *isl, char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	for (i = 0; i < isl->shape.ndims && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%u",
+					i ? "x" : "", isl->shape.extent[i]);
+	if (isl->torus && off < len)
+		snprintf(buf + off, len - off, "t");
+}
+
+int pw_worker_registration(struct pw_wire_register *reg,
+			   const struct sockaddr_in *data_at)
+{
+	struct pw_rm_island isl;
+	uint64_t hbm = 0;
+	int ret;
+
+	ret = pw_rm_island_from_sysfs(&isl);
+	if (ret)
+		return ret;
+	pwtpu_sysfs_u64(0, "hbm_total", &hbm);
+	memset(reg, 0, sizeof(*reg));
+	reg->island_id = isl.id;
+	reg->ndevices = isl.ndevices;
+	reg->hbm_bytes = hbm;
+	reg->data_port = ntohs(data_at->sin_port);
+	memcpy(reg->data_ip, &data_at->sin_addr, 4);
+	mesh_string(&isl, reg->mesh, sizeof(reg->mesh));
 	return 0;
 }
 
@@ -213,22 +248,21 @@ int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns)
 void pw_worker_fini(struct pw_worker *w)
 {
 	/* What clients left behind: 0 and 0 when every one said BYE. */
-	printf("worker %u: at exit: %u buffers (%llu bytes), %u functions of clients\n",
+	pw_log("worker %u: at exit: %u buffers (%llu bytes), %u functions of clients",
 	       w->reg.host_id, w->store.nbufs,
 	       (unsigned long long)w->store.bytes, w->store.nfns);
-	printf("worker %u: at exit: %u runs waited for HBM (back-pressure)\n",
+	pw_log("worker %u: at exit: %u runs waited for HBM (back-pressure)",
 	       w->reg.host_id, w->hbm_waits);
 	if (w->dp) {
 		struct pw_dp_stats st;
 
 		/* Every one that ended was closed: only live ones are left. */
 		pw_dp_stats(w->dp, &st);
-		printf("worker %u: at exit: %u data-plane connections open (%llu accepted, %llu ended)\n",
+		pw_log("worker %u: at exit: %u data-plane connections open (%llu accepted, %llu ended)",
 		       w->reg.host_id, pw_dp_open_conns(w->dp),
 		       (unsigned long long)st.accepted,
 		       (unsigned long long)st.closed);
 	}
-	fflush(stdout);
 	pw_node_fini(&w->node);
 	wk_free(w);
 }

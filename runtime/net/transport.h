@@ -132,4 +132,11 @@ static inline void pw_transport_close(struct pw_transport *t)
  */
 int pw_udp_open(struct pw_transport **tp, const struct sockaddr_in *bind);
 
+/*
+ * In-process (loop.c): an endpoint at @bind (port 0: one nobody in the
+ * process holds) that exchanges datagrams with the process's other loop
+ * endpoints through memory. -EADDRINUSE if the address is taken.
+ */
+int pw_loop_open(struct pw_transport **tp, const struct sockaddr_in *bind);
+
 #endif /* PW_RUNTIME_NET_TRANSPORT_H */

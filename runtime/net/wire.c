@@ -437,8 +437,9 @@ static enum pw_wire_err check_register(const struct pw_wire_register *b)
 		return PW_WIRE_E_RESERVED;
 	if (!string_ok(b->mesh, sizeof(b->mesh)))
 		return PW_WIRE_E_STRING;
+	/* data_port 0: no data plane (an in-process worker). */
 	if (!b->ndevices || b->ndevices > PW_WIRE_MAX_DEVICES ||
-	    !b->data_port || b->has_rdma > 1 || !b->mesh[0])
+	    (!b->data_port && b->has_rdma) || b->has_rdma > 1 || !b->mesh[0])
 		return PW_WIRE_E_VALUE;
 	return PW_WIRE_OK;
 }

@@ -15,7 +15,7 @@ $(NET_TEST_DIR)/test_%: $(NET_TEST_DIR)/test_%.o $(NET_TEST_OBJS)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 HOST_TESTS += $(NET_TEST_DIR)/test_wire $(NET_TEST_DIR)/test_rchan \
-	$(NET_TEST_DIR)/test_udp
+	$(NET_TEST_DIR)/test_udp $(NET_TEST_DIR)/test_loop
 
 # test_node: a DCN node (runtime/dcn/node.c) over UDP on loopback; it
 # needs none of net_common's generators.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_node.c - a DCN node (runtime/dcn/node.c) over kernel UDP on
- * loopback: a worker greets the controller and sends a burst far past the
+ * loopback and over the in-process transport (runtime/net/loop.c), each
+ * test once per transport: a worker greets the controller and sends a burst far past the
  * channel's window without stepping; every send succeeds, the rest waits
  * in the peer's queue and the controller's handler gets every message
  * once, in order, and what is sent while messages wait goes behind them
@@ -133,6 +134,19 @@ FIXTURE(nodes) {
 	bool ctl_up;
 };
 
+/* Every test over kernel UDP and over the in-process transport. */
+FIXTURE_VARIANT(nodes) {
+	int (*open)(struct pw_transport **t, const struct sockaddr_in *bind);
+};
+
+FIXTURE_VARIANT_ADD(nodes, udp) {
+	.open = pw_udp_open,
+};
+
+FIXTURE_VARIANT_ADD(nodes, loop) {
+	.open = pw_loop_open,
+};
+
 FIXTURE_SETUP(nodes)
 {
 	struct sockaddr_in any = {
@@ -144,12 +158,12 @@ FIXTURE_SETUP(nodes)
 
 	memset(&self->wk_log, 0, sizeof(self->wk_log));
 	memset(&self->ctl_log, 0, sizeof(self->ctl_log));
-	ASSERT_EQ(0, pw_udp_open(&t, &any));
+	ASSERT_EQ(0, variant->open(&t, &any));
 	ASSERT_EQ(0, pw_node_init(&self->ctl, PW_NODE_CONTROLLER, t,
 				  log_handler, &self->ctl_log));
 	self->ctl_up = true;
 	ASSERT_EQ(0, pw_transport_local_addr(t, &ctl_addr));
-	ASSERT_EQ(0, pw_udp_open(&t, &any));
+	ASSERT_EQ(0, variant->open(&t, &any));
 	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t,
 				  log_handler, &self->wk_log));
 	self->wk_up = true;

@@ -813,6 +813,12 @@ TEST(reject_each_reason)
 	CRAFT(&c, PW_WIRE_REGISTER, 1);
 	c.buf[BODY(struct pw_wire_register, has_rdma)] = 2;
 	REJECT(&c, PW_WIRE_E_VALUE);
+	/* No data plane (port 0) cannot be an RDMA one. */
+	CRAFT(&c, PW_WIRE_REGISTER, 1);
+	c.buf[BODY(struct pw_wire_register, has_rdma)] = 1;
+	c.buf[BODY(struct pw_wire_register, data_port)] = 0;
+	c.buf[BODY(struct pw_wire_register, data_port) + 1] = 0;
+	REJECT(&c, PW_WIRE_E_VALUE);
 	CRAFT(&c, PW_WIRE_REGISTER, 1);
 	memset(c.buf + BODY(struct pw_wire_register, mesh), 0,
 	       PW_WIRE_MESH_LEN);

@@ -27,10 +27,10 @@
 #define CH_OTHER_ERROR	13
 
 /*
- * In a fresh child: wait for a byte on @go, try to connect, exit with
+ * In a fresh child: wait for a byte on @go[0], try to connect, exit with
  * what happened. The message must name @holder's pid and pathwaysd.
  */
-static pid_t try_in_child(int go, pid_t holder)
+static pid_t try_in_child(const int go[2], pid_t holder)
 {
 	pid_t pid = fork();
 	struct pw_client *c;
@@ -40,7 +40,9 @@ static pid_t try_in_child(int go, pid_t holder)
 
 	if (pid)
 		return pid;
-	if (read(go, &byte, 1) != 1)
+	/* EOF, not a hang, when the parent fails before it says go. */
+	close(go[1]);
+	if (read(go[0], &byte, 1) != 1)
 		_exit(CH_OTHER_ERROR);
 	ret = pw_connect(NULL, &c);
 	if (!ret) {
@@ -76,7 +78,7 @@ TEST(second_process_is_refused_while_the_first_is_connected)
 	PWT_NEED_DEVICES(1);
 	ASSERT_EQ(0, pipe(go));
 	/* Fork before connecting: the runtime's threads do not fork. */
-	pid = try_in_child(go[0], getpid());
+	pid = try_in_child(go, getpid());
 	ASSERT_LE(0, pid);
 	c = pwt_connect("holder", 0);
 	ASSERT_NE(NULL, c);
@@ -95,7 +97,7 @@ TEST(island_is_free_again_after_disconnect)
 
 	PWT_NEED_DEVICES(1);
 	ASSERT_EQ(0, pipe(go));
-	pid = try_in_child(go[0], getpid());
+	pid = try_in_child(go, getpid());
 	ASSERT_LE(0, pid);
 	c = pwt_connect("holder", 0);
 	ASSERT_NE(NULL, c);
@@ -115,7 +117,7 @@ TEST(clients_of_one_process_share_the_island)
 
 	PWT_NEED_DEVICES(1);
 	ASSERT_EQ(0, pipe(go));
-	pid = try_in_child(go[0], getpid());
+	pid = try_in_child(go, getpid());
 	ASSERT_LE(0, pid);
 	a = pwt_connect("a", 0);
 	b = pwt_connect("b", 0);
@@ -142,6 +144,7 @@ TEST(island_is_free_again_when_the_holder_dies)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
+		close(ready[0]);
 		if (!pwt_connect("doomed", 0))
 			_exit(1);
 		if (write(ready[1], "r", 1) != 1)
@@ -149,6 +152,8 @@ TEST(island_is_free_again_when_the_holder_dies)
 		for (;;)
 			pause();
 	}
+	/* Only the child holds the write end: EOF if it fails. */
+	close(ready[1]);
 	ASSERT_EQ(1, read(ready[0], &byte, 1));
 	EXPECT_EQ(-EBUSY, pw_connect(NULL, &c));
 	ASSERT_EQ(0, kill(pid, SIGKILL));
@@ -157,7 +162,6 @@ TEST(island_is_free_again_when_the_holder_dies)
 	EXPECT_NE(NULL, c);
 	pw_disconnect(c);
 	close(ready[0]);
-	close(ready[1]);
 }
 
 /* build/tools/pathwaysd, from this binary's build/selftests/pathways/. */

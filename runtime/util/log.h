@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * log.h - the log of pathwaysd's roles (controller, worker) wherever they
+ * run (runtime/util/log.c).
+ */
+#ifndef PW_RUNTIME_UTIL_LOG_H
+#define PW_RUNTIME_UTIL_LOG_H
+
+#include <stdio.h>
+
+/* Where pw_log() writes from now on: a stream, or NULL for nowhere. */
+void pw_log_to(FILE *f);
+/* One line (no newline in @fmt); standard output until pw_log_to(). */
+void pw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* PW_RUNTIME_UTIL_LOG_H */
