@@ -120,6 +120,25 @@ void pwtpu_cmd_exec(struct pwtpu_cmd *cmd, uint32_t prog,
 	cmd->bufs_ptr = (uintptr_t)bos;
 }
 
+void pwtpu_gang_fill(struct pwtpu_gang *g, uint64_t id, unsigned int n,
+		     const unsigned int *devs, unsigned int rank, bool permute,
+		     int shift)
+{
+	unsigned int r;
+
+	memset(g, 0, sizeof(*g));
+	g->gang_id = id;
+	g->ndevices = n;
+	g->rank = rank;
+	for (r = 0; r < n; r++) {
+		g->devices[r] = devs[r];
+		g->group[r] = 0;
+		g->permute[r] = permute ?
+			(unsigned int)(((int)r + shift % (int)n + (int)n) %
+				       (int)n) : PWTPU_NO_RANK;
+	}
+}
+
 int pwtpu_exec_sync(int fd, uint32_t prog, const uint32_t *bos,
 		    uint32_t nbos)
 {

@@ -7,7 +7,7 @@ include runtime/net/dpdk.mk
 include runtime/net/dp.mk
 LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/rm/rm_island.c \
-	runtime/util/error.c runtime/util/log.c \
+	runtime/util/error.c runtime/util/log.c runtime/util/slots.c \
 	runtime/fn/fn_builder.c runtime/fn/fn_compile.c runtime/fn/fn_sig.c \
 	runtime/core/ctrl.c \
 	runtime/sched/sched.c \
@@ -18,8 +18,9 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/client/trace.c runtime/client/run.c \
 	$(PW_NET_SRCS) $(PW_DPDK_SRCS) $(PW_DP_SRCS) \
 	runtime/dcn/node.c runtime/dcn/controller.c runtime/dcn/ctl_run.c \
-	runtime/dcn/ctl_lower.c runtime/dcn/ctl_obj.c runtime/dcn/fnpayload.c \
+	runtime/dcn/ctl_lower.c runtime/dcn/ctl_obj.c runtime/dcn/ctl_slice.c runtime/dcn/fnpayload.c \
 	runtime/dcn/worker.c runtime/dcn/wk_run.c runtime/dcn/wk_obj.c \
+	runtime/dcn/wk_gang.c \
 	runtime/dcn/wdev.c runtime/dcn/wstore.c \
 	runtime/dcn/rclient.c runtime/dcn/rprog.c runtime/dcn/local.c
 LIBPATHWAYS := $(BUILD)/libpathways.a

@@ -19,6 +19,7 @@
 #ifndef PATHWAYS_REMOTE_H
 #define PATHWAYS_REMOTE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,27 @@ int pw_remote_function(struct pw_remote *r, const struct pw_fn *fn,
 		       uint32_t *fn_id);
 
 /*
+ * A slice of @n devices with mesh shape @shape ("2x2"; NULL: any @n,
+ * neighbours preferred), placed by the controller's resource managers on
+ * the least loaded island that has them: *@slice names it in programs
+ * and buffers. -ENOSPC (or -E2BIG) when no island that is up can.
+ */
+int pw_remote_slice(struct pw_remote *r, unsigned int n, const char *shape,
+		    uint32_t *slice);
+/* The host whose island holds @slice (as the controller answered), or -ENOENT. */
+int pw_remote_slice_host(const struct pw_remote *r, uint32_t slice);
+/*
+ * A buffer sharded over @slice: shard v (of @shard_shape) on its virtual
+ * device v, from @data holding every shard in order (or, with
+ * @replicate, one shard every device gets). Read it back whole with
+ * pw_remote_read() (the host is not used), shards in order.
+ */
+int pw_remote_buffer_sharded(struct pw_remote *r, uint32_t slice,
+			     enum pwtpu_dtype dtype, unsigned int rank,
+			     const uint32_t *shard_shape, const void *data,
+			     bool replicate, uint32_t *id);
+
+/*
  * A buffer of @dtype and @shape[@rank] on device @dev of host @host, with
  * @data (all of its bytes): *@id names it. Waits until the worker has it.
  */
@@ -83,9 +105,23 @@ int pw_rprog_arg(struct pw_rprog *p, unsigned int host, unsigned int dev,
 int pw_rprog_call(struct pw_rprog *p, const struct pw_fn *fn, uint32_t fn_id,
 		  unsigned int host, unsigned int dev, const int *in,
 		  unsigned int nin, int *out);
+/*
+ * The same on a slice (pw_remote_slice()): an argument of @nshards shards
+ * of @shard_shape, and an SPMD call running @fn on every device of the
+ * slice, shard v of each input on virtual device v. Inputs on another
+ * slice (or device) are moved shard by shard, so they must have as many
+ * shards; collectives run over the slice's devices, gang-scheduled by
+ * the island's worker in the controller's order.
+ */
+int pw_rprog_arg_sharded(struct pw_rprog *p, uint32_t slice,
+			 unsigned int nshards, enum pwtpu_dtype dtype,
+			 unsigned int rank, const uint32_t *shard_shape);
+int pw_rprog_call_sharded(struct pw_rprog *p, const struct pw_fn *fn,
+			  uint32_t fn_id, uint32_t slice, unsigned int nshards,
+			  const int *in, unsigned int nin, int *out);
 /* The program's results, in order (each a computed value, once). */
 int pw_rprog_results(struct pw_rprog *p, const int *vals, unsigned int n);
-/* Where value @v lives. */
+/* Where value @v lives, for a value on one (host, device); else -EINVAL. */
 int pw_rprog_place(const struct pw_rprog *p, int v, unsigned int *host,
 		   unsigned int *dev);
 void pw_rprog_free(struct pw_rprog *p);

@@ -58,7 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PW_WIRE_VERSION		3
+#define PW_WIRE_VERSION		4
 /* The bytes "PWDN" read as a little-endian u32. */
 #define PW_WIRE_MAGIC		0x4e445750u
 
@@ -94,6 +94,15 @@
  * client); a run's temporary has it set and lives until the run ends.
  */
 #define PW_WIRE_BUF_TEMP	0x80000000u
+/*
+ * A client's buffer is sharded over a slice (version 4): its id has the
+ * low PW_WIRE_SHARD_BITS clear, and shard s is the handle id | s, on
+ * virtual device s of the slice. An unsharded buffer is shard 0.
+ */
+#define PW_WIRE_SHARD_BITS	6
+#define PW_WIRE_SHARD_MASK	((1u << PW_WIRE_SHARD_BITS) - 1)
+/* SLICE from a client: let the controller's resource manager place it. */
+#define PW_WIRE_ANY_HOST	0xffff
 
 /**
  * enum pw_wire_type - message types
@@ -120,6 +129,9 @@
  * @PW_WIRE_CANCEL: controller -> worker: end a run now, with a status.
  * @PW_WIRE_BYE: client -> controller -> workers: the client has gone
  *	(closed, or the controller gave up on it): forget its objects.
+ * @PW_WIRE_SLICE: client -> controller: make or free a slice of devices
+ *	(answered by STATUS); controller -> worker: a slice's devices, for
+ *	the gangs of computations over it. (Version 4.)
  */
 enum pw_wire_type {
 	PW_WIRE_ACK = 1,
@@ -140,6 +152,7 @@ enum pw_wire_type {
 	PW_WIRE_READY,
 	PW_WIRE_CANCEL,
 	PW_WIRE_BYE,
+	PW_WIRE_SLICE,
 	PW_WIRE_NTYPES,
 };
 
@@ -291,12 +304,11 @@ struct pw_wire_edge {
  * @nin: inputs (COMPUTE) or results (RESULT), 0..PW_WIRE_MAX_BUFS.
  * @dtype: ARG: element type (enum pwtpu_dtype).
  * @ndims: ARG: dimensions, 0..PW_WIRE_MAX_DIMS.
- * @nshards: ARG, COMPUTE: shards (devices it spans), 1 for now.
+ * @nshards: ARG, COMPUTE: shards, one per device of @slice.
  * @arg_index: ARG: position among the run's arguments, or PW_WIRE_NO_ARG.
  * @fn_id: COMPUTE: the function (the client's id, from FUNCTION).
- * @host: ARG, COMPUTE: the host whose island holds it.
- * @dev: ARG, COMPUTE: the device of that island.
- * @reserved: zero.
+ * @slice: ARG, COMPUTE: the client's slice (SLICE) it lives or runs on;
+ *	shard v on its virtual device v. (Version 4: was host and device.)
  * @shape: ARG: extents; entries past @ndims zero.
  * @in: @nin edges, each from an earlier node; the rest zero.
  */
@@ -308,9 +320,7 @@ struct pw_wire_prog_node {
 	uint16_t nshards;
 	uint16_t arg_index;
 	uint32_t fn_id;
-	uint16_t host;
-	uint8_t dev;
-	uint8_t reserved;
+	uint32_t slice;
 	uint32_t shape[PW_WIRE_MAX_DIMS];
 	struct pw_wire_edge in[PW_WIRE_MAX_BUFS];
 };
@@ -398,10 +408,14 @@ enum pw_wire_cmd_op {
  * @reserved: zero.
  * @peer_host: DCN_*: the host at the other end.
  * @fn_id: EXEC: the function (the run's client's id).
- * @gang_id: EXEC with collectives: its gang; else 0.
+ * @gang_id: EXEC with collectives: its computation's number in the plan
+ *	(1..), the same in every member's EXEC; the worker draws a gang id
+ *	for each (run, number). Else 0.
  * @bytes: copies: bytes moved.
  * @peer_buf: DCN_SEND: the handle written on @peer_host; else 0.
- * @reserved2: zero.
+ * @slice: EXEC with collectives: the run's client's slice whose devices
+ *	are the gang (SLICE told the worker), this member's rank in
+ *	@peer_dev; else 0.
  * @bufs: buffer handles (PW_WIRE_BUF_TEMP); entries past nin + nout zero.
  *
  * A worker runs a command once its inputs are final, or will be by the
@@ -423,7 +437,7 @@ struct pw_wire_plan_cmd {
 	uint32_t gang_id;
 	uint64_t bytes;
 	uint32_t peer_buf;
-	uint32_t reserved2;
+	uint32_t slice;
 	uint32_t bufs[PW_WIRE_MAX_BUFS];
 };
 
@@ -550,6 +564,11 @@ struct pw_wire_sig {
  * @image_bytes: program image bytes after this head, nonzero.
  * @scratch_bytes: scratch buffer size (0 iff @scratch_buf is -1).
  * @const_bytes: constant bytes after the image (0 iff @const_buf is -1).
+ * @flags: PW_WIRE_FN_* (version 4).
+ * @group_size: the slice size its collectives' shapes need, 0 for any.
+ * @permute_shift: PW_WIRE_FN_PERMUTE: virtual device v receives from
+ *	(v - shift) mod n; else 0.
+ * @reserved: zero.
  * @sigs: signatures; entries past nparams + nresults zero.
  */
 struct pw_wire_fn_desc {
@@ -561,10 +580,19 @@ struct pw_wire_fn_desc {
 	uint32_t image_bytes;
 	uint64_t scratch_bytes;
 	uint64_t const_bytes;
+	uint32_t flags;
+	uint32_t group_size;
+	int32_t permute_shift;
+	uint32_t reserved;
 	struct pw_wire_sig sigs[PW_WIRE_MAX_BUFS];
 };
 
-#define PW_WIRE_FN_DESC_SIZE	360
+#define PW_WIRE_FN_DESC_SIZE	376
+/* The function has collectives: every EXEC of it runs in a gang. */
+#define PW_WIRE_FN_COLLECTIVES	0x1
+/* It has a COLLECTIVE_PERMUTE by @permute_shift. */
+#define PW_WIRE_FN_PERMUTE	0x2
+#define PW_WIRE_FN_FLAGS	(PW_WIRE_FN_COLLECTIVES | PW_WIRE_FN_PERMUTE)
 
 /* BUFFER operations. */
 enum pw_wire_buf_op {
@@ -582,7 +610,8 @@ enum pw_wire_buf_op {
  * @dtype: CREATE: element type.
  * @rank: CREATE: dimensions, 0..PW_WIRE_MAX_DIMS.
  * @dev: CREATE: the island device that holds it.
- * @host: the host whose worker holds it.
+ * @host: the host whose worker holds it (the controller fills @dev and
+ *	@host from @slice when that is set).
  * @reserved: zero.
  * @client: the owner's node id (set by the controller; 0 from a client).
  * @id: the client's handle (PW_WIRE_BUF_TEMP clear).
@@ -593,7 +622,9 @@ enum pw_wire_buf_op {
  *	@offset + @nbytes <= @total; else 0.
  * @reserved2: zero.
  * @shape: CREATE: extents; entries past @rank zero.
- * @reserved3: zero.
+ * @slice: from a client: 0, or the slice whose virtual device
+ *	(@id & PW_WIRE_SHARD_MASK) holds this shard, and @host, @dev zero;
+ *	the controller resolves it and sends 0 on. (Version 4.)
  * @data: the bytes (only @nbytes on the wire).
  *
  * The worker answers STATUS when the last byte of a CREATE/WRITE series
@@ -614,18 +645,18 @@ struct pw_wire_buffer {
 	uint16_t nbytes;
 	uint16_t reserved2;
 	uint32_t shape[PW_WIRE_MAX_DIMS];
-	uint32_t reserved3;
+	uint32_t slice;
 	uint8_t data[PW_WIRE_BUF_CHUNK];
 };
 
 /**
- * struct pw_wire_status - STATUS: a FUNCTION or BUFFER request ended
- * @ref_type: PW_WIRE_FUNCTION or PW_WIRE_BUFFER.
+ * struct pw_wire_status - STATUS: a FUNCTION, BUFFER or SLICE request ended
+ * @ref_type: PW_WIRE_FUNCTION, PW_WIRE_BUFFER or PW_WIRE_SLICE.
  * @reserved: zero.
  * @status: 0, or the errno why it failed.
  * @client: the client's node id (how the controller forwards it).
- * @ref_id: the function's or buffer's id.
- * @value: bytes received.
+ * @ref_id: the function's, buffer's or slice's id.
+ * @value: bytes received; SLICE: the host whose island holds it.
  */
 struct pw_wire_status {
 	uint8_t ref_type;
@@ -683,6 +714,48 @@ struct pw_wire_bye {
 	uint32_t reserved;
 };
 
+/* SLICE operations. */
+enum pw_wire_slice_op {
+	PW_WIRE_SLICE_MAKE = 1,
+	PW_WIRE_SLICE_FREE,
+	PW_WIRE_SLICE_NOPS,
+};
+
+/* SLICE flags. */
+#define PW_WIRE_SLICE_PINNED	0x1	/* MAKE on exactly @host, @devices */
+
+/**
+ * struct pw_wire_slice - SLICE: a client's slice of an island's devices
+ * @op: enum pw_wire_slice_op.
+ * @flags: PW_WIRE_SLICE_*; zero in FREE and from the controller.
+ * @n: MAKE: devices, 1..PW_WIRE_MAX_DEVICES; else 0.
+ * @ndims: MAKE from a client: mesh shape dimensions (0: any @n devices,
+ *	neighbours preferred), 0..PW_WIRE_MAX_DIMS; else 0.
+ * @reserved: zero.
+ * @host: MAKE: PW_WIRE_ANY_HOST (the resource manager chooses) or, when
+ *	pinned, the host; from the controller, the host that holds it.
+ * @client: the owner's node id (set by the controller; 0 from a client).
+ * @id: the client's id for it, nonzero.
+ * @shape: MAKE from a client: extents; entries past @ndims zero.
+ * @devices: MAKE from the controller, or pinned: the island device of
+ *	each virtual device (@n entries, distinct); the rest zero.
+ *
+ * The controller answers a client's MAKE with STATUS (the host in
+ * @value) once it has placed the slice, and tells that host's worker.
+ */
+struct pw_wire_slice {
+	uint8_t op;
+	uint8_t flags;
+	uint8_t n;
+	uint8_t ndims;
+	uint16_t reserved;
+	uint16_t host;
+	uint32_t client;
+	uint32_t id;
+	uint32_t shape[PW_WIRE_MAX_DIMS];
+	uint8_t devices[PW_WIRE_MAX_DEVICES];
+};
+
 /**
  * struct pw_wire_msg - a decoded message (host order), or one to encode
  * @hdr: the header.
@@ -709,6 +782,7 @@ struct pw_wire_msg {
 		struct pw_wire_ready ready;
 		struct pw_wire_cancel cancel;
 		struct pw_wire_bye bye;
+		struct pw_wire_slice slice;
 		uint8_t raw[PW_WIRE_MAX_BODY];
 	} body;
 };
@@ -748,7 +822,7 @@ PW_WIRE_SIZE(struct pw_wire_edge, 4);
 PW_WIRE_SIZE(struct pw_wire_prog_node, 96);
 PW_WIRE_OFF(struct pw_wire_prog_node, nshards, 4);
 PW_WIRE_OFF(struct pw_wire_prog_node, fn_id, 8);
-PW_WIRE_OFF(struct pw_wire_prog_node, host, 12);
+PW_WIRE_OFF(struct pw_wire_prog_node, slice, 12);
 PW_WIRE_OFF(struct pw_wire_prog_node, shape, 16);
 PW_WIRE_OFF(struct pw_wire_prog_node, in, 32);
 PW_WIRE_OFF(struct pw_wire_program, nnodes, 8);
@@ -780,16 +854,20 @@ PW_WIRE_OFF(struct pw_wire_function, data, 24);
 PW_WIRE_SIZE(struct pw_wire_sig, 20);
 PW_WIRE_SIZE(struct pw_wire_fn_desc, PW_WIRE_FN_DESC_SIZE);
 PW_WIRE_OFF(struct pw_wire_fn_desc, scratch_bytes, 24);
-PW_WIRE_OFF(struct pw_wire_fn_desc, sigs, 40);
+PW_WIRE_OFF(struct pw_wire_fn_desc, flags, 40);
+PW_WIRE_OFF(struct pw_wire_fn_desc, sigs, 56);
 PW_WIRE_OFF(struct pw_wire_buffer, client, 8);
 PW_WIRE_OFF(struct pw_wire_buffer, nbytes, 24);
 PW_WIRE_OFF(struct pw_wire_buffer, shape, 28);
+PW_WIRE_OFF(struct pw_wire_buffer, slice, 44);
 PW_WIRE_OFF(struct pw_wire_buffer, data, 48);
 PW_WIRE_SIZE(struct pw_wire_status, 24);
 PW_WIRE_SIZE(struct pw_wire_ready, 48);
 PW_WIRE_OFF(struct pw_wire_ready, desc, 24);
 PW_WIRE_SIZE(struct pw_wire_cancel, 8);
 PW_WIRE_SIZE(struct pw_wire_bye, 8);
+PW_WIRE_SIZE(struct pw_wire_slice, 96);
+PW_WIRE_OFF(struct pw_wire_slice, devices, 32);
 
 /* The largest message of every type fits one datagram. */
 _Static_assert(sizeof(struct pw_wire_program) <= PW_WIRE_MAX_BODY,

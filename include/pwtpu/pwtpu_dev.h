@@ -11,6 +11,7 @@
 #ifndef PWTPU_PWTPU_DEV_H
 #define PWTPU_PWTPU_DEV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -74,6 +75,14 @@ int pwtpu_copy_from_dev(int fd, uint32_t bo, uint64_t offset, void *dst,
 /* Fill a pwtpu_cmd for EXEC of @prog over @nbos handles at @bos. */
 void pwtpu_cmd_exec(struct pwtpu_cmd *cmd, uint32_t prog,
 		    const uint32_t *bos, uint32_t nbos);
+
+/*
+ * Fill @g for member @rank of gang @id over island devices @devs[@n], one
+ * replica group; with @permute, rank r sends to (r + @shift) mod n.
+ */
+void pwtpu_gang_fill(struct pwtpu_gang *g, uint64_t id, unsigned int n,
+		     const unsigned int *devs, unsigned int rank, bool permute,
+		     int shift);
 
 /*
  * Prepare @sqe (non-NULL, from a ring with IORING_SETUP_SQE128) as an

@@ -91,26 +91,6 @@ static int check_input(const struct pw_client *client, const struct pw_fn *fn,
 		       same ? "" : " (or as many bytes of that dtype to reshard)");
 }
 
-static void fill_gang(struct pwtpu_gang *g, const struct pw_fn *fn,
-		      uint64_t id, unsigned int n, const unsigned int *devs,
-		      unsigned int rank)
-{
-	unsigned int r;
-
-	g->gang_id = id;
-	g->ndevices = n;
-	g->rank = rank;
-	for (r = 0; r < n; r++) {
-		int shift = fn->permute_shift % (int)n;
-
-		g->devices[r] = devs[r];
-		g->group[r] = 0;
-		g->permute[r] = fn->has_permute ?
-			(unsigned int)(((int)r + shift + (int)n) % (int)n) :
-			PWTPU_NO_RANK;
-	}
-}
-
 static int emit_exec(struct pw_ctrl *ctrl, struct pw_batch *batch,
 		     struct pw_fn *fn, unsigned int n, const unsigned int *devs,
 		     struct pw_buffer **in, const bool *moved,
@@ -168,7 +148,8 @@ static int emit_exec(struct pw_ctrl *ctrl, struct pw_batch *batch,
 			it->bos[fn->const_buf] = fd->const_bo;
 		pwtpu_cmd_exec(&it->cmd, fd->prog, it->bos, fn->nbufs);
 		if (fn->collectives) {
-			fill_gang(it->gang, fn, gang_id, n, devs, v);
+			pwtpu_gang_fill(it->gang, gang_id, n, devs, v,
+					fn->has_permute, fn->permute_shift);
 			it->cmd.gang_ptr = (uintptr_t)it->gang;
 		}
 	}

@@ -75,6 +75,7 @@ static int on_register(struct pw_controller *c, struct pw_node_peer *p,
 		if (isl->used)
 			pw_ctl_host_down(c, r->host_id, now);
 		pw_ctl_fn_host_reset(c, r->host_id);
+		pw_ctl_slices_host_reset(c, r->host_id);
 		pw_rm_destroy(isl->rm);
 		isl->rm = rm;
 		isl->used = true;
@@ -171,6 +172,7 @@ static void client_gone(struct pw_controller *c, struct pw_node_peer *p,
 
 	pw_ctl_runs_forget_client(c, p->id, now);
 	pw_ctl_fns_forget_client(c, p->id);
+	pw_ctl_slices_forget_client(c, p->id);
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_BYE;
 	m.body.bye.client = p->id;
@@ -271,6 +273,8 @@ static int ctl_handle(struct pw_node *node, struct pw_node_peer *p,
 		return pw_ctl_on_status(c, p, msg, now);
 	case PW_WIRE_READY:
 		return pw_ctl_on_ready(c, p, msg, now);
+	case PW_WIRE_SLICE:
+		return pw_ctl_on_slice(c, p, msg, now);
 	case PW_WIRE_BYE:
 		if (!is_client(p))
 			return -EPROTO;
@@ -375,6 +379,7 @@ void pw_controller_fini(struct pw_controller *c)
 	unsigned int h;
 
 	pw_ctl_runs_fini(c);
+	pw_ctl_slices_fini(c);
 	for (h = 0; h < PW_MAX_HOSTS; h++)
 		pw_rm_destroy(c->isl[h].rm);
 	pw_node_fini(&c->node);

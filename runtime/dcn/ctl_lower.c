@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ctl_lower.c - the controller lowers a remote client's program once, when
- * its last node arrives: every value gets a place (host, device) and a
- * symbolic handle (an argument, a result, or a temporary of the run), and
- * every computation becomes an EXEC on its host. An input made on another
- * device of the same island gets a COPY_PEER there; one made on another
- * island gets a DCN_RECV on the consumer's host and a DCN_SEND on the
- * producer's (a cross-island edge over the data plane). A value goes to
- * each (host, device) that needs it once. Runs then only substitute the
- * client's buffer ids for the symbols.
+ * ctl_lower.c - the controller lowers a client's program once, when its
+ * last node arrives. Nodes live on slices (ctl_slice.c): a value of n
+ * shards has shard v on virtual device v of its slice. Every value gets a
+ * symbolic handle per shard (an argument, a result, or a temporary of the
+ * run), and every sharded computation becomes one EXEC per shard on its
+ * slice's host; a computation with collectives gets a gang number, the
+ * same for all its shards (the worker draws the gang id per run).
+ *
+ * An input on another placement is moved shard by shard (shard v to
+ * virtual device v of the consumer's slice, so both must have as many
+ * shards of one signature): a COPY_PEER within an island, a DCN_RECV on
+ * the consumer's host and a DCN_SEND on the producer's across islands.
+ * Each value goes to each (host, device) once. Runs then only substitute
+ * the client's buffer ids for the symbols.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,18 +21,25 @@
 
 #include "roles.h"
 
-/* A value: an argument or one output of a computation. */
-struct val {
+/* Where a value lives: a host and one device per shard. */
+struct place {
 	uint16_t host;
-	uint8_t dev;
-	bool computed;
-	struct pw_wire_sig sig;
-	uint32_t sym;
+	uint8_t n;
+	const uint8_t *devs;	/* the slice's: it outlives the lowering */
 };
 
-/* A copy of value @val moved to (@host, @dev), as temporary @sym. */
+/* A value: an argument or one output of a computation. */
+struct val {
+	struct place at;
+	bool computed;
+	struct pw_wire_sig sig;	/* of one shard */
+	uint32_t sym;		/* shard v is sym | v */
+};
+
+/* A copy of shard @shard of value @val moved to (@host, @dev), as @sym. */
 struct moved {
 	unsigned int val;
+	unsigned int shard;
 	uint16_t host;
 	uint8_t dev;
 	uint32_t sym;
@@ -40,7 +52,8 @@ struct lowering {
 	unsigned int *first;	/* per node: its first value */
 	struct moved *moved;
 	unsigned int nmoved;
-	unsigned int ntemps;
+	unsigned int ntemps;	/* temporaries, each of up to 64 shards */
+	unsigned int ngangs;
 	unsigned int cap;	/* room in prog->cmds and moved */
 };
 
@@ -50,13 +63,27 @@ static bool sig_equal(const struct pw_wire_sig *a, const struct pw_wire_sig *b)
 	       !memcmp(a->shape, b->shape, sizeof(a->shape));
 }
 
-static int place_ok(struct pw_controller *c, unsigned int host,
-		    unsigned int dev)
+static uint32_t new_temp(struct lowering *l)
 {
-	if (host >= PW_MAX_HOSTS || !c->isl[host].used || !c->isl[host].up)
+	return PW_WIRE_BUF_TEMP | (l->ntemps++ << PW_WIRE_SHARD_BITS);
+}
+
+/* The place of a node's slice: -ENOENT, -EHOSTDOWN or -EINVAL. */
+static int node_place(struct lowering *l, const struct pw_wire_prog_node *nd,
+		      struct place *at)
+{
+	const struct pw_ctl_slice *s;
+
+	s = pw_ctl_slice_find(l->c, l->prog->client, nd->slice);
+	if (!s)
+		return -ENOENT;
+	if (!l->c->isl[s->host].used || !l->c->isl[s->host].up)
 		return -EHOSTDOWN;
-	if (dev >= c->isl[host].reg.ndevices)
-		return -ENODEV;
+	if (nd->nshards != s->n)
+		return -EINVAL;
+	at->host = s->host;
+	at->n = s->n;
+	at->devs = s->devs;
 	return 0;
 }
 
@@ -80,6 +107,7 @@ static int assign_values(struct lowering *l)
 	struct pw_ctl_program *prog = l->prog;
 	unsigned int n, i, nv = 0;
 	bool have_result = false;
+	struct place at;
 	int ret, v;
 
 	for (n = 0; n < prog->nnodes; n++) {
@@ -89,13 +117,14 @@ static int assign_values(struct lowering *l)
 		l->first[n] = nv;
 		switch (nd->kind) {
 		case PW_WIRE_NODE_ARG:
-			if (nd->nshards != 1 || nd->arg_index >= prog->nargs)
+			if (nd->arg_index >= prog->nargs)
 				return -EINVAL;
-			ret = place_ok(l->c, nd->host, nd->dev);
+			ret = node_place(l, nd, &at);
 			if (ret)
 				return ret;
-			l->vals[nv] = (struct val){ .host = nd->host, .dev = nd->dev,
-				.sym = PW_CTL_SYM_ARG | nd->arg_index };
+			l->vals[nv] = (struct val){ .at = at,
+				.sym = PW_CTL_SYM_ARG |
+				       nd->arg_index << PW_WIRE_SHARD_BITS };
 			l->vals[nv].sig.dtype = nd->dtype;
 			l->vals[nv].sig.rank = nd->ndims;
 			memcpy(l->vals[nv].sig.shape, nd->shape,
@@ -106,17 +135,20 @@ static int assign_values(struct lowering *l)
 			fn = pw_ctl_fn_find(l->c, prog->client, nd->fn_id);
 			if (!fn || !fn->pl.complete)
 				return -ENOENT;
-			if (nd->nshards != 1 || nd->nin != fn->pl.desc.nparams)
+			if (nd->nin != fn->pl.desc.nparams)
 				return -EINVAL;
-			ret = place_ok(l->c, nd->host, nd->dev);
+			ret = node_place(l, nd, &at);
 			if (ret)
 				return ret;
+			/* Collectives shaped for one slice size run on that. */
+			if (fn->pl.desc.group_size &&
+			    fn->pl.desc.group_size != at.n)
+				return -EINVAL;
 			for (i = 0; i < fn->pl.desc.nresults; i++)
 				l->vals[nv++] = (struct val){
-					.host = nd->host, .dev = nd->dev,
-					.computed = true,
+					.at = at, .computed = true,
 					.sig = fn->pl.desc.sigs[nd->nin + i],
-					.sym = PW_WIRE_BUF_TEMP | l->ntemps++ };
+					.sym = new_temp(l) };
 			break;
 		case PW_WIRE_NODE_RESULT:
 			if (have_result)
@@ -131,7 +163,8 @@ static int assign_values(struct lowering *l)
 				if (!l->vals[v].computed ||
 				    !(l->vals[v].sym & PW_WIRE_BUF_TEMP))
 					return -EINVAL;
-				l->vals[v].sym = PW_CTL_SYM_RESULT | i;
+				l->vals[v].sym = PW_CTL_SYM_RESULT |
+						 i << PW_WIRE_SHARD_BITS;
 			}
 			prog->nresults = nd->nin;
 			break;
@@ -162,71 +195,72 @@ static struct pw_ctl_cmd *emit(struct lowering *l, unsigned int host,
 	return k;
 }
 
-/* The handle of value @v on (@host, @dev), moving it there if needed. */
-static int value_at(struct lowering *l, unsigned int v, unsigned int host,
-		    unsigned int dev, uint32_t *sym)
+/* The handle of shard @s of value @v on (@host, @dev), moving it there. */
+static int shard_at(struct lowering *l, unsigned int v, unsigned int s,
+		    unsigned int host, unsigned int dev, uint32_t tmp,
+		    uint32_t *sym)
 {
 	const struct val *src = &l->vals[v];
 	uint64_t bytes = pw_wire_sig_bytes(&src->sig);
-	struct pw_ctl_cmd *k, *s;
-	unsigned int i;
+	unsigned int sdev = src->at.devs[s], i;
+	struct pw_ctl_cmd *k, *snd;
 
-	if (src->host == host && src->dev == dev) {
-		*sym = src->sym;
+	if (src->at.host == host && sdev == dev) {
+		*sym = src->sym | s;
 		return 0;
 	}
 	for (i = 0; i < l->nmoved; i++)
-		if (l->moved[i].val == v && l->moved[i].host == host &&
-		    l->moved[i].dev == dev) {
+		if (l->moved[i].val == v && l->moved[i].shard == s &&
+		    l->moved[i].host == host && l->moved[i].dev == dev) {
 			*sym = l->moved[i].sym;
 			return 0;
 		}
 	if (l->nmoved == l->cap)
 		return -E2BIG;
-	*sym = PW_WIRE_BUF_TEMP | l->ntemps++;
-	l->moved[l->nmoved++] = (struct moved){ .val = v, .host = (uint16_t)host,
-						.dev = (uint8_t)dev, .sym = *sym };
-	if (src->host == host) {
+	*sym = tmp | s;
+	l->moved[l->nmoved++] = (struct moved){ .val = v, .shard = s,
+		.host = (uint16_t)host, .dev = (uint8_t)dev, .sym = *sym };
+	if (src->at.host == host) {
 		k = emit(l, host, PW_WIRE_CMD_COPY_PEER, dev);
 		if (!k)
 			return -E2BIG;
-		k->c.peer_dev = src->dev;
+		k->c.peer_dev = (uint8_t)sdev;
 		k->c.nin = 1;
 		k->c.nout = 1;
 		k->c.bytes = bytes;
-		k->c.bufs[0] = src->sym;
+		k->c.bufs[0] = src->sym | s;
 		k->c.bufs[1] = *sym;
 		return 0;
 	}
 	/* Both ends need a data plane (an in-process worker has none). */
 	if (!l->c->isl[host].reg.data_port ||
-	    !l->c->isl[src->host].reg.data_port)
+	    !l->c->isl[src->at.host].reg.data_port)
 		return -EOPNOTSUPP;
 	/* The target first: its READY can go while the value is made. */
 	k = emit(l, host, PW_WIRE_CMD_DCN_RECV, dev);
-	s = k ? emit(l, src->host, PW_WIRE_CMD_DCN_SEND, src->dev) : NULL;
-	if (!s)
+	snd = k ? emit(l, src->at.host, PW_WIRE_CMD_DCN_SEND, sdev) : NULL;
+	if (!snd)
 		return -E2BIG;
-	k->c.peer_dev = src->dev;
-	k->c.peer_host = src->host;
+	k->c.peer_dev = (uint8_t)sdev;
+	k->c.peer_host = src->at.host;
 	k->c.nout = 1;
 	k->c.bytes = bytes;
 	k->c.bufs[0] = *sym;
-	s->c.peer_dev = (uint8_t)dev;
-	s->c.peer_host = (uint16_t)host;
-	s->c.nin = 1;
-	s->c.bytes = bytes;
-	s->c.bufs[0] = src->sym;
-	s->c.peer_buf = *sym;
+	snd->c.peer_dev = (uint8_t)dev;
+	snd->c.peer_host = (uint16_t)host;
+	snd->c.nin = 1;
+	snd->c.bytes = bytes;
+	snd->c.bufs[0] = src->sym | s;
+	snd->c.peer_buf = *sym;
 	return 0;
 }
 
 /*
- * A device binds a buffer once per command: a value passed twice (x + x)
+ * A device binds a buffer once per command: a shard passed twice (x + x)
  * gets a copy on the device for its second use.
  */
-static int unalias(struct lowering *l, const struct pw_wire_prog_node *nd,
-		   uint32_t *in, unsigned int i)
+static int unalias(struct lowering *l, const struct place *at, unsigned int s,
+		   uint64_t bytes, uint32_t *in, unsigned int i)
 {
 	struct pw_ctl_cmd *k;
 	unsigned int j;
@@ -235,28 +269,67 @@ static int unalias(struct lowering *l, const struct pw_wire_prog_node *nd,
 		;
 	if (j == i)
 		return 0;
-	k = emit(l, nd->host, PW_WIRE_CMD_COPY_PEER, nd->dev);
+	k = emit(l, at->host, PW_WIRE_CMD_COPY_PEER, at->devs[s]);
 	if (!k)
 		return -E2BIG;
-	k->c.peer_dev = nd->dev;
+	k->c.peer_dev = at->devs[s];
 	k->c.nin = 1;
 	k->c.nout = 1;
-	k->c.bytes = pw_wire_sig_bytes(&l->vals[l->first[nd->in[i].node] +
-					nd->in[i].output].sig);
+	k->c.bytes = bytes;
 	k->c.bufs[0] = in[i];
-	k->c.bufs[1] = PW_WIRE_BUF_TEMP | l->ntemps++;
+	k->c.bufs[1] = new_temp(l) | s;
 	in[i] = k->c.bufs[1];
 	return 0;
 }
 
-/* Pass 2: the commands, in program order. */
+/* The commands of shard @s of computation @n (gang number @gang or 0). */
+static int emit_shard(struct lowering *l, unsigned int n, unsigned int s,
+		      const struct pw_ctl_fn *fn, const struct place *at,
+		      const uint32_t *tmp, uint32_t gang)
+{
+	const struct pw_wire_prog_node *nd = &l->prog->nodes[n];
+	uint32_t in[PW_WIRE_MAX_BUFS];
+	unsigned int i, nout = node_outputs(l, n);
+	struct pw_ctl_cmd *k;
+	int ret, v;
+
+	for (i = 0; i < nd->nin; i++) {
+		v = edge_val(l, n, &nd->in[i]);
+		ret = shard_at(l, (unsigned int)v, s, at->host, at->devs[s],
+			       tmp[i], &in[i]);
+		if (!ret)
+			ret = unalias(l, at, s,
+				      pw_wire_sig_bytes(&fn->pl.desc.sigs[i]),
+				      in, i);
+		if (ret)
+			return ret;
+	}
+	k = emit(l, at->host, PW_WIRE_CMD_EXEC, at->devs[s]);
+	if (!k)
+		return -E2BIG;
+	k->c.fn_id = nd->fn_id;
+	k->c.nin = nd->nin;
+	k->c.nout = (uint8_t)nout;
+	memcpy(k->c.bufs, in, nd->nin * sizeof(in[0]));
+	for (i = 0; i < nout; i++)
+		k->c.bufs[nd->nin + i] = l->vals[l->first[n] + i].sym | s;
+	if (gang) {
+		k->c.gang_id = gang;
+		k->c.slice = nd->slice;
+		k->c.peer_dev = (uint8_t)s;	/* its rank */
+	}
+	return 0;
+}
+
+/* Pass 2: the commands, in program order, every shard of a node together. */
 static int emit_commands(struct lowering *l)
 {
 	struct pw_ctl_program *prog = l->prog;
-	uint32_t in[PW_WIRE_MAX_BUFS];
-	unsigned int n, i, nout;
-	struct pw_ctl_cmd *k;
+	uint32_t tmp[PW_WIRE_MAX_BUFS];
+	unsigned int n, i, s;
 	struct pw_ctl_fn *fn;
+	struct place at;
+	uint32_t gang;
 	int ret, v;
 
 	for (n = 0; n < prog->nnodes; n++) {
@@ -265,29 +338,26 @@ static int emit_commands(struct lowering *l)
 		if (nd->kind != PW_WIRE_NODE_COMPUTE)
 			continue;
 		fn = pw_ctl_fn_find(l->c, prog->client, nd->fn_id);
+		ret = node_place(l, nd, &at);
+		if (ret)
+			return ret;
 		for (i = 0; i < nd->nin; i++) {
 			v = edge_val(l, n, &nd->in[i]);
 			if (v < 0)
 				return v;
-			if (!sig_equal(&l->vals[v].sig, &fn->pl.desc.sigs[i]))
+			if (!sig_equal(&l->vals[v].sig, &fn->pl.desc.sigs[i]) ||
+			    l->vals[v].at.n != at.n)
 				return -EINVAL;
-			ret = value_at(l, (unsigned int)v, nd->host, nd->dev,
-				       &in[i]);
-			if (!ret)
-				ret = unalias(l, nd, in, i);
+			/* One temporary per moved input, its shards | v. */
+			tmp[i] = new_temp(l);
+		}
+		gang = fn->pl.desc.flags & PW_WIRE_FN_COLLECTIVES ?
+		       ++l->ngangs : 0;
+		for (s = 0; s < at.n; s++) {
+			ret = emit_shard(l, n, s, fn, &at, tmp, gang);
 			if (ret)
 				return ret;
 		}
-		k = emit(l, nd->host, PW_WIRE_CMD_EXEC, nd->dev);
-		if (!k)
-			return -E2BIG;
-		nout = node_outputs(l, n);
-		k->c.fn_id = nd->fn_id;
-		k->c.nin = nd->nin;
-		k->c.nout = (uint8_t)nout;
-		memcpy(k->c.bufs, in, nd->nin * sizeof(in[0]));
-		for (i = 0; i < nout; i++)
-			k->c.bufs[nd->nin + i] = l->vals[l->first[n] + i].sym;
 	}
 	return 0;
 }
@@ -295,24 +365,33 @@ static int emit_commands(struct lowering *l)
 int pw_ctl_lower(struct pw_controller *c, struct pw_ctl_program *prog)
 {
 	struct lowering l = { .c = c, .prog = prog };
-	unsigned int n, nvals = 0;
+	unsigned int n, nvals = 0, shards = 0;
 	int ret = -ENOMEM;
 
-	for (n = 0; n < prog->nnodes; n++)
+	for (n = 0; n < prog->nnodes; n++) {
 		nvals += prog->nodes[n].kind == PW_WIRE_NODE_COMPUTE ?
 			PW_WIRE_MAX_BUFS : 1;
-	/* At most an EXEC and two transfer commands per input, per node. */
-	l.cap = prog->nnodes * (1 + 2 * PW_WIRE_MAX_BUFS);
+		shards += prog->nodes[n].kind == PW_WIRE_NODE_COMPUTE ?
+			  prog->nodes[n].nshards : 0;
+	}
+	/*
+	 * Per shard of a computation at most an EXEC and, per input, two
+	 * transfer commands and an unaliasing copy.
+	 */
+	l.cap = shards * (1 + 3 * PW_WIRE_MAX_BUFS);
 	l.vals = calloc(nvals, sizeof(*l.vals));
 	l.first = calloc(prog->nnodes + 1, sizeof(*l.first));
-	l.moved = calloc(l.cap, sizeof(*l.moved));
-	prog->cmds = calloc(l.cap, sizeof(*prog->cmds));
+	l.moved = calloc(l.cap ? l.cap : 1, sizeof(*l.moved));
+	prog->cmds = calloc(l.cap ? l.cap : 1, sizeof(*prog->cmds));
 	if (l.vals && l.first && l.moved && prog->cmds)
 		ret = assign_values(&l);
 	if (!ret)
 		ret = emit_commands(&l);
 	if (!ret && !prog->ncmds)
 		ret = -EINVAL;	/* nothing to run */
+	/* Temporaries' numbers must stay below the symbol bits. */
+	if (!ret && (uint64_t)l.ntemps << PW_WIRE_SHARD_BITS >= PW_WIRE_BUF_TEMP)
+		ret = -E2BIG;
 	free(l.vals);
 	free(l.first);
 	free(l.moved);

@@ -11,9 +11,11 @@
  * the message, so a client reaches only its own objects.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/slots.h"
 #include "roles.h"
 
 int pw_ctl_host_of(const struct pw_controller *c, uint32_t node)
@@ -39,7 +41,7 @@ struct pw_ctl_fn *pw_ctl_fn_find(struct pw_controller *c, uint32_t client,
 {
 	unsigned int i;
 
-	for (i = 0; c->fns && i < PW_CTL_MAX_FNS; i++)
+	for (i = 0; i < c->nfns; i++)
 		if (c->fns[i].used && c->fns[i].client == client &&
 		    c->fns[i].id == id)
 			return &c->fns[i];
@@ -73,19 +75,20 @@ static int fn_slot(struct pw_controller *c, uint32_t client, uint32_t id,
 		   bool first, struct pw_ctl_fn **out)
 {
 	struct pw_ctl_fn *f = pw_ctl_fn_find(c, client, id);
-	unsigned int i;
+	unsigned int i, mine = 0;
+	int slot;
 
-	if (!c->fns) {
-		c->fns = calloc(PW_CTL_MAX_FNS, sizeof(*c->fns));
-		if (!c->fns)
-			return -ENOMEM;
-	}
 	if (!f && first) {
-		for (i = 0; i < PW_CTL_MAX_FNS && c->fns[i].used; i++)
-			;
-		if (i == PW_CTL_MAX_FNS)
+		for (i = 0; i < c->nfns; i++)
+			mine += c->fns[i].used && c->fns[i].client == client;
+		/* A client's own bound; the table grows for all of them. */
+		if (mine >= PW_CTL_CLIENT_FNS)
 			return -ENOSPC;
-		f = &c->fns[i];
+		slot = pw_slot_take((void **)&c->fns, &c->nfns, sizeof(*f),
+				    UINT_MAX);
+		if (slot < 0)
+			return slot;
+		f = &c->fns[slot];
 		f->used = true;
 		f->client = client;
 		f->id = id;
@@ -143,7 +146,7 @@ void pw_ctl_fn_host_reset(struct pw_controller *c, unsigned int h)
 {
 	unsigned int i;
 
-	for (i = 0; c->fns && i < PW_CTL_MAX_FNS; i++)
+	for (i = 0; i < c->nfns; i++)
 		c->fns[i].sent &= ~(1ull << h);
 }
 
@@ -164,6 +167,23 @@ int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,
 	}
 	if (b->op == PW_WIRE_BUF_DATA)
 		return -EPROTO;
+	if (b->slice) {
+		/* A shard named by its slice: the slice says where. */
+		const struct pw_ctl_slice *s;
+		unsigned int v = b->id & PW_WIRE_SHARD_MASK;
+
+		s = pw_ctl_slice_find(c, p->id, b->slice);
+		if (!s || v >= s->n) {
+			if (b->op != PW_WIRE_BUF_WRITE && b->op != PW_WIRE_BUF_FREE)
+				send_status(c, p, PW_WIRE_BUFFER, b->id,
+					    -ENOENT, 0, now);
+			return -ENOENT;
+		}
+		m.body.buffer.slice = 0;
+		m.body.buffer.host = s->host;
+		m.body.buffer.dev = b->op == PW_WIRE_BUF_CREATE ? s->devs[v] : 0;
+		b = &m.body.buffer;
+	}
 	to = worker_peer(c, b->host);
 	if (!to || (b->op == PW_WIRE_BUF_CREATE &&
 		    b->dev >= c->isl[b->host].reg.ndevices)) {
@@ -210,7 +230,7 @@ void pw_ctl_fns_forget_client(struct pw_controller *c, uint32_t client)
 {
 	unsigned int i;
 
-	for (i = 0; c->fns && i < PW_CTL_MAX_FNS; i++)
+	for (i = 0; i < c->nfns; i++)
 		if (c->fns[i].used && c->fns[i].client == client)
 			fn_free(&c->fns[i]);
 }
@@ -219,9 +239,10 @@ void pw_ctl_objs_fini(struct pw_controller *c)
 {
 	unsigned int i;
 
-	for (i = 0; c->fns && i < PW_CTL_MAX_FNS; i++)
+	for (i = 0; i < c->nfns; i++)
 		if (c->fns[i].used)
 			fn_free(&c->fns[i]);
 	free(c->fns);
 	c->fns = NULL;
+	c->nfns = 0;
 }

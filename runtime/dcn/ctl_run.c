@@ -13,10 +13,12 @@
  * with ETIMEDOUT.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/slots.h"
 #include "roles.h"
 
 static struct pw_ctl_program *program_find(struct pw_controller *c,
@@ -24,11 +26,28 @@ static struct pw_ctl_program *program_find(struct pw_controller *c,
 {
 	unsigned int i;
 
-	for (i = 0; i < PW_CTL_MAX_PROGRAMS; i++)
+	for (i = 0; i < c->nprograms; i++)
 		if (c->programs[i].used && c->programs[i].client == client &&
 		    c->programs[i].id == id)
 			return &c->programs[i];
 	return NULL;
+}
+
+/* Programs (@programs) or runs in flight of @client. */
+static unsigned int client_count(const struct pw_controller *c,
+				 uint32_t client, bool programs)
+{
+	unsigned int i, k = 0;
+
+	if (programs) {
+		for (i = 0; i < c->nprograms; i++)
+			k += c->programs[i].used &&
+			     c->programs[i].client == client;
+	} else {
+		for (i = 0; i < c->nruns; i++)
+			k += c->runs[i].used && c->runs[i].client == client;
+	}
+	return k;
 }
 
 static void program_free(struct pw_ctl_program *p)
@@ -98,20 +117,21 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 {
 	const struct pw_wire_program *w = &msg->body.program;
 	struct pw_ctl_program *prog = program_find(c, p->id, w->program_id);
-	unsigned int i;
 	int ret;
 
 	if (w->first_node == 0) {
 		/* A new registration replaces an old one of the same id. */
 		if (prog)
 			program_free(prog);
-		for (i = 0; i < PW_CTL_MAX_PROGRAMS && c->programs[i].used; i++)
-			;
-		if (i == PW_CTL_MAX_PROGRAMS) {
-			send_program_ack(c, p, w->program_id, -ENOSPC, 0, now);
-			return -ENOSPC;
+		ret = client_count(c, p->id, true) >= PW_CTL_CLIENT_PROGRAMS ?
+		      -ENOSPC : pw_slot_take((void **)&c->programs,
+					     &c->nprograms, sizeof(*prog),
+					     UINT_MAX);
+		if (ret < 0) {
+			send_program_ack(c, p, w->program_id, ret, 0, now);
+			return ret;
 		}
-		prog = &c->programs[i];
+		prog = &c->programs[ret];
 		prog->nodes = calloc(w->nnodes_total, sizeof(*prog->nodes));
 		if (!prog->nodes) {
 			send_program_ack(c, p, w->program_id, -ENOMEM, 0, now);
@@ -155,11 +175,15 @@ static void send_done(struct pw_controller *c, struct pw_ctl_run *r,
 /* A symbol of a lowered program bound to run @run's buffer ids. */
 static uint32_t bind_sym(const struct pw_wire_run *run, uint32_t sym)
 {
+	uint32_t shard = sym & PW_WIRE_SHARD_MASK;
+	uint32_t i = (sym & ~(PW_CTL_SYM_ARG | PW_CTL_SYM_RESULT)) >>
+		     PW_WIRE_SHARD_BITS;
+
 	if (sym & PW_WIRE_BUF_TEMP || !sym)
 		return sym;
 	if (sym & PW_CTL_SYM_ARG)
-		return run->ids[sym & ~PW_CTL_SYM_ARG];
-	return run->ids[run->nargs + (sym & ~PW_CTL_SYM_RESULT)];
+		return run->ids[i] | shard;
+	return run->ids[run->nargs + i] | shard;
 }
 
 /* Host @h's part of @prog for run @run, in PLAN messages. */
@@ -238,9 +262,12 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 	unsigned int i, h;
 	int ret = 0;
 
-	for (i = 0; i < PW_CTL_MAX_RUNS && !r; i++)
-		if (!c->runs[i].used)
-			r = &c->runs[i];
+	/* A client has its own bound; the table grows for all of them. */
+	ret = client_count(c, p->id, false) >= PW_CTL_CLIENT_RUNS ? -EBUSY :
+	      pw_slot_take((void **)&c->runs, &c->nruns, sizeof(*r), UINT_MAX);
+	if (ret >= 0)
+		r = &c->runs[ret];
+	ret = 0;
 	if (!r) {
 		/* Answer at once: a client must never wait for nothing. */
 		struct pw_ctl_run busy = { .used = true, .client = p->id };
@@ -271,7 +298,8 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 	else if (run->nargs != prog->nargs || run->nresults != prog->nresults)
 		ret = -EINVAL;
 	for (i = 0; !ret && i < (unsigned int)run->nargs + run->nresults; i++)
-		if (!run->ids[i] || run->ids[i] & PW_WIRE_BUF_TEMP)
+		if (!run->ids[i] ||
+		    run->ids[i] & (PW_WIRE_BUF_TEMP | PW_WIRE_SHARD_MASK))
 			ret = -EINVAL;
 	for (h = 0; !ret && h < PW_MAX_HOSTS; h++)
 		if (prog->hosts & (1ull << h) && !c->isl[h].up)
@@ -300,7 +328,7 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 	uint32_t host = p->id - PW_NODE_WORKER_BASE;
 	unsigned int i;
 
-	for (i = 0; i < PW_CTL_MAX_RUNS; i++) {
+	for (i = 0; i < c->nruns; i++) {
 		struct pw_ctl_run *r = &c->runs[i];
 
 		if (!r->used || r->id != d->run_id ||
@@ -329,10 +357,10 @@ void pw_ctl_runs_forget_client(struct pw_controller *c, uint32_t client,
 {
 	unsigned int i;
 
-	for (i = 0; i < PW_CTL_MAX_PROGRAMS; i++)
+	for (i = 0; i < c->nprograms; i++)
 		if (c->programs[i].used && c->programs[i].client == client)
 			program_free(&c->programs[i]);
-	for (i = 0; i < PW_CTL_MAX_RUNS; i++) {
+	for (i = 0; i < c->nruns; i++) {
 		struct pw_ctl_run *r = &c->runs[i];
 
 		if (!r->used || r->client != client)
@@ -349,7 +377,7 @@ void pw_ctl_host_down(struct pw_controller *c, unsigned int host,
 {
 	unsigned int i;
 
-	for (i = 0; i < PW_CTL_MAX_RUNS; i++) {
+	for (i = 0; i < c->nruns; i++) {
 		struct pw_ctl_run *r = &c->runs[i];
 
 		if (!r->used || !(r->hosts & (1ull << host)))
@@ -366,7 +394,7 @@ uint64_t pw_ctl_runs_expire(struct pw_controller *c, uint64_t now)
 	uint64_t next = 0;
 	unsigned int i;
 
-	for (i = 0; i < PW_CTL_MAX_RUNS; i++) {
+	for (i = 0; i < c->nruns; i++) {
 		struct pw_ctl_run *r = &c->runs[i];
 
 		if (!r->used || !r->deadline_ns)
@@ -391,8 +419,14 @@ void pw_ctl_runs_fini(struct pw_controller *c)
 {
 	unsigned int i;
 
-	for (i = 0; i < PW_CTL_MAX_PROGRAMS; i++)
+	for (i = 0; i < c->nprograms; i++)
 		if (c->programs[i].used)
 			program_free(&c->programs[i]);
+	free(c->programs);
+	free(c->runs);
+	c->programs = NULL;
+	c->runs = NULL;
+	c->nprograms = 0;
+	c->nruns = 0;
 	pw_ctl_objs_fini(c);
 }

@@ -202,13 +202,15 @@ void pw_remote_shut(struct pw_remote *r)
 	r->bufs = NULL;
 	free(r->progs);
 	r->progs = NULL;
+	free(r->slices);
+	r->slices = NULL;
 	if (r->local)
 		pw_local_put();
 	r->local = false;
 }
 
 int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
-			  const uint16_t *host)
+			  const uint32_t *slice)
 {
 	struct pw_rc_prog *p = realloc(r->progs,
 				       (r->nprogs + 1) * sizeof(*p));
@@ -219,7 +221,7 @@ int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
 	p = &r->progs[r->nprogs++];
 	p->id = id;
 	p->nres = nres;
-	memcpy(p->host, host, nres * sizeof(*host));
+	memcpy(p->slice, slice, nres * sizeof(*slice));
 	return 0;
 }
 
@@ -250,9 +252,11 @@ unsigned int pw_remote_host_devices(const struct pw_remote *r,
 
 uint32_t pw_remote_next_id(struct pw_remote *r)
 {
-	r->next_id = (r->next_id + 1) & ~PW_WIRE_BUF_TEMP;
+	/* The low bits name a buffer's shards (PW_WIRE_SHARD_BITS). */
+	r->next_id = (r->next_id + (1u << PW_WIRE_SHARD_BITS)) &
+		     ~PW_WIRE_BUF_TEMP;
 	if (!r->next_id)
-		r->next_id = 1;
+		r->next_id = 1u << PW_WIRE_SHARD_BITS;
 	return r->next_id;
 }
 
@@ -323,10 +327,15 @@ int pw_remote_function(struct pw_remote *r, const struct pw_fn *fn,
 	uint32_t id;
 	int ret;
 
-	if (fn->collectives)
-		return pw_fail(-EOPNOTSUPP, "%s: collectives run on one island: not over the DCN",
-			       fn->name);
 	memset(&d, 0, sizeof(d));
+	if (fn->collectives) {
+		d.flags = PW_WIRE_FN_COLLECTIVES;
+		d.group_size = fn->group_size;
+	}
+	if (fn->has_permute) {
+		d.flags |= PW_WIRE_FN_PERMUTE;
+		d.permute_shift = fn->permute_shift;
+	}
 	d.nparams = fn->nparams;
 	d.nresults = fn->nresults;
 	d.nbufs = fn->nbufs;
@@ -368,7 +377,7 @@ int pw_remote_function_image(struct pw_remote *r, const void *image,
 	return ret;
 }
 
-int pw_remote_track(struct pw_remote *r, uint32_t id, unsigned int host)
+int pw_remote_track(struct pw_remote *r, uint32_t id, uint32_t slice)
 {
 	if (r->nbufs == r->cap) {
 		unsigned int cap = r->cap ? 2 * r->cap : 64;
@@ -379,47 +388,141 @@ int pw_remote_track(struct pw_remote *r, uint32_t id, unsigned int host)
 		r->bufs = b;
 		r->cap = cap;
 	}
-	r->bufs[r->nbufs++] = (struct pw_rc_buf){ .id = id,
-						  .host = (uint16_t)host };
+	r->bufs[r->nbufs++] = (struct pw_rc_buf){ .id = id, .slice = slice };
 	return 0;
 }
 
-int pw_remote_buffer(struct pw_remote *r, unsigned int host,
-		     unsigned int dev, enum pwtpu_dtype dtype,
-		     unsigned int rank, const uint32_t *shape,
-		     const void *data, uint32_t *id)
+const struct pw_rc_slice *pw_remote_slice_find(const struct pw_remote *r,
+					       uint32_t id)
 {
-	struct pw_wire_sig sig = { .dtype = (uint8_t)dtype,
-				   .rank = (uint8_t)rank };
+	unsigned int i;
+
+	for (i = 0; i < r->nslices; i++)
+		if (r->slices[i].id == id)
+			return &r->slices[i];
+	return NULL;
+}
+
+/* SLICE MAKE @req: placed (or pinned) by the controller, remembered. */
+static int slice_make(struct pw_remote *r, struct pw_wire_slice *req,
+		      uint32_t *id)
+{
+	struct pw_rc_slice *s;
+	struct pw_wire_msg m;
+	uint64_t host;
+	int ret;
+
+	s = realloc(r->slices, (r->nslices + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	r->slices = s;
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_SLICE;
+	req->op = PW_WIRE_SLICE_MAKE;
+	req->id = pw_remote_next_id(r);
+	m.body.slice = *req;
+	expect_status(r, PW_WIRE_SLICE, req->id);
+	ret = rc_send(r, &m);
+	if (!ret)
+		ret = wait_status(r, &host);
+	if (ret)
+		return ret;
+	s = &r->slices[r->nslices++];
+	*s = (struct pw_rc_slice){ .id = req->id, .host = (uint16_t)host,
+				   .n = req->n };
+	if (req->flags & PW_WIRE_SLICE_PINNED) {
+		s->pinned = true;
+		s->dev = req->devices[0];
+	}
+	*id = req->id;
+	return 0;
+}
+
+int pw_remote_slice_host(const struct pw_remote *r, uint32_t slice)
+{
+	const struct pw_rc_slice *s = pw_remote_slice_find(r, slice);
+
+	return s ? s->host : -ENOENT;
+}
+
+int pw_remote_slice(struct pw_remote *r, unsigned int n, const char *shape,
+		    uint32_t *slice)
+{
+	struct pw_wire_slice req = { .host = PW_WIRE_ANY_HOST };
+	struct pw_rm_shape sh;
+	unsigned int i;
+	int ret;
+
+	if (!n || n > PW_WIRE_MAX_DEVICES)
+		return pw_fail(-EINVAL, "slice of %u devices: want 1..%u", n,
+			       PW_WIRE_MAX_DEVICES);
+	if (shape) {
+		if (pw_rm_shape_parse(&sh, shape) ||
+		    pw_rm_shape_size(&sh) != n)
+			return pw_fail(-EINVAL, "slice of %u devices: mesh shape \"%s\" does not make %u",
+				       n, shape, n);
+		req.ndims = (uint8_t)sh.ndims;
+		for (i = 0; i < sh.ndims; i++)
+			req.shape[i] = sh.extent[i];
+	}
+	req.n = (uint8_t)n;
+	ret = slice_make(r, &req, slice);
+	if (ret)
+		return pw_fail(ret, "slice of %u devices%s%s: %s", n,
+			       shape ? " shaped " : "", shape ? shape : "",
+			       ret == -ENOSPC || ret == -E2BIG || ret == -ENODEV ?
+			       "no island that is up has such devices free" :
+			       strerror(-ret));
+	return 0;
+}
+
+int pw_remote_pinned_slice(struct pw_remote *r, unsigned int host,
+			   unsigned int dev, uint32_t *slice)
+{
+	struct pw_wire_slice req = { .flags = PW_WIRE_SLICE_PINNED, .n = 1 };
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < r->nslices; i++)
+		if (r->slices[i].pinned && r->slices[i].host == host &&
+		    r->slices[i].dev == dev) {
+			*slice = r->slices[i].id;
+			return 0;
+		}
+	if (host >= PW_WIRE_MAX_HOSTS || dev >= PW_WIRE_MAX_DEVICES)
+		return pw_fail(-EINVAL, "host %u device %u out of range", host,
+			       dev);
+	req.host = (uint16_t)host;
+	req.devices[0] = (uint8_t)dev;
+	ret = slice_make(r, &req, slice);
+	if (ret)
+		return pw_fail(ret, "device %u of host %u: %s", dev, host,
+			       ret == -EHOSTDOWN ? "no such host up" :
+			       ret == -ENODEV ? "no such device" :
+			       strerror(-ret));
+	return 0;
+}
+
+/* Shard handle @id (its shard in the low bits) of @size bytes from @data. */
+static int shard_write(struct pw_remote *r, uint32_t slice, uint32_t id,
+		       const struct pw_wire_sig *sig, uint64_t total,
+		       const void *data)
+{
 	struct pw_wire_buffer *b;
 	struct pw_wire_msg m;
-	uint64_t total, off;
-	unsigned int i;
+	uint64_t off;
 	int ret = 0;
 
-	if (rank > PW_WIRE_MAX_DIMS || !pwtpu_dtype_size(dtype))
-		return pw_fail(-EINVAL, "buffer: dtype %u, rank %u: want a known dtype and rank <= %u",
-			       dtype, rank, PW_WIRE_MAX_DIMS);
-	memcpy(sig.shape, shape, rank * sizeof(*shape));
-	total = pw_wire_sig_bytes(&sig);
-	if (!total || total > PW_WIRE_MAX_BUF_BYTES)
-		return pw_fail(-EINVAL, "buffer: %llu bytes: want 1..%u",
-			       (unsigned long long)total, PW_WIRE_MAX_BUF_BYTES);
-	if (host >= PW_WIRE_MAX_HOSTS || dev > 0xff)
-		return pw_fail(-EINVAL, "buffer: host %u device %u out of range",
-			       host, dev);
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_BUFFER;
 	b = &m.body.buffer;
 	b->op = PW_WIRE_BUF_CREATE;
-	b->dtype = (uint8_t)dtype;
-	b->rank = (uint8_t)rank;
-	b->dev = (uint8_t)dev;
-	b->host = (uint16_t)host;
-	b->id = pw_remote_next_id(r);
+	b->dtype = sig->dtype;
+	b->rank = sig->rank;
+	b->slice = slice;
+	b->id = id;
 	b->total = (uint32_t)total;
-	for (i = 0; i < rank; i++)
-		b->shape[i] = shape[i];
+	memcpy(b->shape, sig->shape, sizeof(b->shape));
 	expect_status(r, PW_WIRE_BUFFER, b->id);
 	for (off = 0; off < total && !ret; off += b->nbytes) {
 		uint64_t left = total - off;
@@ -429,7 +532,6 @@ int pw_remote_buffer(struct pw_remote *r, unsigned int host,
 			b->op = PW_WIRE_BUF_WRITE;
 			b->dtype = 0;
 			b->rank = 0;
-			b->dev = 0;
 			memset(b->shape, 0, sizeof(b->shape));
 		}
 		b->offset = (uint32_t)off;
@@ -441,17 +543,70 @@ int pw_remote_buffer(struct pw_remote *r, unsigned int host,
 		while (!ret && pw_node_queued(r->ctl) > 4 * PW_RCHAN_WINDOW)
 			ret = pw_node_step(&r->node, 10000000ull);
 	}
-	if (!ret)
-		ret = wait_status(r, NULL);
-	if (ret)
-		return pw_fail(ret, "buffer on host %u device %u: %s", host, dev,
-			       strerror(-ret));
-	*id = m.body.buffer.id;
-	return pw_remote_track(r, *id, host);
+	return ret ? ret : wait_status(r, NULL);
 }
 
-int pw_remote_read(struct pw_remote *r, unsigned int host, uint32_t id,
-		   void *data, size_t size)
+int pw_remote_buffer_sharded(struct pw_remote *r, uint32_t slice,
+			     enum pwtpu_dtype dtype, unsigned int rank,
+			     const uint32_t *shard_shape, const void *data,
+			     bool replicate, uint32_t *id)
+{
+	const struct pw_rc_slice *s = pw_remote_slice_find(r, slice);
+	struct pw_wire_sig sig = { .dtype = (uint8_t)dtype,
+				   .rank = (uint8_t)rank };
+	uint64_t total;
+	unsigned int v;
+	uint32_t base;
+	int ret = 0;
+
+	if (!s)
+		return pw_fail(-ENOENT, "buffer: no slice %u", slice);
+	if (rank > PW_WIRE_MAX_DIMS || !pwtpu_dtype_size(dtype))
+		return pw_fail(-EINVAL, "buffer: dtype %u, rank %u: want a known dtype and rank <= %u",
+			       dtype, rank, PW_WIRE_MAX_DIMS);
+	memcpy(sig.shape, shard_shape, rank * sizeof(*shard_shape));
+	total = pw_wire_sig_bytes(&sig);
+	if (!total || total > PW_WIRE_MAX_BUF_BYTES)
+		return pw_fail(-EINVAL, "buffer: %llu bytes a shard: want 1..%u",
+			       (unsigned long long)total, PW_WIRE_MAX_BUF_BYTES);
+	base = pw_remote_next_id(r);
+	for (v = 0; v < s->n && !ret; v++)
+		ret = shard_write(r, slice, base | v, &sig, total,
+				  (const uint8_t *)data +
+				  (replicate ? 0 : v * total));
+	if (ret) {
+		/* What was made goes again: the worker frees what it has. */
+		while (v-- > 0)
+			pw_remote_free_shard(r, slice, base | v);
+		return pw_fail(ret, "buffer of %u shards on host %u: %s", s->n,
+			       s->host, strerror(-ret));
+	}
+	*id = base;
+	return pw_remote_track(r, base, slice);
+}
+
+int pw_remote_buffer(struct pw_remote *r, unsigned int host,
+		     unsigned int dev, enum pwtpu_dtype dtype,
+		     unsigned int rank, const uint32_t *shape,
+		     const void *data, uint32_t *id)
+{
+	uint32_t slice;
+	int ret;
+
+	if (rank > PW_WIRE_MAX_DIMS || !pwtpu_dtype_size(dtype))
+		return pw_fail(-EINVAL, "buffer: dtype %u, rank %u: want a known dtype and rank <= %u",
+			       dtype, rank, PW_WIRE_MAX_DIMS);
+	ret = pw_remote_pinned_slice(r, host, dev, &slice);
+	if (ret)
+		return pw_fail(ret, "buffer on host %u device %u: %s", host,
+			       dev, pw_last_error());
+	return pw_remote_buffer_sharded(r, slice, dtype, rank, shape, data,
+					false, id);
+}
+
+/* Read shard handle @id (on @slice, or on @host when 0) into @data. */
+static int shard_read(struct pw_remote *r, uint32_t slice, unsigned int host,
+		      uint32_t id, void *data, size_t size)
 {
 	bool done = false;
 	struct pw_wire_msg m;
@@ -461,7 +616,8 @@ int pw_remote_read(struct pw_remote *r, unsigned int host, uint32_t id,
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_BUFFER;
 	m.body.buffer.op = PW_WIRE_BUF_READ;
-	m.body.buffer.host = (uint16_t)host;
+	m.body.buffer.slice = slice;
+	m.body.buffer.host = slice ? 0 : (uint16_t)host;
 	m.body.buffer.id = id;
 	r->read_buf = data;
 	r->read_size = size;
@@ -483,29 +639,73 @@ int pw_remote_read(struct pw_remote *r, unsigned int host, uint32_t id,
 	}
 	r->read_buf = NULL;
 	r->want_type = 0;
+	return ret;
+}
+
+static const struct pw_rc_buf *buf_find(const struct pw_remote *r,
+					uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nbufs; i++)
+		if (r->bufs[i].id == id)
+			return &r->bufs[i];
+	return NULL;
+}
+
+int pw_remote_read(struct pw_remote *r, unsigned int host, uint32_t id,
+		   void *data, size_t size)
+{
+	const struct pw_rc_buf *b = buf_find(r, id);
+	const struct pw_rc_slice *s = b ? pw_remote_slice_find(r, b->slice) :
+				      NULL;
+	unsigned int v, n = s ? s->n : 1;
+	int ret = 0;
+
+	if (size % n)
+		return pw_fail(-EINVAL, "reading buffer %u: %zu bytes are not %u whole shards",
+			       id, size, n);
+	/* An id we never had still goes: the worker answers for it. */
+	for (v = 0; v < n && !ret; v++)
+		ret = shard_read(r, s ? s->id : 0, host, id | v,
+				 (uint8_t *)data + v * (size / n), size / n);
 	if (ret)
-		return pw_fail(ret, "reading buffer %u of host %u (%zu bytes): %s",
-			       id, host, size, strerror(-ret));
+		return pw_fail(ret, "reading buffer %u (%zu bytes): %s", id,
+			       size, strerror(-ret));
 	return 0;
+}
+
+int pw_remote_free_shard(struct pw_remote *r, uint32_t slice, uint32_t id)
+{
+	struct pw_wire_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_BUFFER;
+	m.body.buffer.op = PW_WIRE_BUF_FREE;
+	m.body.buffer.slice = slice;
+	m.body.buffer.id = id;
+	return rc_send(r, &m);
 }
 
 int pw_remote_free(struct pw_remote *r, unsigned int host, uint32_t id)
 {
-	struct pw_wire_msg m;
-	unsigned int i;
+	const struct pw_rc_slice *s;
+	unsigned int i, v;
+	uint32_t slice;
+	int ret = 0;
 
+	(void)host;	/* the buffer's slice says where it is */
 	for (i = 0; i < r->nbufs; i++)
-		if (r->bufs[i].id == id && r->bufs[i].host == host)
+		if (r->bufs[i].id == id)
 			break;
 	if (i == r->nbufs)
-		return pw_fail(-ENOENT, "free: no buffer %u on host %u", id, host);
+		return pw_fail(-ENOENT, "free: no buffer %u", id);
+	slice = r->bufs[i].slice;
 	r->bufs[i] = r->bufs[--r->nbufs];
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_BUFFER;
-	m.body.buffer.op = PW_WIRE_BUF_FREE;
-	m.body.buffer.host = (uint16_t)host;
-	m.body.buffer.id = id;
-	return rc_send(r, &m);
+	s = pw_remote_slice_find(r, slice);
+	for (v = 0; s && v < s->n && !ret; v++)
+		ret = pw_remote_free_shard(r, slice, id | v);
+	return ret;
 }
 
 void pw_remote_set_run_timeout(struct pw_remote *r, unsigned int timeout_ms)
@@ -556,7 +756,7 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	/* The results are the client's buffers: freed at close if not before. */
 	p = prog_find(r, prog);
 	for (i = 0; p && i < nres && i < p->nres; i++)
-		pw_remote_track(r, results[i], p->host[i]);
+		pw_remote_track(r, results[i], p->slice[i]);
 	return 0;
 }
 

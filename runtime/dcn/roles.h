@@ -47,10 +47,11 @@ struct pw_ctl_island {
 	uint64_t last_ns;
 };
 
-#define PW_CTL_MAX_PROGRAMS	64
+/* What one client may hold at the controller (the tables grow). */
+#define PW_CTL_CLIENT_PROGRAMS	4096
+#define PW_CTL_CLIENT_RUNS	1024	/* PW_RC_MAX_RUNS in flight */
 #define PW_CTL_MAX_DYING	64
-#define PW_CTL_MAX_RUNS		256
-#define PW_CTL_MAX_FNS		1024
+#define PW_CTL_CLIENT_FNS	4096
 
 /**
  * struct pw_ctl_fn - a client's compiled function
@@ -68,9 +69,37 @@ struct pw_ctl_fn {
 	uint64_t sent;
 };
 
+/**
+ * struct pw_ctl_slice - a client's slice, placed on one island
+ * @used: the slot holds one.
+ * @client: the owner's node id.
+ * @id: the client's id for it.
+ * @host: the island's host.
+ * @n: devices; virtual device v is island device @devs[v].
+ * @devs: see @n.
+ * @rs: the resource manager's slice (NULL when pinned by the client).
+ */
+struct pw_ctl_slice {
+	bool used;
+	uint32_t client;
+	uint32_t id;
+	uint16_t host;
+	uint8_t n;
+	uint8_t devs[PW_WIRE_MAX_DEVICES];
+	struct pw_rm_slice *rs;
+};
+
+/* A client's virtual device set on one island's resource manager. */
+struct pw_ctl_vset {
+	uint32_t client;
+	unsigned int host;
+	struct pw_rm_vset *vs;
+};
+
 /* Buffer handles of a lowered program, bound when it runs. */
-#define PW_CTL_SYM_ARG		0x40000000u	/* | argument index */
-#define PW_CTL_SYM_RESULT	0x20000000u	/* | result index */
+/* Buffer handles of a lowered program: | index << PW_WIRE_SHARD_BITS | shard. */
+#define PW_CTL_SYM_ARG		0x40000000u	/* argument index */
+#define PW_CTL_SYM_RESULT	0x20000000u	/* result index */
 
 /* A command of a lowered program for @host; @c.bufs hold symbols. */
 struct pw_ctl_cmd {
@@ -151,10 +180,17 @@ struct pw_ctl_run {
  * @next_deadline_ns: the nearest run deadline (0: none), so that a step
  *	wakes for it; it may be of a run done since (then the runs are
  *	looked at for nothing once).
- * @programs: registered programs.
- * @runs: runs in flight.
- * @fns: clients' compiled functions.
+ * @programs: registered programs (@nprograms slots, some free).
+ * @nprograms: see @programs.
+ * @runs: runs in flight (@nruns slots, some free).
+ * @nruns: see @runs.
+ * @fns: clients' compiled functions (@nfns slots, some free).
+ * @nfns: see @fns.
  * @next_run: the last run id given out.
+ * @slices: clients' slices (@nslices slots, some free).
+ * @nslices: see @slices.
+ * @vsets: clients' virtual device sets, one per (client, island).
+ * @nvsets: see @vsets.
  */
 struct pw_controller {
 	struct pw_node node;
@@ -170,10 +206,17 @@ struct pw_controller {
 	unsigned int downs;
 	unsigned int run_timeouts;
 	uint64_t next_deadline_ns;
-	struct pw_ctl_program programs[PW_CTL_MAX_PROGRAMS];
-	struct pw_ctl_run runs[PW_CTL_MAX_RUNS];
+	struct pw_ctl_program *programs;
+	unsigned int nprograms;
+	struct pw_ctl_run *runs;
+	unsigned int nruns;
 	struct pw_ctl_fn *fns;
+	unsigned int nfns;
 	uint32_t next_run;
+	struct pw_ctl_slice *slices;
+	unsigned int nslices;
+	struct pw_ctl_vset *vsets;
+	unsigned int nvsets;
 };
 
 /* runtime/dcn/ctl_run.c: programs, runs, their completion. */
@@ -197,6 +240,16 @@ uint64_t pw_ctl_runs_expire(struct pw_controller *c, uint64_t now);
 void pw_ctl_runs_fini(struct pw_controller *c);
 /* A line of the controller's log (stdout, "controller: " first). */
 void pw_ctl_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* runtime/dcn/ctl_slice.c: clients' slices, placed by islands' RMs. */
+struct pw_ctl_slice *pw_ctl_slice_find(struct pw_controller *c,
+				       uint32_t client, uint32_t id);
+int pw_ctl_on_slice(struct pw_controller *c, struct pw_node_peer *p,
+		    const struct pw_wire_msg *msg, uint64_t now);
+/* Client @client has gone: its slices and virtual device sets go. */
+void pw_ctl_slices_forget_client(struct pw_controller *c, uint32_t client);
+/* Host @h (re)registered: nothing stays placed on its island. */
+void pw_ctl_slices_host_reset(struct pw_controller *c, unsigned int h);
+void pw_ctl_slices_fini(struct pw_controller *c);
 /* runtime/dcn/ctl_lower.c: a whole program's nodes into commands per host. */
 int pw_ctl_lower(struct pw_controller *c, struct pw_ctl_program *prog);
 /* runtime/dcn/ctl_obj.c: functions, buffers, transfers (relayed). */
@@ -247,7 +300,8 @@ void pw_controller_count(const struct pw_controller *c, unsigned int *islands,
  * @store: buffers and functions of remote clients (runtime/dcn/wstore.c).
  * @dp: the data plane (rdma or tcp) cross-island transfers use.
  * @conn: data-plane connection to each host, made on first use.
- * @runs: PLANs being executed (runtime/dcn/wk_run.c).
+ * @runs: PLANs being executed (runtime/dcn/wk_run.c), @nruns slots.
+ * @nruns: see @runs.
  * @recv: DCN_RECV targets waiting for their data, by cookie.
  * @recv_gen: generation of each @recv slot (a cookie's high half).
  * @send: DCN_SEND writes in flight.
@@ -256,7 +310,35 @@ void pw_controller_count(const struct pw_controller *c, unsigned int *islands,
  * @arrivals: runs begun so far (a run's place in line for HBM).
  * @runs_ended: runs freed so far; with the store's @freed, tells
  *	pw_wk_reap() when HBM may have come free: @seen_ended, @seen_freed.
+ * @slices: clients' slices on this island (SLICE), @nslices of them.
+ * @nslices: see @slices.
+ * @gangs: gangs not yet on the devices, in arrival order (wk_gang.c).
+ * @ngangs: see @gangs.
  */
+/* A client's slice on a worker's island: island devices of its ranks. */
+struct pw_wk_slice {
+	uint32_t client;
+	uint32_t id;
+	uint8_t n;
+	uint8_t devs[PW_WIRE_MAX_DEVICES];
+};
+
+/**
+ * struct pw_wk_gang - a computation with collectives not yet issued
+ * @slot: its run's slot.
+ * @num: its number in the run's plan.
+ * @devmask: devices of the members arrived so far.
+ * @want: members it has (its slice's size; 0: unknown slice).
+ * @have: members arrived so far.
+ */
+struct pw_wk_gang {
+	unsigned int slot;
+	uint32_t num;
+	uint64_t devmask;
+	unsigned int want;
+	unsigned int have;
+};
+
 struct pw_worker {
 	struct pw_node node;
 	struct sockaddr_in ctl_addr;
@@ -276,6 +358,7 @@ struct pw_worker {
 	bool conn_up[PW_MAX_HOSTS];
 	struct sockaddr_in conn_addr[PW_MAX_HOSTS];
 	struct pw_wk_run *runs;
+	unsigned int nruns;
 	struct pw_wk_xfer *recv;
 	uint16_t *recv_gen;
 	struct pw_wk_xfer *send;
@@ -285,9 +368,14 @@ struct pw_worker {
 	uint64_t runs_ended;
 	uint64_t seen_ended;
 	uint64_t seen_freed;
+	struct pw_wk_slice *slices;
+	unsigned int nslices;
+	struct pw_wk_gang *gangs;
+	unsigned int ngangs;
 };
 
-#define PW_WK_MAX_RUNS		256
+/* Runs in flight on a worker: the device tags' 16 bits (the table grows). */
+#define PW_WK_MAX_RUNS		65535
 #define PW_WK_MAX_RECV		4096
 #define PW_WK_MAX_SEND		256
 
@@ -328,6 +416,8 @@ enum pw_wk_cmd_state {
  * @bos: EXEC: the buffer objects it binds, read when the ring is flushed.
  * @outs_made: outputs made so far (all of them once its run is not
  *	waiting for HBM at it).
+ * @gang: EXEC with collectives: its gang descriptor while the driver may
+ *	read it (until the ring is flushed), else NULL.
  */
 struct pw_wk_cmd {
 	struct pw_wire_plan_cmd c;
@@ -341,6 +431,7 @@ struct pw_wk_cmd {
 	struct pw_wbuf *held[PW_WIRE_MAX_BUFS];
 	uint32_t bos[PW_WIRE_MAX_BUFS];
 	unsigned int outs_made;
+	struct pwtpu_gang *gang;
 };
 
 /**
@@ -359,6 +450,8 @@ struct pw_wk_cmd {
  * @park_at: see @parked.
  * @arrival: its place in line for HBM (the worker's @arrivals).
  * @waited: it has waited for HBM (once counted in @hbm_waits).
+ * @gang_base: drawn at random when it came: its gang number k has id
+ *	@gang_base + k.
  * @cmds: the commands (@total of them).
  */
 struct pw_wk_run {
@@ -375,6 +468,7 @@ struct pw_wk_run {
 	unsigned int park_at;
 	uint64_t arrival;
 	bool waited;
+	uint64_t gang_base;
 	struct pw_wk_cmd *cmds;
 };
 
@@ -386,6 +480,26 @@ int pw_wk_on_cancel(struct pw_worker *w, const struct pw_wire_cancel *c);
 /* Reap device and data-plane completions; send DONE for finished plans. */
 void pw_wk_reap(struct pw_worker *w);
 void pw_wk_runs_fini(struct pw_worker *w);
+/* runtime/dcn/wk_gang.c: slices and gang scheduling on the island. */
+const struct pw_wk_slice *pw_wk_slice_find(const struct pw_worker *w,
+					   uint32_t client, uint32_t id);
+int pw_wk_on_slice(struct pw_worker *w, const struct pw_wire_slice *s);
+void pw_wk_slices_forget_client(struct pw_worker *w, uint32_t client);
+/* EXEC @pc of run @r arrived: a member of its gang. */
+int pw_wk_gang_note(struct pw_worker *w, struct pw_wk_run *r,
+		    const struct pw_wire_plan_cmd *pc);
+/*
+ * Whether gang @num of @r may go: 1 (all here, nobody earlier in its
+ * way), 0 (not yet), or -errno when it never will.
+ */
+int pw_wk_gang_may_go(struct pw_worker *w, struct pw_wk_run *r, uint32_t num);
+/* Gang @num of @r went, or never will. */
+void pw_wk_gang_forget(struct pw_worker *w, struct pw_wk_run *r, uint32_t num);
+void pw_wk_gangs_forget_run(struct pw_worker *w, struct pw_wk_run *r);
+/* The descriptor of member @pc of its gang. */
+int pw_wk_gang_fill(struct pw_worker *w, struct pw_wk_run *r,
+		    const struct pw_wire_plan_cmd *pc, bool permute, int shift,
+		    struct pwtpu_gang *gang);
 /* runtime/dcn/wk_obj.c: FUNCTION, BUFFER and BYE messages. */
 int pw_wk_on_function(struct pw_worker *w, const struct pw_wire_function *f);
 int pw_wk_on_buffer(struct pw_worker *w, const struct pw_wire_buffer *b);
@@ -426,13 +540,26 @@ struct pw_rc_run {
 struct pw_rc_prog {
 	uint32_t id;
 	unsigned int nres;
-	uint16_t host[PW_WIRE_MAX_BUFS];
+	uint32_t slice[PW_WIRE_MAX_BUFS];
 };
 
-/* A buffer a remote client made and has not freed. */
+/* A buffer a remote client made and has not freed: on @slice. */
 struct pw_rc_buf {
 	uint32_t id;
+	uint32_t slice;
+};
+
+/*
+ * A slice a remote client has: @n devices of host @host's island; a
+ * pinned one of a single device @dev was made for the (host, device)
+ * calls of remote.h.
+ */
+struct pw_rc_slice {
+	uint32_t id;
 	uint16_t host;
+	uint8_t n;
+	bool pinned;
+	uint8_t dev;
 };
 
 /**
@@ -462,6 +589,8 @@ struct pw_rc_buf {
  * @progs: programs registered (@nprogs), for their results' hosts.
  * @nprogs: see @progs.
  * @local: its controller runs in this process (runtime/dcn/local.c).
+ * @slices: slices it made (@nslices).
+ * @nslices: see @slices.
  */
 struct pw_remote {
 	struct pw_node node;
@@ -489,6 +618,8 @@ struct pw_remote {
 	struct pw_rc_prog *progs;
 	unsigned int nprogs;
 	bool local;
+	struct pw_rc_slice *slices;
+	unsigned int nslices;
 };
 
 /* Connect over transport @t (taken): 0, -ETIMEDOUT, -errno refused. */
@@ -508,11 +639,19 @@ int pw_remote_function_image(struct pw_remote *r, const void *image,
 uint32_t pw_remote_next_id(struct pw_remote *r);
 /* Wait for the PROGRAM_ACK of the program just sent: 0 or -errno. */
 int pw_remote_program_wait(struct pw_remote *r);
-/* Remember program @id's results live on @host[@nres]. */
+/* Remember program @id's results live on @slice[@nres]. */
 int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
-			  const uint16_t *host);
-/* Remember buffer @id on @host, to free it at close. */
-int pw_remote_track(struct pw_remote *r, uint32_t id, unsigned int host);
+			  const uint32_t *slice);
+/* Remember buffer @id on @slice, to free it at close. */
+int pw_remote_track(struct pw_remote *r, uint32_t id, uint32_t slice);
+/* The slice @id of @r, or NULL. */
+const struct pw_rc_slice *pw_remote_slice_find(const struct pw_remote *r,
+					       uint32_t id);
+/* FREE shard handle @id on @slice (no answer is waited for). */
+int pw_remote_free_shard(struct pw_remote *r, uint32_t slice, uint32_t id);
+/* A slice of device @dev of host @host alone (made once, then reused). */
+int pw_remote_pinned_slice(struct pw_remote *r, unsigned int host,
+			   unsigned int dev, uint32_t *slice);
 /* Wait for run @ticket; its DONE and this host's send/receive times. */
 int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
 			struct pw_wire_done *done, uint64_t *sent_ns,

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rprog.c - a remote client's programs: arguments and computations
- * placed on (host, device), checked as they are added (so a wrong shape
- * is named at the call that made it), then registered with the
- * controller in PROGRAM parts, once.
+ * rprog.c - a remote client's programs: arguments and computations on
+ * slices (sharded over them) or on one (host, device), checked as they
+ * are added (so a wrong shape is named at the call that made it), then
+ * registered with the controller in PROGRAM parts, once. A (host,
+ * device) becomes a pinned slice of that one device at registration.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,8 +18,17 @@
 #define VAL_NODE(v)	((unsigned int)(v) >> 4)
 #define VAL_OUT(v)	((unsigned int)(v) & 15)
 
+/* Where node lives: a slice, or one device of a host (pinned). */
+struct rplace {
+	bool pinned;
+	uint16_t host;
+	uint8_t dev;
+	uint8_t nout;		/* outputs of a COMPUTE node */
+};
+
 struct pw_rprog {
 	struct pw_wire_prog_node *nodes;
+	struct rplace *places;	/* per node */
 	struct pw_sig *sigs;	/* per node, PW_WIRE_MAX_BUFS outputs */
 	unsigned int nnodes;
 	unsigned int cap;
@@ -37,6 +47,7 @@ void pw_rprog_free(struct pw_rprog *p)
 	if (!p)
 		return;
 	free(p->nodes);
+	free(p->places);
 	free(p->sigs);
 	free(p);
 }
@@ -58,20 +69,25 @@ static struct pw_wire_prog_node *add_node(struct pw_rprog *p, uint8_t kind)
 	if (p->nnodes == p->cap) {
 		unsigned int cap = p->cap ? 2 * p->cap : 16;
 		struct pw_wire_prog_node *n = realloc(p->nodes, cap * sizeof(*n));
+		struct rplace *pl;
 		struct pw_sig *s;
 
 		if (n)
 			p->nodes = n;
+		pl = realloc(p->places, cap * sizeof(*pl));
+		if (pl)
+			p->places = pl;
 		s = realloc(p->sigs, cap * PW_WIRE_MAX_BUFS * sizeof(*s));
 		if (s)
 			p->sigs = s;
-		if (!n || !s) {
+		if (!n || !pl || !s) {
 			sticky(p, pw_fail(-ENOMEM, "program: no memory"));
 			return NULL;
 		}
 		p->cap = cap;
 	}
 	memset(&p->nodes[p->nnodes], 0, sizeof(p->nodes[0]));
+	memset(&p->places[p->nnodes], 0, sizeof(p->places[0]));
 	p->nodes[p->nnodes].kind = kind;
 	p->nodes[p->nnodes].arg_index = PW_WIRE_NO_ARG;
 	return &p->nodes[p->nnodes++];
@@ -86,9 +102,18 @@ static int check_place(struct pw_rprog *p, unsigned int host,
 	return 0;
 }
 
-int pw_rprog_arg(struct pw_rprog *p, unsigned int host, unsigned int dev,
-		 enum pwtpu_dtype dtype, unsigned int rank,
-		 const uint32_t *shape)
+static int check_slice(struct pw_rprog *p, uint32_t slice,
+		       unsigned int nshards)
+{
+	if (!slice || !nshards || nshards > PW_WIRE_MAX_DEVICES)
+		return sticky(p, pw_fail(-EINVAL, "program: slice %u of %u shards: want a slice and 1..%u shards",
+					 slice, nshards, PW_WIRE_MAX_DEVICES));
+	return 0;
+}
+
+static int add_arg(struct pw_rprog *p, const struct rplace *at,
+		   uint32_t slice, unsigned int nshards, enum pwtpu_dtype dtype,
+		   unsigned int rank, const uint32_t *shape)
 {
 	struct pw_wire_prog_node *n;
 	struct pw_sig *s;
@@ -98,8 +123,6 @@ int pw_rprog_arg(struct pw_rprog *p, unsigned int host, unsigned int dev,
 	if (rank > PW_WIRE_MAX_DIMS || !pwtpu_dtype_size(dtype))
 		return sticky(p, pw_fail(-EINVAL, "program argument: dtype %u rank %u",
 					 dtype, rank));
-	if (check_place(p, host, dev))
-		return p->err;
 	if (p->nargs == PW_WIRE_RUN_IDS)
 		return sticky(p, pw_fail(-E2BIG, "program: more than %u arguments",
 					 PW_WIRE_RUN_IDS));
@@ -108,10 +131,10 @@ int pw_rprog_arg(struct pw_rprog *p, unsigned int host, unsigned int dev,
 		return p->err;
 	n->dtype = (uint8_t)dtype;
 	n->ndims = (uint8_t)rank;
-	n->nshards = 1;
+	n->nshards = (uint16_t)nshards;
 	n->arg_index = (uint16_t)p->nargs++;
-	n->host = (uint16_t)host;
-	n->dev = (uint8_t)dev;
+	n->slice = slice;
+	p->places[p->nnodes - 1] = *at;
 	memcpy(n->shape, shape, rank * sizeof(*shape));
 	s = &p->sigs[(p->nnodes - 1) * PW_WIRE_MAX_BUFS];
 	memset(s, 0, sizeof(*s));
@@ -119,6 +142,29 @@ int pw_rprog_arg(struct pw_rprog *p, unsigned int host, unsigned int dev,
 	s->rank = rank;
 	memcpy(s->shape, shape, rank * sizeof(*shape));
 	return VAL(p->nnodes - 1, 0);
+}
+
+int pw_rprog_arg(struct pw_rprog *p, unsigned int host, unsigned int dev,
+		 enum pwtpu_dtype dtype, unsigned int rank,
+		 const uint32_t *shape)
+{
+	struct rplace at = { .pinned = true, .host = (uint16_t)host,
+			     .dev = (uint8_t)dev };
+
+	if (!p->err && check_place(p, host, dev))
+		return p->err;
+	return add_arg(p, &at, 0, 1, dtype, rank, shape);
+}
+
+int pw_rprog_arg_sharded(struct pw_rprog *p, uint32_t slice,
+			 unsigned int nshards, enum pwtpu_dtype dtype,
+			 unsigned int rank, const uint32_t *shard_shape)
+{
+	struct rplace at = { 0 };
+
+	if (!p->err && check_slice(p, slice, nshards))
+		return p->err;
+	return add_arg(p, &at, slice, nshards, dtype, rank, shard_shape);
 }
 
 /* The signature of value @v, or NULL when @v is no value of @p. */
@@ -130,14 +176,15 @@ static const struct pw_sig *val_sig(const struct pw_rprog *p, int v)
 	    p->nodes[node].kind == PW_WIRE_NODE_RESULT)
 		return NULL;
 	if (p->nodes[node].kind == PW_WIRE_NODE_ARG ? VAL_OUT(v) != 0 :
-	    VAL_OUT(v) >= p->nodes[node].nshards)
+	    VAL_OUT(v) >= p->places[node].nout)
 		return NULL;
 	return &p->sigs[node * PW_WIRE_MAX_BUFS + VAL_OUT(v)];
 }
 
-int pw_rprog_call(struct pw_rprog *p, const struct pw_fn *fn, uint32_t fn_id,
-		  unsigned int host, unsigned int dev, const int *in,
-		  unsigned int nin, int *out)
+static int add_call(struct pw_rprog *p, const struct pw_fn *fn,
+		    uint32_t fn_id, const struct rplace *at, uint32_t slice,
+		    unsigned int nshards, const int *in, unsigned int nin,
+		    int *out)
 {
 	struct pw_wire_prog_node *n;
 	const struct pw_sig *s;
@@ -149,8 +196,9 @@ int pw_rprog_call(struct pw_rprog *p, const struct pw_fn *fn, uint32_t fn_id,
 	if (nin != fn->nparams)
 		return sticky(p, pw_fail(-EINVAL, "%s: %u inputs for %u parameters",
 					 fn->name, nin, fn->nparams));
-	if (check_place(p, host, dev))
-		return p->err;
+	if (fn->group_size && fn->group_size != nshards)
+		return sticky(p, pw_fail(-EINVAL, "%s: its collectives are shaped for %u devices, the call has %u shards",
+					 fn->name, fn->group_size, nshards));
 	for (i = 0; i < nin; i++) {
 		s = val_sig(p, in[i]);
 		if (!s)
@@ -162,17 +210,22 @@ int pw_rprog_call(struct pw_rprog *p, const struct pw_fn *fn, uint32_t fn_id,
 						 pw_sig_format(s, got, sizeof(got)), i,
 						 pw_sig_format(&fn->params[i], want,
 							       sizeof(want))));
+		if (p->nodes[VAL_NODE(in[i])].nshards != nshards)
+			return sticky(p, pw_fail(-EINVAL, "%s: input %u has %u shards, the call %u",
+						 fn->name, i,
+						 p->nodes[VAL_NODE(in[i])].nshards,
+						 nshards));
 	}
 	n = add_node(p, PW_WIRE_NODE_COMPUTE);
 	if (!n)
 		return p->err;
 	node = p->nnodes - 1;
 	n->nin = (uint8_t)nin;
-	/* nshards counts outputs here; the wire gets 1 (one device). */
-	n->nshards = (uint16_t)fn->nresults;
+	n->nshards = (uint16_t)nshards;
 	n->fn_id = fn_id;
-	n->host = (uint16_t)host;
-	n->dev = (uint8_t)dev;
+	n->slice = slice;
+	p->places[node] = *at;
+	p->places[node].nout = (uint8_t)fn->nresults;
 	for (i = 0; i < nin; i++) {
 		n->in[i].node = (uint16_t)VAL_NODE(in[i]);
 		n->in[i].output = (uint16_t)VAL_OUT(in[i]);
@@ -182,6 +235,29 @@ int pw_rprog_call(struct pw_rprog *p, const struct pw_fn *fn, uint32_t fn_id,
 		out[i] = VAL(node, i);
 	}
 	return 0;
+}
+
+int pw_rprog_call(struct pw_rprog *p, const struct pw_fn *fn, uint32_t fn_id,
+		  unsigned int host, unsigned int dev, const int *in,
+		  unsigned int nin, int *out)
+{
+	struct rplace at = { .pinned = true, .host = (uint16_t)host,
+			     .dev = (uint8_t)dev };
+
+	if (!p->err && check_place(p, host, dev))
+		return p->err;
+	return add_call(p, fn, fn_id, &at, 0, 1, in, nin, out);
+}
+
+int pw_rprog_call_sharded(struct pw_rprog *p, const struct pw_fn *fn,
+			  uint32_t fn_id, uint32_t slice, unsigned int nshards,
+			  const int *in, unsigned int nin, int *out)
+{
+	struct rplace at = { 0 };
+
+	if (!p->err && check_slice(p, slice, nshards))
+		return p->err;
+	return add_call(p, fn, fn_id, &at, slice, nshards, in, nin, out);
 }
 
 int pw_rprog_results(struct pw_rprog *p, const int *vals, unsigned int n)
@@ -220,37 +296,32 @@ int pw_rprog_results(struct pw_rprog *p, const int *vals, unsigned int n)
 int pw_rprog_place(const struct pw_rprog *p, int v, unsigned int *host,
 		   unsigned int *dev)
 {
-	if (!val_sig(p, v))
+	if (!val_sig(p, v) || !p->places[VAL_NODE(v)].pinned)
 		return -EINVAL;
-	*host = p->nodes[VAL_NODE(v)].host;
-	*dev = p->nodes[VAL_NODE(v)].dev;
+	*host = p->places[VAL_NODE(v)].host;
+	*dev = p->places[VAL_NODE(v)].dev;
 	return 0;
 }
 
-/* The hosts of @p's results into @host: their count. */
-static unsigned int result_hosts(const struct pw_rprog *p, uint16_t *host)
+/* Node @n's slice: its own, or the pinned slice of its (host, device). */
+static int node_slice(struct pw_remote *r, const struct pw_rprog *p,
+		      unsigned int n, uint32_t *slice)
 {
-	unsigned int i, n;
-
-	for (n = 0; n < p->nnodes; n++) {
-		const struct pw_wire_prog_node *res = &p->nodes[n];
-
-		if (res->kind != PW_WIRE_NODE_RESULT)
-			continue;
-		for (i = 0; i < res->nin; i++)
-			host[i] = p->nodes[res->in[i].node].host;
-		return res->nin;
+	if (!p->places[n].pinned) {
+		*slice = p->nodes[n].slice;
+		return 0;
 	}
-	return 0;
+	return pw_remote_pinned_slice(r, p->places[n].host, p->places[n].dev,
+				      slice);
 }
 
 int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 		      uint32_t *prog_id)
 {
-	uint16_t hosts[PW_WIRE_MAX_BUFS];
+	uint32_t *slices, res_slice[PW_WIRE_MAX_BUFS];
+	unsigned int i = 0, n, nres = 0;
 	struct pw_wire_program *w;
 	struct pw_wire_msg m;
-	unsigned int i = 0;
 	uint32_t id;
 	int ret = 0;
 
@@ -258,6 +329,16 @@ int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 		return pw_fail(p->err, "program: building it failed earlier");
 	if (!p->nnodes)
 		return pw_fail(-EINVAL, "program: empty");
+	slices = calloc(p->nnodes, sizeof(*slices));
+	if (!slices)
+		return pw_fail(-ENOMEM, "program: no memory");
+	for (n = 0; n < p->nnodes && !ret; n++)
+		if (p->nodes[n].kind != PW_WIRE_NODE_RESULT)
+			ret = node_slice(r, p, n, &slices[n]);
+	if (ret) {
+		free(slices);
+		return ret;
+	}
 	id = pw_remote_next_id(r);
 	r->want_program = id;
 	r->have_program_ack = false;
@@ -271,18 +352,29 @@ int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 		w->nargs = (uint16_t)p->nargs;
 		for (; i < p->nnodes && w->nnodes < PW_WIRE_PROG_NODES; i++) {
 			w->nodes[w->nnodes] = p->nodes[i];
-			if (p->nodes[i].kind == PW_WIRE_NODE_COMPUTE)
-				w->nodes[w->nnodes].nshards = 1;
+			w->nodes[w->nnodes].slice = slices[i];
 			w->nnodes++;
 		}
 		ret = pw_node_send(&r->node, r->ctl, &m, pw_now_ns());
 	}
 	if (!ret)
 		ret = pw_remote_program_wait(r);
+	for (n = 0; n < p->nnodes; n++) {
+		const struct pw_wire_prog_node *res = &p->nodes[n];
+
+		if (res->kind != PW_WIRE_NODE_RESULT)
+			continue;
+		for (nres = 0; nres < res->nin; nres++)
+			res_slice[nres] = slices[res->in[nres].node];
+	}
+	free(slices);
+	if (ret == -ENOSPC)
+		return pw_fail(ret, "program of %u nodes: the controller holds %u programs of this client, its limit",
+			       p->nnodes, PW_CTL_CLIENT_PROGRAMS);
 	if (ret)
 		return pw_fail(ret, "program of %u nodes: the controller refused it: %s",
 			       p->nnodes, strerror(-ret));
-	ret = pw_remote_program_add(r, id, result_hosts(p, hosts), hosts);
+	ret = pw_remote_program_add(r, id, nres, res_slice);
 	if (ret)
 		return pw_fail(ret, "program: no memory");
 	*prog_id = id;

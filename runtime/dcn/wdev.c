@@ -70,7 +70,8 @@ void pw_wdev_close(struct pw_wdev *w)
 }
 
 int pw_wdev_exec(struct pw_wdev *w, unsigned int dev, uint32_t prog,
-		 const uint32_t *bos, unsigned int nbos, uint64_t tag)
+		 const uint32_t *bos, unsigned int nbos,
+		 const struct pwtpu_gang *gang, uint64_t tag)
 {
 	struct io_uring_sqe *sqe;
 	struct pwtpu_cmd cmd;
@@ -80,6 +81,7 @@ int pw_wdev_exec(struct pw_wdev *w, unsigned int dev, uint32_t prog,
 	memset(&cmd, 0, sizeof(cmd));
 	if (prog)
 		pwtpu_cmd_exec(&cmd, prog, bos, nbos);
+	cmd.gang_ptr = (uintptr_t)gang;
 	sqe = io_uring_get_sqe(&w->ring);
 	if (!sqe && pw_wdev_flush(w) >= 0)
 		sqe = io_uring_get_sqe(&w->ring);

@@ -49,7 +49,8 @@ void pw_wdev_close(struct pw_wdev *w);
  * the driver reads @bos then, so it must stay as it is until that call.
  */
 int pw_wdev_exec(struct pw_wdev *w, unsigned int dev, uint32_t prog,
-		 const uint32_t *bos, unsigned int nbos, uint64_t tag);
+		 const uint32_t *bos, unsigned int nbos,
+		 const struct pwtpu_gang *gang, uint64_t tag);
 /* Submit what is queued: commands submitted, or -EIO. */
 int pw_wdev_flush(struct pw_wdev *w);
 /* Up to @max finished commands, without waiting: their count. */

@@ -141,6 +141,7 @@ int pw_wk_on_bye(struct pw_worker *w, const struct pw_wire_bye *b)
 	uint64_t bytes = w->store.bytes;
 
 	pw_wk_runs_forget_client(w, b->client);
+	pw_wk_slices_forget_client(w, b->client);
 	pw_wstore_release_owner(&w->store, b->client);
 	pw_wstore_drop_fns(&w->store, b->client);
 	if (nbufs == w->store.nbufs && nfns == w->store.nfns)

@@ -21,8 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "../util/log.h"
+#include "../util/slots.h"
 #include "roles.h"
 
 #define PW_WK_REAP	64
@@ -35,7 +37,7 @@ static struct pw_wk_run *run_find(struct pw_worker *w, uint32_t run_id)
 {
 	unsigned int i;
 
-	for (i = 0; i < PW_WK_MAX_RUNS; i++)
+	for (i = 0; i < w->nruns; i++)
 		if (w->runs[i].used && w->runs[i].id == run_id)
 			return &w->runs[i];
 	return NULL;
@@ -140,6 +142,11 @@ static void finish(struct pw_worker *w, struct pw_wk_run *r,
 	for (i = 0; i < c->nheld; i++)
 		pw_wbuf_put(&w->store, c->held[i]);
 	c->nheld = 0;
+	/* A gang member that never went: its gang never will. */
+	if (c->state == PW_WK_WAITING && c->c.gang_id)
+		pw_wk_gang_forget(w, r, c->c.gang_id);
+	free(c->gang);
+	c->gang = NULL;
 	c->state = PW_WK_DONE;
 	r->completed++;
 }
@@ -184,6 +191,7 @@ static int take_output(struct pw_worker *w, struct pw_wk_run *r,
 static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
 		      struct pw_wk_cmd *c, unsigned int idx)
 {
+	bool coll;
 	const struct pw_wire_plan_cmd *pc = &c->c;
 	struct pw_wfn *fn = pw_wfn_find(&w->store, r->client, pc->fn_id);
 	const struct pw_wire_fn_desc *d;
@@ -195,9 +203,19 @@ static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
 	if (!fn || !fn->pl.complete)
 		return -ENOENT;
 	d = &fn->pl.desc;
+	coll = d->flags & PW_WIRE_FN_COLLECTIVES;
 	if (pc->nin != d->nparams || pc->nout != d->nresults ||
-	    pc->dev >= w->dev.ndev)
+	    pc->dev >= w->dev.ndev || coll != !!pc->gang_id)
 		return -EINVAL;
+	if (coll) {
+		c->gang = malloc(sizeof(*c->gang));
+		if (!c->gang)
+			return -ENOMEM;
+		ret = pw_wk_gang_fill(w, r, pc, d->flags & PW_WIRE_FN_PERMUTE,
+				      d->permute_shift, c->gang);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < pc->nin; i++) {
 		in[i] = lookup(w, r, pc->bufs[i]);
 		if (!input_ok(in[i], pc->dev, true, &err))
@@ -225,7 +243,7 @@ static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
 	if (d->const_buf >= 0)
 		bos[d->const_buf] = fn->consts[pc->dev];
 	ret = pw_wdev_exec(&w->dev, pc->dev, fn->prog[pc->dev], bos, d->nbufs,
-			   TAG(r - w->runs, idx, r->id));
+			   c->gang, TAG(r - w->runs, idx, r->id));
 	return ret ? ret : 1;
 }
 
@@ -369,6 +387,71 @@ static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
 	return 1;
 }
 
+/* Whether EXEC @c's inputs can go now; *@err when they never will. */
+static bool exec_inputs_ready(struct pw_worker *w, struct pw_wk_run *r,
+			      const struct pw_wk_cmd *c, int *err)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->c.nin; i++)
+		if (!input_ok(lookup(w, r, c->c.bufs[i]), c->c.dev, true, err))
+			return false;
+	return true;
+}
+
+/* The members of gang @num, from @idx on: all go together or none. */
+static void try_issue_gang(struct pw_worker *w, struct pw_wk_run *r,
+			   unsigned int idx)
+{
+	uint32_t num = r->cmds[idx].c.gang_id;
+	unsigned int i, n = 0, m[PW_WIRE_MAX_DEVICES];
+	int err = 0, ret;
+
+	ret = pw_wk_gang_may_go(w, r, num);
+	for (i = idx; ret > 0 && i < r->received; i++) {
+		struct pw_wk_cmd *c = &r->cmds[i];
+
+		if (c->c.op != PW_WIRE_CMD_EXEC || c->c.gang_id != num ||
+		    c->state != PW_WK_WAITING)
+			continue;
+		if (n == PW_WIRE_MAX_DEVICES) {
+			ret = -EPROTO;
+		} else if (!exec_inputs_ready(w, r, c, &err)) {
+			if (!err)
+				return;	/* a member waits: the gang waits */
+			ret = err;
+		} else {
+			m[n++] = i;
+		}
+	}
+	if (ret < 0) {
+		/* No member may sit in a device waiting for the others. */
+		for (i = idx; i < r->received; i++)
+			if (r->cmds[i].c.op == PW_WIRE_CMD_EXEC &&
+			    r->cmds[i].c.gang_id == num &&
+			    r->cmds[i].state == PW_WK_WAITING)
+				finish(w, r, &r->cmds[i], ret);
+		return;
+	}
+	if (!ret)
+		return;
+	pw_wk_gang_forget(w, r, num);
+	for (i = 0; i < n; i++) {
+		struct pw_wk_cmd *c = &r->cmds[m[i]];
+
+		/*
+		 * A member that fails now leaves the others to the driver's
+		 * gang timeout: a bounded failure, not a hang.
+		 */
+		ret = issue_exec(w, r, c, m[i]);
+		c->issue_ns = pw_now_ns();
+		if (ret < 0)
+			finish(w, r, c, ret);
+		else
+			c->state = PW_WK_ISSUED;
+	}
+}
+
 /* Issue command @idx of @r if it can go: a command never blocks. */
 static void try_issue(struct pw_worker *w, struct pw_wk_run *r,
 		      unsigned int idx)
@@ -381,11 +464,15 @@ static void try_issue(struct pw_worker *w, struct pw_wk_run *r,
 		finish(w, r, c, -ECANCELED);
 		return;
 	}
+	if (c->c.op == PW_WIRE_CMD_EXEC && c->c.gang_id) {
+		try_issue_gang(w, r, idx);
+		return;
+	}
 	switch (c->c.op) {
 	case PW_WIRE_CMD_EXEC:
 	case PW_WIRE_CMD_NOP:
 		ret = c->c.op == PW_WIRE_CMD_NOP ?
-			pw_wdev_exec(&w->dev, c->c.dev, 0, NULL, 0,
+			pw_wdev_exec(&w->dev, c->c.dev, 0, NULL, 0, NULL,
 				     TAG(r - w->runs, idx, r->id)) ?: 1 :
 			issue_exec(w, r, c, idx);
 		break;
@@ -420,7 +507,12 @@ static void unpark(struct pw_worker *w, struct pw_wk_run *r)
 
 static void run_free(struct pw_worker *w, struct pw_wk_run *r)
 {
+	unsigned int i;
+
 	unpark(w, r);
+	pw_wk_gangs_forget_run(w, r);
+	for (i = 0; i < r->received; i++)
+		free(r->cmds[i].gang);
 	w->runs_ended++;
 	pw_wstore_release_owner(&w->store, r->id);
 	free(r->cmds);
@@ -499,7 +591,7 @@ static bool hbm_may_come_free(struct pw_worker *w, const struct pw_wk_run *r)
 {
 	unsigned int i;
 
-	for (i = 0; i < PW_WK_MAX_RUNS; i++)
+	for (i = 0; i < w->nruns; i++)
 		if (w->runs[i].used && &w->runs[i] != r && !w->runs[i].parked)
 			return true;
 	return false;
@@ -578,7 +670,7 @@ static struct pw_wk_run *oldest_parked(struct pw_worker *w)
 	struct pw_wk_run *oldest = NULL;
 	unsigned int i;
 
-	for (i = 0; i < PW_WK_MAX_RUNS; i++)
+	for (i = 0; i < w->nruns; i++)
 		if (w->runs[i].used && w->runs[i].parked &&
 		    (!oldest || w->runs[i].arrival < oldest->arrival))
 			oldest = &w->runs[i];
@@ -613,20 +705,28 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 	const struct pw_wire_plan *pl = &msg->body.plan;
 	struct pw_wk_run *r = run_find(w, pl->run_id);
 	unsigned int i, first;
+	int ret;
 
 	if (!r) {
 		if (pl->first_cmd)
 			return refuse(w, pl, -EPROTO, now);
-		for (i = 0; i < PW_WK_MAX_RUNS && w->runs[i].used; i++)
-			;
-		if (i == PW_WK_MAX_RUNS)
-			return refuse(w, pl, -EBUSY, now);
-		r = &w->runs[i];
+		/* The table grows; only the tag's 16 bits bound it. */
+		ret = pw_slot_take((void **)&w->runs, &w->nruns,
+				   sizeof(*w->runs), PW_WK_MAX_RUNS);
+		if (ret < 0)
+			return refuse(w, pl, ret == -ENOSPC ? -EBUSY : ret,
+				      now);
+		r = &w->runs[ret];
 		r->cmds = calloc(pl->ncmds_total, sizeof(*r->cmds));
 		if (!r->cmds)
 			return refuse(w, pl, -ENOMEM, now);
 		r->used = true;
 		r->arrival = ++w->arrivals;
+		/* Gang ids of this run: fresh, and not to be guessed. */
+		if (getrandom(&r->gang_base, sizeof(r->gang_base), 0) !=
+		    sizeof(r->gang_base))
+			r->gang_base = pw_now_ns() * 0x9e3779b97f4a7c15ull;
+		r->gang_base &= ~0xffffffffull;	/* + a 32-bit number */
 		r->id = pl->run_id;
 		r->client = pl->client;
 		r->total = pl->ncmds_total;
@@ -641,8 +741,13 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		return refuse(w, pl, -EPROTO, now);
 	}
 	first = r->received;
-	for (i = 0; i < pl->ncmds; i++)
+	for (i = 0; i < pl->ncmds; i++) {
 		r->cmds[r->received++].c = pl->cmds[i];
+		/* In arrival order: the order every device meets gangs in. */
+		if (pl->cmds[i].op == PW_WIRE_CMD_EXEC && pl->cmds[i].gang_id &&
+		    pw_wk_gang_note(w, r, &pl->cmds[i]))
+			fail(r, -ENOMEM);
+	}
 	if (r->parked)
 		return 0;	/* its new part waits behind the old */
 	if (!first && w->nparked)
@@ -715,7 +820,7 @@ void pw_wk_runs_forget_client(struct pw_worker *w, uint32_t client)
 	struct pw_wire_cancel cn = { .status = ECANCELED };
 	unsigned int i;
 
-	for (i = 0; i < PW_WK_MAX_RUNS; i++) {
+	for (i = 0; i < w->nruns; i++) {
 		if (!w->runs[i].used || w->runs[i].client != client)
 			continue;
 		cn.run_id = w->runs[i].id;
@@ -744,7 +849,7 @@ static void on_device_done(struct pw_worker *w, const struct pw_wdev_done *d)
 	struct pw_wk_run *r = &w->runs[slot];
 	uint64_t start, end;
 
-	if (slot >= PW_WK_MAX_RUNS || !r->used ||
+	if (slot >= w->nruns || !r->used ||
 	    r->id != (uint32_t)d->tag || idx >= r->received ||
 	    r->cmds[idx].state != PW_WK_ISSUED)
 		return;
@@ -767,7 +872,7 @@ static void sends_to_host_fail(struct pw_worker *w, unsigned int h,
 {
 	unsigned int i, j;
 
-	for (i = 0; i < PW_WK_MAX_RUNS; i++) {
+	for (i = 0; i < w->nruns; i++) {
 		struct pw_wk_run *r = &w->runs[i];
 
 		for (j = 0; r->used && j < r->received; j++) {
@@ -852,7 +957,7 @@ void pw_wk_reap(struct pw_worker *w)
 		} while (n == PW_WK_REAP);
 	}
 	/* Completions free inputs of waiting commands: look again. */
-	for (i = 0; i < PW_WK_MAX_RUNS; i++)
+	for (i = 0; i < w->nruns; i++)
 		if (w->runs[i].used)
 			progress(w, &w->runs[i]);
 	unpark_runs(w);
@@ -862,7 +967,7 @@ void pw_wk_runs_fini(struct pw_worker *w)
 {
 	unsigned int i, j;
 
-	for (i = 0; i < PW_WK_MAX_RUNS; i++) {
+	for (i = 0; i < w->nruns; i++) {
 		struct pw_wk_run *r = &w->runs[i];
 
 		if (!r->used)

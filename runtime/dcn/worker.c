@@ -33,7 +33,7 @@ static int wk_register(struct pw_worker *w, uint64_t now)
 		 * Runs of the controller we lose: it forgot us (down, or it
 		 * restarted) and will send no CANCEL. They end here.
 		 */
-		for (i = 0; i < PW_WK_MAX_RUNS; i++) {
+		for (i = 0; i < w->nruns; i++) {
 			struct pw_wire_cancel cn = { .run_id = w->runs[i].id,
 						     .status = ECONNRESET };
 
@@ -98,6 +98,8 @@ static int wk_handle(struct pw_node *node, struct pw_node_peer *p,
 		return pw_wk_on_cancel(w, &msg->body.cancel);
 	case PW_WIRE_BYE:
 		return pw_wk_on_bye(w, &msg->body.bye);
+	case PW_WIRE_SLICE:
+		return pw_wk_on_slice(w, &msg->body.slice);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -114,6 +116,8 @@ static void wk_free(struct pw_worker *w)
 	free(w->recv);
 	free(w->recv_gen);
 	free(w->send);
+	free(w->slices);
+	free(w->gangs);
 }
 
 /* The data plane, and what the registration says of it. */
@@ -182,11 +186,10 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 	w->reg.host_id = host_id;
 	w->heartbeat_ms = PW_HEARTBEAT_MS;
 	w->down_ms = PW_DOWN_MS;
-	w->runs = calloc(PW_WK_MAX_RUNS, sizeof(*w->runs));
 	w->recv = calloc(PW_WK_MAX_RECV, sizeof(*w->recv));
 	w->recv_gen = calloc(PW_WK_MAX_RECV, sizeof(*w->recv_gen));
 	w->send = calloc(PW_WK_MAX_SEND, sizeof(*w->send));
-	ret = w->runs && w->recv && w->recv_gen && w->send ? 0 : -ENOMEM;
+	ret = w->recv && w->recv_gen && w->send ? 0 : -ENOMEM;
 	if (!ret)
 		ret = pw_wdev_open(&w->dev, reg->ndevices);
 	if (ret) {

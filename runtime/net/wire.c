@@ -52,6 +52,7 @@ static const char *const type_names[PW_WIRE_NTYPES] = {
 	[PW_WIRE_READY] = "READY",
 	[PW_WIRE_CANCEL] = "CANCEL",
 	[PW_WIRE_BYE] = "BYE",
+	[PW_WIRE_SLICE] = "SLICE",
 };
 
 const char *pw_wire_err_name(enum pw_wire_err err)
@@ -103,6 +104,7 @@ static const struct body_layout layouts[PW_WIRE_NTYPES] = {
 	[PW_WIRE_READY] = { sizeof(struct pw_wire_ready), 0, 0 },
 	[PW_WIRE_CANCEL] = { sizeof(struct pw_wire_cancel), 0, 0 },
 	[PW_WIRE_BYE] = { sizeof(struct pw_wire_bye), 0, 0 },
+	[PW_WIRE_SLICE] = { sizeof(struct pw_wire_slice), 0, 0 },
 };
 
 /* Records a variable body counts (host order); 0 for fixed bodies. */
@@ -175,7 +177,7 @@ static void order_prog_node(struct pw_wire_prog_node *n, bool to_wire)
 	ORD(n->nshards);
 	ORD(n->arg_index);
 	ORD(n->fn_id);
-	ORD(n->host);
+	ORD(n->slice);
 	for (i = 0; i < PW_WIRE_MAX_DIMS; i++)
 		ORD(n->shape[i]);
 	for (i = 0; i < PW_WIRE_MAX_BUFS; i++) {
@@ -193,7 +195,7 @@ static void order_plan_cmd(struct pw_wire_plan_cmd *c, bool to_wire)
 	ORD(c->gang_id);
 	ORD(c->bytes);
 	ORD(c->peer_buf);
-	ORD(c->reserved2);
+	ORD(c->slice);
 	for (i = 0; i < PW_WIRE_MAX_BUFS; i++)
 		ORD(c->bufs[i]);
 }
@@ -345,7 +347,7 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		ORD(b->reserved2);
 		for (i = 0; i < PW_WIRE_MAX_DIMS; i++)
 			ORD(b->shape[i]);
-		ORD(b->reserved3);
+		ORD(b->slice);
 		break;
 	}
 	case PW_WIRE_STATUS: {
@@ -377,6 +379,17 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		ORD(m->body.bye.client);
 		ORD(m->body.bye.reserved);
 		break;
+	case PW_WIRE_SLICE: {
+		struct pw_wire_slice *b = &m->body.slice;
+
+		ORD(b->reserved);
+		ORD(b->host);
+		ORD(b->client);
+		ORD(b->id);
+		for (i = 0; i < PW_WIRE_MAX_DIMS; i++)
+			ORD(b->shape[i]);
+		break;
+	}
 	default:	/* ACK: no body */
 		break;
 	}
@@ -471,8 +484,7 @@ static enum pw_wire_err check_prog_node(const struct pw_wire_prog_node *n,
 
 	if (n->nin > PW_WIRE_MAX_BUFS || n->ndims > PW_WIRE_MAX_DIMS)
 		return PW_WIRE_E_COUNT;
-	if (n->reserved ||
-	    !zero(&n->shape[n->ndims],
+	if (!zero(&n->shape[n->ndims],
 		  (PW_WIRE_MAX_DIMS - n->ndims) * sizeof(n->shape[0])) ||
 	    !zero(&n->in[n->nin],
 		  (PW_WIRE_MAX_BUFS - n->nin) * sizeof(n->in[0])))
@@ -521,8 +533,10 @@ static enum pw_wire_err check_plan_cmd(const struct pw_wire_plan_cmd *c)
 
 	if (used > PW_WIRE_MAX_BUFS)
 		return PW_WIRE_E_COUNT;
-	if (c->reserved || c->reserved2 ||
+	if (c->reserved ||
 	    (c->op != PW_WIRE_CMD_DCN_SEND && c->peer_buf) ||
+	    (c->op != PW_WIRE_CMD_EXEC && (c->slice || c->gang_id)) ||
+	    (!c->gang_id != !c->slice) ||
 	    !zero(&c->bufs[used],
 		  (PW_WIRE_MAX_BUFS - used) * sizeof(c->bufs[0])))
 		return PW_WIRE_E_RESERVED;
@@ -596,7 +610,7 @@ static enum pw_wire_err check_buffer(const struct pw_wire_buffer *b)
 	}
 	if (b->rank > PW_WIRE_MAX_DIMS)
 		return PW_WIRE_E_COUNT;
-	if (b->reserved || b->reserved2 || b->reserved3 ||
+	if (b->reserved || b->reserved2 ||
 	    !zero(&b->shape[b->rank],
 		  (PW_WIRE_MAX_DIMS - b->rank) * sizeof(b->shape[0])))
 		return PW_WIRE_E_RESERVED;
@@ -607,6 +621,34 @@ static enum pw_wire_err check_buffer(const struct pw_wire_buffer *b)
 		return PW_WIRE_E_RESERVED;
 	if ((b->id & PW_WIRE_BUF_TEMP) || b->host >= PW_WIRE_MAX_HOSTS)
 		return PW_WIRE_E_VALUE;
+	/* A shard named by its slice names no place of its own. */
+	if (b->slice && (b->host || b->dev))
+		return PW_WIRE_E_VALUE;
+	return PW_WIRE_OK;
+}
+
+static enum pw_wire_err check_slice(const struct pw_wire_slice *b)
+{
+	bool make = b->op == PW_WIRE_SLICE_MAKE;
+	unsigned int i;
+
+	if (b->op < PW_WIRE_SLICE_MAKE || b->op >= PW_WIRE_SLICE_NOPS)
+		return PW_WIRE_E_VALUE;
+	if (b->n > PW_WIRE_MAX_DEVICES || b->ndims > PW_WIRE_MAX_DIMS)
+		return PW_WIRE_E_COUNT;
+	if (b->reserved || (b->flags & ~PW_WIRE_SLICE_PINNED) ||
+	    !zero(&b->shape[b->ndims],
+		  (PW_WIRE_MAX_DIMS - b->ndims) * sizeof(b->shape[0])) ||
+	    !zero(&b->devices[b->n], PW_WIRE_MAX_DEVICES - b->n))
+		return PW_WIRE_E_RESERVED;
+	if (!make && (b->flags || b->n || b->ndims))
+		return PW_WIRE_E_RESERVED;
+	if (!b->id || (make && !b->n) ||
+	    (b->host >= PW_WIRE_MAX_HOSTS && b->host != PW_WIRE_ANY_HOST))
+		return PW_WIRE_E_VALUE;
+	for (i = 0; i < b->n; i++)
+		if (b->devices[i] >= PW_WIRE_MAX_DEVICES)
+			return PW_WIRE_E_VALUE;
 	return PW_WIRE_OK;
 }
 
@@ -614,7 +656,8 @@ static enum pw_wire_err check_status(const struct pw_wire_status *b)
 {
 	if (!zero(b->reserved, sizeof(b->reserved)))
 		return PW_WIRE_E_RESERVED;
-	if (b->ref_type != PW_WIRE_FUNCTION && b->ref_type != PW_WIRE_BUFFER)
+	if (b->ref_type != PW_WIRE_FUNCTION && b->ref_type != PW_WIRE_BUFFER &&
+	    b->ref_type != PW_WIRE_SLICE)
 		return PW_WIRE_E_VALUE;
 	return PW_WIRE_OK;
 }
@@ -673,6 +716,8 @@ static enum pw_wire_err check_body(const struct pw_wire_msg *m)
 		return PW_WIRE_OK;
 	case PW_WIRE_BYE:
 		return m->body.bye.reserved ? PW_WIRE_E_RESERVED : PW_WIRE_OK;
+	case PW_WIRE_SLICE:
+		return check_slice(&m->body.slice);
 	default:	/* ACK, HEARTBEAT, DONE: any values */
 		return PW_WIRE_OK;
 	}
@@ -828,6 +873,10 @@ void pw_wire_fn_desc_pack(const struct pw_wire_fn_desc *d,
 	put32(out + FN_OFF(image_bytes), d->image_bytes);
 	put64(out + FN_OFF(scratch_bytes), d->scratch_bytes);
 	put64(out + FN_OFF(const_bytes), d->const_bytes);
+	put32(out + FN_OFF(flags), d->flags);
+	put32(out + FN_OFF(group_size), d->group_size);
+	put32(out + FN_OFF(permute_shift), (uint32_t)d->permute_shift);
+	put32(out + FN_OFF(reserved), d->reserved);
 	for (i = 0; i < PW_WIRE_MAX_BUFS; i++) {
 		const struct pw_wire_sig *s = &d->sigs[i];
 
@@ -881,6 +930,10 @@ int pw_wire_fn_desc_unpack(const uint8_t *in, uint32_t payload_bytes,
 	d->image_bytes = get32(in + FN_OFF(image_bytes));
 	d->scratch_bytes = get64(in + FN_OFF(scratch_bytes));
 	d->const_bytes = get64(in + FN_OFF(const_bytes));
+	d->flags = get32(in + FN_OFF(flags));
+	d->group_size = get32(in + FN_OFF(group_size));
+	d->permute_shift = (int32_t)get32(in + FN_OFF(permute_shift));
+	d->reserved = get32(in + FN_OFF(reserved));
 	for (i = 0; i < PW_WIRE_MAX_BUFS; i++) {
 		struct pw_wire_sig *s = &d->sigs[i];
 
@@ -891,6 +944,12 @@ int pw_wire_fn_desc_unpack(const uint8_t *in, uint32_t payload_bytes,
 			s->shape[k] = get32(in + SIG_OFF(i, shape[k]));
 	}
 
+	if ((d->flags & ~PW_WIRE_FN_FLAGS) || d->reserved ||
+	    (!(d->flags & PW_WIRE_FN_COLLECTIVES) &&
+	     (d->flags || d->group_size)) ||
+	    (!(d->flags & PW_WIRE_FN_PERMUTE) && d->permute_shift) ||
+	    d->group_size > PW_WIRE_MAX_DEVICES)
+		return -EINVAL;
 	/* Bounding nbufs first keeps every sum below small. */
 	if (d->nbufs > PW_WIRE_MAX_BUFS || d->nparams > d->nbufs ||
 	    d->nresults > d->nbufs - d->nparams)

@@ -8,7 +8,9 @@
  * makes a run with a deadline end with ETIMEDOUT from the controller and
  * the worker get CANCEL for it; a worker that answers in time gets none;
  * a run without a deadline waits for a late answer. The testbed's
- * test_remote checks the same with real workers.
+ * test_remote checks the same with real workers. The controller's
+ * tables grow past their old fixed sizes; a client's own bound on
+ * programs is refused with a message naming it.
  *
  * Not under valgrind: it keeps its lock while a thread blocks in
  * io_uring_enter() (the UDP transport's wait), so the serving thread
@@ -241,7 +243,7 @@ static void set_answer(struct fake_worker *fw, bool answer)
 }
 
 /* Any buffer id will do: only the (fake) worker would look it up. */
-#define ARG_ID 77
+#define ARG_ID (77u << PW_WIRE_SHARD_BITS)	/* ids leave the shard bits clear */
 
 TEST_F_TIMEOUT(ctl, a_silent_worker_makes_the_run_time_out, 60)
 {
@@ -310,6 +312,42 @@ TEST_F_TIMEOUT(ctl, without_a_deadline_a_late_answer_still_counts, 60)
 	pthread_mutex_unlock(&self->fw.lock);
 	ASSERT_EQ(0, pw_remote_wait(self->r, ticket))
 		TH_LOG("%s", pw_last_error());
+}
+
+/*
+ * No small table of the whole cluster limits a client: more programs
+ * than the old 64 slots and more runs in flight than the old 256 are
+ * served; a client's own bound on programs is refused by name.
+ */
+TEST_F_TIMEOUT(ctl, tables_grow_and_a_clients_bound_is_named, 120)
+{
+	const uint32_t shape[1] = { 4 };
+	uint32_t ticket[300], out[300], id, fid;
+	struct pw_rprog *p;
+	unsigned int k;
+	int a, y, ret = 0;
+
+	set_answer(&self->fw, true);
+	for (k = 0; k < 300; k++)
+		ASSERT_EQ(0, pw_remote_run_async(self->r, self->prog,
+						 (uint32_t[]){ ARG_ID }, 1,
+						 &out[k], 1, &ticket[k]));
+	for (k = 0; k < 300; k++)
+		ASSERT_EQ(0, pw_remote_wait(self->r, ticket[k]))
+			TH_LOG("run %u: %s", k, pw_last_error());
+	ASSERT_EQ(0, pw_remote_function(self->r, self->fn, &fid));
+	p = pw_rprog_begin();
+	a = pw_rprog_arg(p, 0, 0, PWTPU_DT_F32, 1, shape);
+	ASSERT_EQ(0, pw_rprog_call(p, self->fn, fid, 0, 0, &a, 1, &y));
+	ASSERT_EQ(0, pw_rprog_results(p, &y, 1));
+	/* The fixture's program is the first. */
+	for (k = 1; k <= PW_CTL_CLIENT_PROGRAMS && !ret; k++)
+		ret = pw_remote_program(self->r, p, &id);
+	EXPECT_EQ(-ENOSPC, ret);
+	EXPECT_EQ(PW_CTL_CLIENT_PROGRAMS + 1u, k);
+	EXPECT_NE(NULL, strstr(pw_last_error(), "its limit"))
+		TH_LOG("%s", pw_last_error());
+	pw_rprog_free(p);
 }
 
 TEST_HARNESS_MAIN

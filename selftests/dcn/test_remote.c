@@ -319,18 +319,66 @@ TEST_F_TIMEOUT(remote, bad_input_is_refused_clearly, 300)
 	pw_fn_put(fn);
 }
 
-TEST_F_TIMEOUT(remote, collectives_stay_on_one_island, 300)
+/*
+ * Data parallel over both islands: an all-reduce over a slice on each
+ * (placed by the controller, the second on the island the first left
+ * idle), then the first island's sums moved shard by shard over the DCN
+ * and added to the second's, in one program: every shard ends as the
+ * sum over all eight devices.
+ */
+TEST_F_TIMEOUT(remote, all_reduce_on_each_island_then_combined_over_the_dcn,
+	       300)
 {
 	const uint32_t shape[1] = { 4 };
+	unsigned int n = pw_remote_host_devices(self->r, 0), i;
 	struct pw_fn_builder *b = pw_fn_begin("allreduce");
 	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
-	struct pw_fn *fn;
-	uint32_t fid;
+	float xa[64 * 4], xb[64 * 4], got[64 * 4], sum[4] = { 0 };
+	uint32_t sa, sb, far, fadd, prog, in[2], out;
+	struct pw_fn *ar, *add = add_fn(4);
+	struct pw_rprog *p = pw_rprog_begin();
+	int va, vb, v[2];
 
+	ASSERT_LE(n, 64u);
+	ASSERT_EQ(n, pw_remote_host_devices(self->r, 1));
 	pw_fn_result(b, pw_fn_all_reduce(b, PWTPU_REDUCE_SUM, x));
-	ASSERT_EQ(0, pw_fn_build(b, &fn));
-	EXPECT_EQ(-EOPNOTSUPP, pw_remote_function(self->r, fn, &fid));
-	pw_fn_put(fn);
+	ASSERT_EQ(0, pw_fn_build(b, &ar));
+	ASSERT_EQ(0, pw_remote_function(self->r, ar, &far))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_function(self->r, add, &fadd));
+	ASSERT_EQ(0, pw_remote_slice(self->r, n, NULL, &sa))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_slice(self->r, n, NULL, &sb))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_NE(pw_remote_slice_host(self->r, sa),
+		  pw_remote_slice_host(self->r, sb));
+	for (i = 0; i < n * 4; i++) {
+		xa[i] = (float)(i % 5);
+		xb[i] = (float)(i % 3) + 0.5f;
+		sum[i % 4] += xa[i] + xb[i];
+	}
+	ASSERT_EQ(0, pw_remote_buffer_sharded(self->r, sa, PWTPU_DT_F32, 1,
+					      shape, xa, false, &in[0]));
+	ASSERT_EQ(0, pw_remote_buffer_sharded(self->r, sb, PWTPU_DT_F32, 1,
+					      shape, xb, false, &in[1]));
+	va = pw_rprog_arg_sharded(p, sa, n, PWTPU_DT_F32, 1, shape);
+	vb = pw_rprog_arg_sharded(p, sb, n, PWTPU_DT_F32, 1, shape);
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, ar, far, sa, n, &va, 1, &v[0]));
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, ar, far, sb, n, &vb, 1, &v[1]));
+	/* v[0] lives on the other island: it crosses the DCN. */
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, add, fadd, sb, n, v, 2, &va));
+	ASSERT_EQ(0, pw_rprog_results(p, &va, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_run(self->r, prog, in, 2, &out, 1))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_read(self->r, 0, out, got, n * 4 * sizeof(float)))
+		TH_LOG("%s", pw_last_error());
+	for (i = 0; i < n * 4; i++)
+		ASSERT_EQ(sum[i % 4], got[i]) TH_LOG("element %u", i);
+	pw_rprog_free(p);
+	pw_fn_put(ar);
+	pw_fn_put(add);
 }
 
 /*

@@ -44,8 +44,7 @@ static void gen_prog_node(struct pw_wire_prog_node *n,
 	n->arg_index = p->nargs && net_chance(rng, 500) ?
 		       net_below(rng, p->nargs) : PW_WIRE_NO_ARG;
 	n->fn_id = net_rand(rng);
-	n->host = net_rand(rng);
-	n->dev = net_rand(rng);
+	n->slice = net_rand(rng);
 	for (i = 0; i < n->ndims; i++)
 		n->shape[i] = net_rand(rng);
 	for (i = 0; i < n->nin; i++) {
@@ -65,7 +64,10 @@ static void gen_plan_cmd(struct pw_wire_plan_cmd *c, uint64_t *rng)
 	c->peer_dev = net_below(rng, PW_WIRE_MAX_DEVICES);
 	c->peer_host = net_rand(rng);
 	c->fn_id = net_rand(rng);
-	c->gang_id = net_rand(rng);
+	if (c->op == PW_WIRE_CMD_EXEC && net_chance(rng, 500)) {
+		c->gang_id = 1 + net_below(rng, UINT32_MAX);
+		c->slice = 1 + net_below(rng, UINT32_MAX);
+	}
 	c->bytes = net_rand(rng);
 	if (c->op == PW_WIRE_CMD_DCN_SEND)
 		c->peer_buf = net_rand(rng);
@@ -200,7 +202,9 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 		b->total = PW_WIRE_FN_DESC_SIZE +
 			   net_below(rng, PW_WIRE_MAX_FN_BYTES -
 					  PW_WIRE_FN_DESC_SIZE + 1);
-		b->nbytes = 1 + net_below(rng, PW_WIRE_FN_CHUNK);
+		/* A part never holds more than the whole. */
+		b->nbytes = 1 + net_below(rng, b->total < PW_WIRE_FN_CHUNK ?
+					       b->total : PW_WIRE_FN_CHUNK);
 		b->offset = net_below(rng, b->total - b->nbytes + 1);
 		for (i = 0; i < b->nbytes; i++)
 			b->data[i] = net_rand(rng);
@@ -211,13 +215,17 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 
 		b->op = PW_WIRE_BUF_CREATE +
 			net_below(rng, PW_WIRE_BUF_NOPS - 1);
-		b->host = net_below(rng, PW_WIRE_MAX_HOSTS);
 		b->client = net_rand(rng);
 		b->id = net_rand(rng) & ~PW_WIRE_BUF_TEMP;
+		/* From a client a shard may name its slice instead. */
+		if (net_chance(rng, 300))
+			b->slice = 1 + net_below(rng, UINT32_MAX);
+		else
+			b->host = net_below(rng, PW_WIRE_MAX_HOSTS);
 		if (b->op == PW_WIRE_BUF_CREATE) {
 			b->dtype = net_rand(rng);
 			b->rank = net_below(rng, PW_WIRE_MAX_DIMS + 1);
-			b->dev = net_rand(rng);
+			b->dev = b->slice ? 0 : net_rand(rng);
 			for (i = 0; i < b->rank; i++)
 				b->shape[i] = net_rand(rng);
 		}
@@ -235,8 +243,8 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 	case PW_WIRE_STATUS: {
 		struct pw_wire_status *b = &m->body.status;
 
-		b->ref_type = net_below(rng, 2) ? PW_WIRE_FUNCTION :
-						  PW_WIRE_BUFFER;
+		b->ref_type = (uint8_t[]){ PW_WIRE_FUNCTION, PW_WIRE_BUFFER,
+					   PW_WIRE_SLICE }[net_below(rng, 3)];
 		b->status = net_below(rng, 2) ? 0 : net_rand(rng);
 		b->client = net_rand(rng);
 		b->ref_id = net_rand(rng);
@@ -265,6 +273,26 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 	case PW_WIRE_BYE:
 		m->body.bye.client = net_rand(rng);
 		break;
+	case PW_WIRE_SLICE: {
+		struct pw_wire_slice *b = &m->body.slice;
+
+		b->op = PW_WIRE_SLICE_MAKE + net_below(rng, PW_WIRE_SLICE_NOPS - 1);
+		b->client = net_rand(rng);
+		b->id = 1 + net_below(rng, UINT32_MAX);
+		b->host = net_chance(rng, 500) ? PW_WIRE_ANY_HOST :
+			  net_below(rng, PW_WIRE_MAX_HOSTS);
+		if (b->op != PW_WIRE_SLICE_MAKE)
+			break;
+		b->n = 1 + net_below(rng, PW_WIRE_MAX_DEVICES);
+		b->ndims = net_below(rng, PW_WIRE_MAX_DIMS + 1);
+		for (i = 0; i < b->ndims; i++)
+			b->shape[i] = net_rand(rng);
+		if (net_chance(rng, 500))
+			b->flags = PW_WIRE_SLICE_PINNED;
+		for (i = 0; i < b->n; i++)
+			b->devices[i] = net_below(rng, PW_WIRE_MAX_DEVICES);
+		break;
+	}
 	default:	/* ACK */
 		break;
 	}

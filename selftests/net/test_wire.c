@@ -278,8 +278,7 @@ TEST(round_trip_at_bounds)
 		n->nin = PW_WIRE_MAX_BUFS;
 		n->arg_index = i % 2 ? PW_WIRE_NO_ARG : PW_WIRE_RUN_IDS - 1;
 		n->fn_id = 0x80000000u + i;
-		n->host = 0xffff;
-		n->dev = 0xff;
+		n->slice = 0xfffffff0u + i;
 		n->nshards = 1;
 		for (k = 0; k < PW_WIRE_MAX_BUFS; k++) {
 			n->in[k].node = m.body.program.first_node + i - 1 - k;
@@ -551,8 +550,7 @@ static void craft_msg(struct pw_wire_msg *m, unsigned int type,
 		m->body.program.nodes[1].arg_index = PW_WIRE_NO_ARG;
 		m->body.program.nodes[1].nin = 1;
 		m->body.program.nodes[1].in[0].node = 0;
-		m->body.program.nodes[1].host = 3;
-		m->body.program.nodes[1].dev = 1;
+		m->body.program.nodes[1].slice = 3;
 		break;
 	case PW_WIRE_PLAN:
 		m->body.plan.ncmds = 2;
@@ -622,6 +620,20 @@ static void craft_msg(struct pw_wire_msg *m, unsigned int type,
 		m->body.ready.src_host = 2;
 		m->body.ready.dst_host = 3;
 		break;
+	case PW_WIRE_SLICE: {
+		struct pw_wire_slice *b = &m->body.slice;
+
+		/* MAKE of a 2x2 slice the controller places. */
+		memset(b, 0, sizeof(*b));
+		b->op = PW_WIRE_SLICE_MAKE;
+		b->n = 4;
+		b->ndims = 2;
+		b->shape[0] = 2;
+		b->shape[1] = 2;
+		b->host = PW_WIRE_ANY_HOST;
+		b->id = 64;
+		break;
+	}
 	}
 }
 
@@ -852,9 +864,6 @@ TEST(reject_v2_fields)
 {
 	struct craft c;
 
-	CRAFT(&c, PW_WIRE_PROGRAM, 1);
-	c.buf[BODY(struct pw_wire_program, nodes[1].reserved)] = 1;
-	REJECT(&c, PW_WIRE_E_RESERVED);
 	/* Edges only from earlier nodes: not itself, not a later one. */
 	CRAFT(&c, PW_WIRE_PROGRAM, 1);
 	net_put16(c.buf + BODY(struct pw_wire_program, nodes[1].in[0].node),
@@ -910,8 +919,13 @@ TEST(reject_v2_fields)
 	CRAFT(&c, PW_WIRE_PLAN, 1);
 	c.buf[BODY(struct pw_wire_plan, cmds[0].reserved)] = 1;
 	REJECT(&c, PW_WIRE_E_RESERVED);
+	/* A gang's slice without the gang, and a gang on a NOP. */
 	CRAFT(&c, PW_WIRE_PLAN, 1);
-	c.buf[BODY(struct pw_wire_plan, cmds[1].reserved2) + 3] = 1;
+	c.buf[BODY(struct pw_wire_plan, cmds[0].slice) + 3] = 1;
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	CRAFT(&c, PW_WIRE_PLAN, 1);
+	c.buf[BODY(struct pw_wire_plan, cmds[1].slice)] = 1;
+	c.buf[BODY(struct pw_wire_plan, cmds[1].gang_id)] = 1;
 	REJECT(&c, PW_WIRE_E_RESERVED);
 	/* peer_buf is DCN_SEND's alone. */
 	CRAFT(&c, PW_WIRE_PLAN, 1);
@@ -1092,9 +1106,10 @@ TEST(reject_buffer)
 	CRAFT(&c, PW_WIRE_BUFFER, 1);
 	c.buf[BODY(struct pw_wire_buffer, reserved2)] = 1;
 	REJECT(&c, PW_WIRE_E_RESERVED);
+	/* A shard named by its slice names no host or device too. */
 	CRAFT(&c, PW_WIRE_BUFFER, 1);
-	c.buf[BODY(struct pw_wire_buffer, reserved3) + 2] = 1;
-	REJECT(&c, PW_WIRE_E_RESERVED);
+	c.buf[BODY(struct pw_wire_buffer, slice) + 2] = 1;
+	REJECT(&c, PW_WIRE_E_VALUE);
 	/* What only CREATE describes: not in a WRITE. */
 	CRAFT(&c, PW_WIRE_BUFFER, 1);
 	c.buf[BODY(struct pw_wire_buffer, op)] = PW_WIRE_BUF_WRITE;
@@ -1308,13 +1323,16 @@ TEST(fn_desc_round_trip)
 	ASSERT_EQ(0, memcmp(b + 16, "\x03\x00\x00\x00\xe8\x03\x00\x00", 8));
 	ASSERT_EQ(0, memcmp(b + 24, "\x00\x00\x00\x00\x00\x00\x00\x00", 8));
 	ASSERT_EQ(0, memcmp(b + 32, "\x05\x04\x03\x02\x01\x00\x00\x00", 8));
-	ASSERT_EQ(PWTPU_DT_F32, b[40]);
-	ASSERT_EQ(2, b[41]);
-	ASSERT_EQ(0, memcmp(b + 44, "\x04\x00\x00\x00\x08\x00\x00\x00", 8));
-	ASSERT_EQ(PWTPU_DT_I32, b[60]);
-	ASSERT_EQ(PWTPU_DT_BF16, b[80]);
-	ASSERT_EQ(0, memcmp(b + 96, "\x04\x03\x02\x01", 4));
-	for (i = 100; i < PW_WIRE_FN_DESC_SIZE; i++)
+	/* flags, group_size, permute_shift, reserved (version 4): none. */
+	for (i = 40; i < 56; i++)
+		ASSERT_EQ(0, b[i]);
+	ASSERT_EQ(PWTPU_DT_F32, b[56]);
+	ASSERT_EQ(2, b[57]);
+	ASSERT_EQ(0, memcmp(b + 60, "\x04\x00\x00\x00\x08\x00\x00\x00", 8));
+	ASSERT_EQ(PWTPU_DT_I32, b[76]);
+	ASSERT_EQ(PWTPU_DT_BF16, b[96]);
+	ASSERT_EQ(0, memcmp(b + 112, "\x04\x03\x02\x01", 4));
+	for (i = 116; i < PW_WIRE_FN_DESC_SIZE; i++)
 		ASSERT_EQ(0, b[i]);
 
 	/* Neither scratch nor constants; nothing but an image. */
@@ -1615,6 +1633,97 @@ TEST(fuzz)
 	}
 	/* The mutations reach most of the decoder's checks. */
 	ASSERT_GE(reasons, 10u);
+}
+
+/* SLICE (version 4): every field that must be refused is. */
+TEST(reject_slice_fields)
+{
+	struct craft c;
+
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	ASSERT_LT(0, c.len);
+	/* op */
+	c.buf[BODY(struct pw_wire_slice, op)] = PW_WIRE_SLICE_NOPS;
+	REJECT(&c, PW_WIRE_E_VALUE);
+	/* counts */
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	c.buf[BODY(struct pw_wire_slice, n)] = PW_WIRE_MAX_DEVICES + 1;
+	REJECT(&c, PW_WIRE_E_COUNT);
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	c.buf[BODY(struct pw_wire_slice, ndims)] = PW_WIRE_MAX_DIMS + 1;
+	REJECT(&c, PW_WIRE_E_COUNT);
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	c.buf[BODY(struct pw_wire_slice, n)] = 0;
+	REJECT(&c, PW_WIRE_E_VALUE);
+	/* reserved, unknown flags, extents and devices past the counts */
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	c.buf[BODY(struct pw_wire_slice, reserved)] = 1;
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	c.buf[BODY(struct pw_wire_slice, flags)] = 2;
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	c.buf[BODY(struct pw_wire_slice, shape[2])] = 1;
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	c.buf[BODY(struct pw_wire_slice, devices[4])] = 1;
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	/* values: no id, a host past the cluster, a device past an island */
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	net_put32(c.buf + BODY(struct pw_wire_slice, id), 0);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	net_put16(c.buf + BODY(struct pw_wire_slice, host), PW_WIRE_MAX_HOSTS);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	c.buf[BODY(struct pw_wire_slice, devices[1])] = PW_WIRE_MAX_DEVICES;
+	REJECT(&c, PW_WIRE_E_VALUE);
+	/* FREE carries only the id */
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	c.buf[BODY(struct pw_wire_slice, op)] = PW_WIRE_SLICE_FREE;
+	REJECT(&c, PW_WIRE_E_RESERVED);
+}
+
+/* The FUNCTION head's version-4 fields: collectives and permute. */
+TEST(fn_desc_collective_fields)
+{
+	uint8_t raw[PW_WIRE_FN_DESC_SIZE + 8];
+	struct pw_wire_fn_desc d, back;
+
+	memset(&d, 0, sizeof(d));
+	d.nparams = 1;
+	d.nresults = 1;
+	d.nbufs = 2;
+	d.scratch_buf = -1;
+	d.const_buf = -1;
+	d.image_bytes = 8;
+	d.sigs[0].dtype = PWTPU_DT_F32;
+	d.sigs[0].rank = 1;
+	d.sigs[0].shape[0] = 4;
+	d.sigs[1] = d.sigs[0];
+	d.flags = PW_WIRE_FN_COLLECTIVES | PW_WIRE_FN_PERMUTE;
+	d.group_size = 4;
+	d.permute_shift = -1;
+	pw_wire_fn_desc_pack(&d, raw);
+	ASSERT_EQ(0, pw_wire_fn_desc_unpack(raw, PW_WIRE_FN_DESC_SIZE + 8,
+					    &back));
+	EXPECT_EQ(d.flags, back.flags);
+	EXPECT_EQ(4u, back.group_size);
+	EXPECT_EQ(-1, back.permute_shift);
+	/* A permute without collectives, a shift without a permute. */
+	d.flags = PW_WIRE_FN_PERMUTE;
+	pw_wire_fn_desc_pack(&d, raw);
+	EXPECT_EQ(-EINVAL, pw_wire_fn_desc_unpack(raw, PW_WIRE_FN_DESC_SIZE + 8,
+						  &back));
+	d.flags = PW_WIRE_FN_COLLECTIVES;
+	pw_wire_fn_desc_pack(&d, raw);
+	EXPECT_EQ(-EINVAL, pw_wire_fn_desc_unpack(raw, PW_WIRE_FN_DESC_SIZE + 8,
+						  &back));
+	d.permute_shift = 0;
+	d.flags = 0x80;
+	pw_wire_fn_desc_pack(&d, raw);
+	EXPECT_EQ(-EINVAL, pw_wire_fn_desc_unpack(raw, PW_WIRE_FN_DESC_SIZE + 8,
+						  &back));
 }
 
 TEST_HARNESS_MAIN

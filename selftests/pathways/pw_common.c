@@ -10,6 +10,8 @@
 
 #include <pwtpu/pwtpu_dev.h>
 
+#include <pathways/remote.h>
+
 #include "pw_common.h"
 
 struct pw_client *pwt_connect(const char *name, unsigned int weight)
@@ -230,4 +232,66 @@ void pwt_sleep_ms(unsigned int ms)
 	};
 
 	nanosleep(&ts, NULL);
+}
+
+int pwt_allreduce_runs(const char *controller, unsigned int ndev, float base,
+		       unsigned int runs, unsigned int in_flight, char *why,
+		       size_t why_len)
+{
+	const uint32_t n4 = 4, shape[1] = { 4 };
+	float x[PWT_MAX_DEVICES * 4], got[PWT_MAX_DEVICES * 4];
+	struct pw_fn *fn = pwt_allreduce_add_fn("ar", 0.0, n4);
+	struct pw_rprog *p = pw_rprog_begin();
+	uint32_t slice, fid = 0, prog, in, *out, *ticket;
+	struct pw_remote *r = NULL;
+	unsigned int i, k;
+	int v, ret;
+
+	out = calloc(runs, sizeof(*out));
+	ticket = calloc(runs, sizeof(*ticket));
+	ret = fn && p && out && ticket && ndev <= PWT_MAX_DEVICES ?
+	      pw_remote_connect(controller, "allreduce", &r) : -ENOMEM;
+	for (i = 0; i < ndev * 4; i++)
+		x[i] = base;
+	if (!ret)
+		ret = pw_remote_slice(r, ndev, NULL, &slice);
+	if (!ret)
+		ret = pw_remote_buffer_sharded(r, slice, PWTPU_DT_F32, 1, shape,
+					       x, false, &in);
+	if (!ret)
+		ret = pw_remote_function(r, fn, &fid);
+	if (!ret) {
+		v = pw_rprog_arg_sharded(p, slice, ndev, PWTPU_DT_F32, 1,
+					 shape);
+		pw_rprog_call_sharded(p, fn, fid, slice, ndev, &v, 1, &v);
+		pw_rprog_results(p, &v, 1);
+		ret = pw_remote_program(r, p, &prog);
+	}
+	for (k = 0; !ret && k < runs; k++) {
+		if (k >= in_flight)
+			ret = pw_remote_wait(r, ticket[k - in_flight]);
+		if (!ret)
+			ret = pw_remote_run_async(r, prog, &in, 1, &out[k], 1,
+						  &ticket[k]);
+	}
+	for (k = runs > in_flight ? runs - in_flight : 0; !ret && k < runs;
+	     k++)
+		ret = pw_remote_wait(r, ticket[k]);
+	if (!ret)
+		ret = pw_remote_read(r, 0, out[runs - 1], got,
+				     ndev * 4 * sizeof(float));
+	snprintf(why, why_len, "%s", ret ? pw_last_error() : "");
+	for (i = 0; !ret && pwt_values_checked() && i < ndev * 4; i++) {
+		if (got[i] != base * (float)ndev) {
+			snprintf(why, why_len, "element %u is %g, not %g", i,
+				 got[i], base * (float)ndev);
+			ret = -EDOM;
+		}
+	}
+	pw_remote_close(r);
+	pw_rprog_free(p);
+	pw_fn_put(fn);
+	free(out);
+	free(ticket);
+	return ret;
 }

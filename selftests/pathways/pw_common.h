@@ -98,4 +98,16 @@ bool pwt_linked(unsigned int a, unsigned int b);
 uint64_t pwt_now_ns(void);
 void pwt_sleep_ms(unsigned int ms);
 
+struct pw_remote;
+
+/*
+ * As a client of @controller (NULL: in-process): @runs runs of y =
+ * all_reduce_sum(x) over a slice of @ndev devices the controller
+ * places, @in_flight at a time, x = @base on every shard; the last y
+ * is checked. 0, or -errno with what failed in @why.
+ */
+int pwt_allreduce_runs(const char *controller, unsigned int ndev, float base,
+		       unsigned int runs, unsigned int in_flight, char *why,
+		       size_t why_len);
+
 #endif /* PW_COMMON_H */

@@ -219,39 +219,44 @@ TEST(pathwaysd_worker_is_refused_by_an_embedded_holder)
  */
 TEST(embedded_client_is_refused_while_pathwaysd_drives_the_island)
 {
-	char exe[PATH_MAX], want[64];
+	char exe[PATH_MAX], want[64], line[512] = "";
 	struct pw_client *c = NULL;
-	int ret = 0, i, status;
+	size_t got = 0;
+	int outp[2], status;
 	pid_t pid;
+	ssize_t n;
 
 	PWT_NEED_DEVICES(1);
 	pathwaysd_path(exe, sizeof(exe));
 	ASSERT_EQ(0, access(exe, X_OK));
+	ASSERT_EQ(0, pipe(outp));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(null, 1);
+		close(outp[0]);
+		dup2(outp[1], 1);
 		execl(exe, exe, "--role", "worker", "--listen", "127.0.0.1:7790",
 		      "--controller", "127.0.0.1:9", "--host-id", "0",
 		      "--data", "tcp", "--run-for", "60", (char *)NULL);
 		_exit(127);
 	}
-	/* Until the worker has opened its devices (a few ms; 20 s at most). */
-	for (i = 0; i < 2000; i++) {
-		ret = pw_connect(NULL, &c);
-		if (ret)
+	close(outp[1]);
+	/* It says "worker 0: island ..." once it holds the island. */
+	while (!strstr(line, "island") && got < sizeof(line) - 1) {
+		n = read(outp[0], line + got, sizeof(line) - 1 - got);
+		if (n <= 0)
 			break;
-		pw_disconnect(c);
-		usleep(10000);
+		got += (size_t)n;
+		line[got] = '\0';
 	}
-	EXPECT_EQ(-EBUSY, ret);
+	ASSERT_NE(NULL, strstr(line, "island")) TH_LOG("pathwaysd said: %s", line);
+	EXPECT_EQ(-EBUSY, pw_connect(NULL, &c));
 	TH_LOG("pw_connect said: %s", pw_last_error());
 	snprintf(want, sizeof(want), "process %ld (pathwaysd)", (long)pid);
 	EXPECT_NE(NULL, strstr(pw_last_error(), want));
 	ASSERT_EQ(0, kill(pid, SIGTERM));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	close(outp[0]);
 	/* Gone: the island is free. */
 	c = pwt_connect("after", 0);
 	EXPECT_NE(NULL, c);

@@ -4,12 +4,19 @@
  * controller and worker inside the process (runtime/dcn/local.c), joined
  * by the in-process transport: the same code as a cluster, one island.
  * A program chained over the island's devices (copies over the mesh)
- * gives the right values, 64 runs in flight each their own; clients of
- * the process share the cluster but not their buffers; the island is
- * claimed while it runs and HBM returns to where it was when the last
- * client leaves. Runs in the testbed with pwtpu.ko loaded.
+ * gives the right values, 64 runs in flight each their own; slices
+ * placed by the controller's resource manager hold sharded buffers, SPMD
+ * calls run one shard per device, all-reduces run as gangs over a slice,
+ * and values move shard by shard between slices; a slice no island can
+ * hold is refused clearly; two clients' all-reduces on the same devices,
+ * many in flight, all complete (the worker gang-schedules them in the
+ * controller's order); clients of the process share the cluster but not
+ * their buffers; the island is claimed while it runs and HBM returns to
+ * where it was when the last client leaves. Runs in the testbed with
+ * pwtpu.ko loaded.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -175,6 +182,143 @@ TEST(another_process_is_refused_while_the_cluster_runs)
 	}
 	close(go[0]);
 	close(go[1]);
+}
+
+/* One slice over every device, placed by the controller; x + 1 per shard. */
+TEST_F(inproc, spmd_over_a_placed_slice)
+{
+	const uint32_t shape[1] = { N };
+	float x[PWT_MAX_DEVICES * N], got[PWT_MAX_DEVICES * N];
+	struct pw_fn *fn = plus_fn(1.0f);
+	struct pw_rprog *p = pw_rprog_begin();
+	uint32_t slice, fid, prog, in, out;
+	unsigned int n = self->ndev, i;
+	int v;
+
+	ASSERT_EQ(0, pw_remote_slice(self->r, n, NULL, &slice))
+		TH_LOG("%s", pw_last_error());
+	for (i = 0; i < n * N; i++)
+		x[i] = (float)i;
+	ASSERT_EQ(0, pw_remote_buffer_sharded(self->r, slice, PWTPU_DT_F32, 1,
+					      shape, x, false, &in))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_function(self->r, fn, &fid));
+	v = pw_rprog_arg_sharded(p, slice, n, PWTPU_DT_F32, 1, shape);
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, fn, fid, slice, n, &v, 1, &v));
+	ASSERT_EQ(0, pw_rprog_results(p, &v, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_run(self->r, prog, &in, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_read(self->r, 0, out, got, n * N * sizeof(float)))
+		TH_LOG("%s", pw_last_error());
+	for (i = 0; pwt_values_checked() && i < n * N; i++)
+		ASSERT_EQ(x[i] + 1, got[i]) TH_LOG("element %u", i);
+	pw_rprog_free(p);
+	pw_fn_put(fn);
+}
+
+/*
+ * y = all_reduce_sum(x) + 1 over a 2x2 slice, then moved shard by shard
+ * to a second slice and added to there: every shard of the result is
+ * the sum plus 2.
+ */
+TEST_F(inproc, all_reduce_as_a_gang_and_a_move_between_slices)
+{
+	const uint32_t shape[1] = { N };
+	float x[4 * N], got[4 * N], sum[N] = { 0 };
+	struct pw_fn *ar = pwt_allreduce_add_fn("ar", 1.0, N);
+	struct pw_fn *inc = plus_fn(1.0f);
+	struct pw_rprog *p = pw_rprog_begin();
+	uint32_t a, b, far, finc, prog, in, out;
+	unsigned int i;
+	int v;
+
+	PWT_NEED_DEVICES(4);
+	ASSERT_NE(NULL, ar);
+	ASSERT_EQ(0, pw_remote_slice(self->r, 4, "2x2", &a))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_slice(self->r, 4, NULL, &b))
+		TH_LOG("%s", pw_last_error());
+	for (i = 0; i < 4 * N; i++) {
+		x[i] = (float)(i * 3 % 7);
+		sum[i % N] += x[i];
+	}
+	ASSERT_EQ(0, pw_remote_buffer_sharded(self->r, a, PWTPU_DT_F32, 1,
+					      shape, x, false, &in));
+	ASSERT_EQ(0, pw_remote_function(self->r, ar, &far))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_function(self->r, inc, &finc));
+	v = pw_rprog_arg_sharded(p, a, 4, PWTPU_DT_F32, 1, shape);
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, ar, far, a, 4, &v, 1, &v));
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, inc, finc, b, 4, &v, 1, &v));
+	ASSERT_EQ(0, pw_rprog_results(p, &v, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog))
+		TH_LOG("%s", pw_last_error());
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, pw_remote_run(self->r, prog, &in, 1, &out, 1))
+			TH_LOG("run %u: %s", i, pw_last_error());
+	ASSERT_EQ(0, pw_remote_read(self->r, 0, out, got, sizeof(got)));
+	for (i = 0; pwt_values_checked() && i < 4 * N; i++)
+		ASSERT_EQ(sum[i % N] + 2, got[i]) TH_LOG("element %u", i);
+	pw_rprog_free(p);
+	pw_fn_put(ar);
+	pw_fn_put(inc);
+}
+
+TEST_F(inproc, a_slice_no_island_can_hold_is_refused)
+{
+	uint32_t s;
+
+	EXPECT_EQ(-E2BIG, pw_remote_slice(self->r, self->ndev + 1, NULL, &s));
+	TH_LOG("%s", pw_last_error());
+	EXPECT_NE(NULL, strstr(pw_last_error(), "no island"));
+	EXPECT_EQ(-EINVAL, pw_remote_slice(self->r, 4, "3x3", &s));
+	EXPECT_EQ(-EINVAL, pw_remote_slice(self->r, 0, NULL, &s));
+}
+
+#define GANG_RUNS	300
+#define IN_FLIGHT	32
+
+struct gang_client {
+	unsigned int ndev;
+	float base;
+	int err;
+	char why[200];
+};
+
+/* A client of its own: GANG_RUNS all-reduces over every device. */
+static void *gang_client_main(void *arg)
+{
+	struct gang_client *gc = arg;
+
+	gc->err = pwt_allreduce_runs(NULL, gc->ndev, gc->base, GANG_RUNS,
+				     IN_FLIGHT, gc->why, sizeof(gc->why));
+	return NULL;
+}
+
+/*
+ * Two clients' all-reduces over the same devices, many in flight each:
+ * the island's worker puts whole gangs on the devices in the order the
+ * controller sent them, so none waits in the driver for a peer stuck
+ * behind the other client's gang (no -ETIMEDOUT).
+ */
+TEST_F_TIMEOUT(inproc, two_clients_all_reduce_on_the_same_devices, 600)
+{
+	struct gang_client gc[2] = {
+		{ .ndev = self->ndev, .base = 1.0f },
+		{ .ndev = self->ndev, .base = 2.0f },
+	};
+	pthread_t t[2];
+	int i;
+
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, gang_client_main,
+					    &gc[i]));
+	for (i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(0, gc[i].err) TH_LOG("client %d: %s", i, gc[i].why);
+	}
 }
 
 TEST_HARNESS_MAIN

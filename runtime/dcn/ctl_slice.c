@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctl_slice.c - clients' slices: the controller's resource managers place
+ * them. A client asks for n devices (with a mesh shape, or any n,
+ * neighbours preferred); the controller tries the islands that are up,
+ * least loaded first, and the first whose resource manager can place it
+ * holds it. Tests and benchmarks may pin a slice to a host's devices.
+ * The client learns the host only as an answer; programs and buffers
+ * name the slice. The slice's worker is told its devices (SLICE), for
+ * the gangs of computations over it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "roles.h"
+
+struct pw_ctl_slice *pw_ctl_slice_find(struct pw_controller *c,
+				       uint32_t client, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nslices; i++)
+		if (c->slices[i].used && c->slices[i].client == client &&
+		    c->slices[i].id == id)
+			return &c->slices[i];
+	return NULL;
+}
+
+/* The client's virtual device set on host @h's island, made on first use. */
+static struct pw_rm_vset *vset_of(struct pw_controller *c, uint32_t client,
+				  unsigned int h)
+{
+	struct pw_ctl_vset *v;
+	unsigned int i;
+
+	for (i = 0; i < c->nvsets; i++)
+		if (c->vsets[i].client == client && c->vsets[i].host == h)
+			return c->vsets[i].vs;
+	v = realloc(c->vsets, (c->nvsets + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	c->vsets = v;
+	v = &c->vsets[c->nvsets];
+	v->client = client;
+	v->host = h;
+	if (pw_rm_vset_create(c->isl[h].rm, &v->vs))
+		return NULL;
+	c->nvsets++;
+	return v->vs;
+}
+
+static struct pw_ctl_slice *slice_slot(struct pw_controller *c)
+{
+	struct pw_ctl_slice *s;
+	unsigned int i;
+
+	for (i = 0; i < c->nslices; i++)
+		if (!c->slices[i].used)
+			return &c->slices[i];
+	s = realloc(c->slices, (c->nslices + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	c->slices = s;
+	s = &c->slices[c->nslices++];
+	memset(s, 0, sizeof(*s));
+	return s;
+}
+
+/* Devices of host @h's island that slices use now (its load). */
+static unsigned int island_load(struct pw_controller *c, unsigned int h)
+{
+	unsigned int d, load = 0;
+
+	for (d = 0; d < c->isl[h].reg.ndevices; d++)
+		load += (unsigned int)pw_rm_device_load(c->isl[h].rm, d);
+	return load;
+}
+
+/* Place @req on some island, least loaded first. */
+static int place(struct pw_controller *c, const struct pw_wire_slice *req,
+		 struct pw_ctl_slice *s)
+{
+	struct pw_rm_shape shape = { .ndims = req->ndims };
+	bool tried[PW_MAX_HOSTS] = { false };
+	int ret = -ENODEV;
+	unsigned int k, v;
+
+	if (req->ndims > PW_RM_MAX_DIMS)
+		return -EINVAL;
+	for (v = 0; v < req->ndims; v++)
+		shape.extent[v] = req->shape[v];
+	for (k = 0; k < PW_MAX_HOSTS; k++) {
+		unsigned int h, best = PW_MAX_HOSTS, best_load = 0;
+		struct pw_rm_vset *vs;
+
+		for (h = 0; h < PW_MAX_HOSTS; h++) {
+			unsigned int load;
+
+			if (tried[h] || !c->isl[h].used || !c->isl[h].up)
+				continue;
+			load = island_load(c, h);
+			if (best == PW_MAX_HOSTS || load < best_load) {
+				best = h;
+				best_load = load;
+			}
+		}
+		if (best == PW_MAX_HOSTS)
+			break;
+		tried[best] = true;
+		vs = vset_of(c, s->client, best);
+		if (!vs)
+			return -ENOMEM;
+		ret = pw_rm_add_slice(vs, req->n, req->ndims ? &shape : NULL,
+				      &s->rs);
+		if (ret)
+			continue;
+		s->host = (uint16_t)best;
+		for (v = 0; v < req->n; v++)
+			s->devs[v] = (uint8_t)pw_rm_slice_device(s->rs, v);
+		return 0;
+	}
+	return ret;
+}
+
+static int pin(struct pw_controller *c, const struct pw_wire_slice *req,
+	       struct pw_ctl_slice *s)
+{
+	struct pw_ctl_island *isl = &c->isl[req->host];
+	uint64_t seen = 0;
+	unsigned int v;
+
+	if (req->host >= PW_MAX_HOSTS || !isl->used || !isl->up)
+		return -EHOSTDOWN;
+	for (v = 0; v < req->n; v++) {
+		if (req->devices[v] >= isl->reg.ndevices)
+			return -ENODEV;
+		if (seen & (1ull << req->devices[v]))
+			return -EINVAL;
+		seen |= 1ull << req->devices[v];
+	}
+	s->host = req->host;
+	memcpy(s->devs, req->devices, req->n);
+	return 0;
+}
+
+/* Tell host @h's worker of slice @s (MAKE) or that it is gone (FREE). */
+static void tell_worker(struct pw_controller *c, const struct pw_ctl_slice *s,
+			uint8_t op, uint64_t now)
+{
+	struct pw_node_peer *wp;
+	struct pw_wire_msg m;
+
+	if (!c->isl[s->host].used || !c->isl[s->host].up)
+		return;
+	wp = pw_node_find(&c->node, c->isl[s->host].node);
+	if (!wp)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_SLICE;
+	m.body.slice.op = op;
+	m.body.slice.host = s->host;
+	m.body.slice.client = s->client;
+	m.body.slice.id = s->id;
+	if (op == PW_WIRE_SLICE_MAKE) {
+		m.body.slice.n = s->n;
+		memcpy(m.body.slice.devices, s->devs, s->n);
+	}
+	pw_node_send(&c->node, wp, &m, now);
+}
+
+static void slice_free(struct pw_controller *c, struct pw_ctl_slice *s,
+		       bool tell, uint64_t now)
+{
+	if (tell)
+		tell_worker(c, s, PW_WIRE_SLICE_FREE, now);
+	if (s->rs)
+		pw_rm_release_slice(s->rs);
+	memset(s, 0, sizeof(*s));
+}
+
+int pw_ctl_on_slice(struct pw_controller *c, struct pw_node_peer *p,
+		    const struct pw_wire_msg *msg, uint64_t now)
+{
+	const struct pw_wire_slice *req = &msg->body.slice;
+	struct pw_ctl_slice *s;
+	struct pw_wire_msg st;
+	int ret = 0;
+
+	if (!(p->id & PW_NODE_CLIENT_BASE) || req->client)
+		return -EPERM;
+	s = pw_ctl_slice_find(c, p->id, req->id);
+	if (req->op == PW_WIRE_SLICE_FREE) {
+		if (s)
+			slice_free(c, s, true, now);
+		return 0;	/* no answer is waited for */
+	}
+	memset(&st, 0, sizeof(st));
+	if (s) {
+		ret = -EEXIST;
+	} else if (!(s = slice_slot(c))) {
+		ret = -ENOMEM;
+	} else {
+		s->client = p->id;
+		s->id = req->id;
+		s->n = req->n;
+		ret = req->flags & PW_WIRE_SLICE_PINNED ? pin(c, req, s) :
+		      req->host != PW_WIRE_ANY_HOST ? -EINVAL : place(c, req, s);
+		if (ret) {
+			memset(s, 0, sizeof(*s));
+		} else {
+			s->used = true;
+			tell_worker(c, s, PW_WIRE_SLICE_MAKE, now);
+			st.body.status.value = s->host;
+		}
+	}
+	st.hdr.type = PW_WIRE_STATUS;
+	st.body.status.ref_type = PW_WIRE_SLICE;
+	st.body.status.status = (uint32_t)-ret;
+	st.body.status.ref_id = req->id;
+	pw_node_send(&c->node, p, &st, now);
+	return ret;
+}
+
+void pw_ctl_slices_forget_client(struct pw_controller *c, uint32_t client)
+{
+	unsigned int i, k = 0;
+
+	/* The workers hear BYE: they drop the client's slices themselves. */
+	for (i = 0; i < c->nslices; i++)
+		if (c->slices[i].used && c->slices[i].client == client)
+			slice_free(c, &c->slices[i], false, 0);
+	for (i = 0; i < c->nvsets; i++) {
+		if (c->vsets[i].client == client)
+			pw_rm_vset_destroy(c->vsets[i].vs);
+		else
+			c->vsets[k++] = c->vsets[i];
+	}
+	c->nvsets = k;
+}
+
+void pw_ctl_slices_host_reset(struct pw_controller *c, unsigned int h)
+{
+	unsigned int i, k = 0;
+
+	/* Its resource manager is made again: nothing placed on it stays. */
+	for (i = 0; i < c->nslices; i++)
+		if (c->slices[i].used && c->slices[i].host == h)
+			slice_free(c, &c->slices[i], false, 0);
+	for (i = 0; i < c->nvsets; i++) {
+		if (c->vsets[i].host == h)
+			pw_rm_vset_destroy(c->vsets[i].vs);
+		else
+			c->vsets[k++] = c->vsets[i];
+	}
+	c->nvsets = k;
+}
+
+void pw_ctl_slices_fini(struct pw_controller *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nslices; i++)
+		if (c->slices[i].used && c->slices[i].rs)
+			pw_rm_release_slice(c->slices[i].rs);
+	for (i = 0; i < c->nvsets; i++)
+		pw_rm_vset_destroy(c->vsets[i].vs);
+	free(c->slices);
+	free(c->vsets);
+	c->slices = NULL;
+	c->vsets = NULL;
+	c->nslices = 0;
+	c->nvsets = 0;
+}

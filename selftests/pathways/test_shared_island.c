@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_shared_island.c - two processes share one island through
+ * pathwaysd: a controller and the host's worker run as daemons on
+ * loopback, and two client processes each run 1,000 all-reduces over
+ * every device at once, many in flight. The worker puts each gang on
+ * the devices whole, in the controller's order, so none ends in the
+ * driver's gang timeout and every result is right. (Two processes with
+ * embedded runtimes get "island in use" instead: test_claim.) Runs in
+ * the testbed with pwtpu.ko loaded.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pw_common.h"
+#include "kselftest_harness.h"
+
+#define CTL_ADDR	"127.0.0.1:7740"
+#define RUNS		1000
+#define IN_FLIGHT	32
+
+/* build/tools/pathwaysd, from this binary's build/selftests/pathways/. */
+static void pathwaysd_path(char *path, size_t size)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	self[n > 0 ? n : 0] = '\0';
+	snprintf(path, size, "%s/../../tools/pathwaysd", dirname(self));
+}
+
+static pid_t daemon_start(const char *exe, const char *const *args)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execv(exe, (char *const *)args);
+		_exit(127);
+	}
+	return pid;
+}
+
+static void daemon_stop(pid_t pid)
+{
+	int status;
+
+	if (pid <= 0)
+		return;
+	kill(pid, SIGTERM);
+	waitpid(pid, &status, 0);
+}
+
+FIXTURE(shared) {
+	pid_t ctl;
+	pid_t worker;
+};
+
+FIXTURE_SETUP(shared)
+{
+	char exe[PATH_MAX];
+	const char *ctl[] = { exe, "--role", "controller", "--listen",
+			      CTL_ADDR, NULL };
+	const char *wk[] = { exe, "--role", "worker", "--listen",
+			     "127.0.0.1:7741", "--controller", CTL_ADDR,
+			     "--host-id", "0", "--data", "tcp", NULL };
+	char why[200];
+	unsigned int i;
+	int ret = -1;
+
+	self->ctl = self->worker = 0;
+	PWT_NEED_DEVICES(1);
+	pathwaysd_path(exe, sizeof(exe));
+	ASSERT_EQ(0, access(exe, X_OK));
+	self->ctl = daemon_start(exe, ctl);
+	self->worker = daemon_start(exe, wk);
+	ASSERT_LT(0, self->ctl);
+	ASSERT_LT(0, self->worker);
+	/* Until the worker has registered: one all-reduce goes through. */
+	for (i = 0; i < 100 && ret; i++) {
+		ret = pwt_allreduce_runs(CTL_ADDR, 1, 1.0f, 1, 1, why,
+					 sizeof(why));
+		if (ret)
+			pwt_sleep_ms(100);
+	}
+	ASSERT_EQ(0, ret) TH_LOG("the cluster never served: %s", why);
+}
+
+FIXTURE_TEARDOWN(shared)
+{
+	daemon_stop(self->worker);
+	daemon_stop(self->ctl);
+}
+
+TEST_F_TIMEOUT(shared, two_processes_all_reduce_on_one_island, 900)
+{
+	unsigned int ndev = pwt_sysfs_devices(), i;
+	int status[2], pipes[2][2];
+	char why[2][200];
+	pid_t pid[2];
+
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, pipe(pipes[i]));
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (pid[i] == 0) {
+			char msg[200];
+			int ret;
+
+			close(pipes[i][0]);
+			ret = pwt_allreduce_runs(CTL_ADDR, ndev, 1.0f + i, RUNS,
+						 IN_FLIGHT, msg, sizeof(msg));
+			if (write(pipes[i][1], msg, strlen(msg) + 1) < 0)
+				_exit(2);
+			_exit(ret ? 1 : 0);
+		}
+		close(pipes[i][1]);
+	}
+	for (i = 0; i < 2; i++) {
+		ssize_t n = read(pipes[i][0], why[i], sizeof(why[i]) - 1);
+
+		why[i][n > 0 ? n : 0] = '\0';
+		ASSERT_EQ(pid[i], waitpid(pid[i], &status[i], 0));
+		EXPECT_TRUE(WIFEXITED(status[i]) && WEXITSTATUS(status[i]) == 0)
+			TH_LOG("client %u: %s", i, why[i]);
+		close(pipes[i][0]);
+	}
+}
+
+TEST_HARNESS_MAIN
