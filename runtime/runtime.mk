@@ -22,7 +22,8 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/dcn/worker.c runtime/dcn/wk_run.c runtime/dcn/wk_obj.c \
 	runtime/dcn/wk_gang.c \
 	runtime/dcn/wdev.c runtime/dcn/wstore.c \
-	runtime/dcn/rclient.c runtime/dcn/rprog.c runtime/dcn/local.c
+	runtime/dcn/rclient.c runtime/dcn/rprog.c runtime/dcn/local.c \
+	runtime/dcn/rc_beat.c
 LIBPATHWAYS := $(BUILD)/libpathways.a
 
 # Rebuilt whole when its list of sources changes, not only its objects.

@@ -237,6 +237,12 @@ static void ctl_reap_clients(struct pw_controller *c, uint64_t now)
 
 		if (!p->ch || !is_client(p) || is_dying(c, p->id))
 			continue;
+		/* A live client heartbeats even while its program computes. */
+		if (now - p->last_heard_ns >= limit) {
+			client_gone(c, p, "nothing heard from it for the client timeout",
+				    now);
+			continue;
+		}
 		oldest = pw_rchan_oldest_unacked(p->ch);
 		if (oldest != UINT64_MAX && now - oldest >= limit)
 			client_gone(c, p, "it acknowledged nothing for the client timeout",

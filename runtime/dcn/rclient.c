@@ -77,39 +77,70 @@ static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 	}
 }
 
+/*
+ * Under the lock: step for up to @until (at least once), heartbeating
+ * while the wait is long.
+ */
+static int rc_step(struct pw_remote *r, uint64_t until)
+{
+	uint64_t now = pw_now_ns(), beat = PW_RC_HEARTBEAT_MS * 1000000ull;
+
+	pw_rc_keepalive(r, now);
+	return pw_node_step(&r->node, until <= now ? 0 :
+			    until - now < beat ? until - now : beat);
+}
+
 /* Step until *@flag or the timeout. */
 static int rc_wait(struct pw_remote *r, const bool *flag,
 		   unsigned int timeout_ms)
 {
 	uint64_t until = pw_now_ns() + timeout_ms * 1000000ull;
+	int ret = 0;
+
+	pw_rc_lock(r);
+	while (!*flag && !ret) {
+		if (pw_now_ns() >= until)
+			ret = -ETIMEDOUT;
+		else
+			ret = rc_step(r, until);
+	}
+	pw_rc_unlock(r);
+	return ret;
+}
+
+int pw_rc_send(struct pw_remote *r, struct pw_wire_msg *m)
+{
+	uint64_t now = pw_now_ns();
 	int ret;
 
-	while (!*flag) {
-		uint64_t now = pw_now_ns();
-
-		if (now >= until)
-			return -ETIMEDOUT;
-		ret = pw_node_step(&r->node, until - now);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	pw_rc_lock(r);
+	ret = pw_node_send(&r->node, r->ctl, m, now);
+	if (!ret)
+		r->last_sent_ns = now;
+	pw_rc_unlock(r);
+	return ret;
 }
 
 static int rc_send(struct pw_remote *r, struct pw_wire_msg *m)
 {
-	return pw_node_send(&r->node, r->ctl, m, pw_now_ns());
+	return pw_rc_send(r, m);
 }
 
 int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
 		   const struct sockaddr_in *controller, const char *name,
 		   unsigned int timeout_ms)
 {
+	pthread_mutexattr_t attr;
 	struct pw_wire_msg m;
 	uint32_t id;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
+	/* Recursive: a call holding it may send and wait, which take it. */
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&r->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
 	/*
 	 * Random, not the pid: clients on different hosts share one id
 	 * space, and their pids repeat from host to host.
@@ -133,6 +164,9 @@ int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
 		ret = rc_wait(r, &r->connected, timeout_ms);
 	if (!ret && r->ack.status)
 		ret = -(int)r->ack.status;
+	/* Alive between calls too, however long the caller computes. */
+	if (!ret)
+		ret = pw_rc_beat_start(r);
 	return ret;
 }
 
@@ -187,6 +221,7 @@ void pw_remote_shut(struct pw_remote *r)
 	struct pw_wire_msg m;
 	unsigned int i;
 
+	pw_rc_beat_stop(r);
 	/* BYE: the controller and workers free all the client had. */
 	if (r->connected) {
 		memset(&m, 0, sizeof(m));
@@ -207,6 +242,7 @@ void pw_remote_shut(struct pw_remote *r)
 	if (r->local)
 		pw_local_put();
 	r->local = false;
+	pthread_mutex_destroy(&r->lock);
 }
 
 int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
@@ -282,9 +318,11 @@ static int wait_status(struct pw_remote *r, uint64_t *value)
 
 static void expect_status(struct pw_remote *r, uint8_t type, uint32_t id)
 {
+	pw_rc_lock(r);
 	r->want_type = type;
 	r->want_id = id;
 	r->have_status = false;
+	pw_rc_unlock(r);
 }
 
 /* Ship a payload of head @desc, @image and @consts as FUNCTION @id. */
@@ -306,7 +344,9 @@ static int ship_function(struct pw_remote *r, uint32_t id,
 		memcpy(payload + PW_WIRE_FN_DESC_SIZE + desc->image_bytes,
 		       consts, desc->const_bytes);
 	expect_status(r, PW_WIRE_FUNCTION, id);
+	pw_rc_lock(r);
 	ret = pw_fn_payload_send(&r->node, r->ctl, id, 0, payload, total);
+	pw_rc_unlock(r);
 	free(payload);
 	return ret ? ret : wait_status(r, NULL);
 }
@@ -540,8 +580,10 @@ static int shard_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 		memcpy(b->data, (const uint8_t *)data + off, b->nbytes);
 		ret = rc_send(r, &m);
 		/* Hold back while a window's worth waits: the queue is bounded. */
+		pw_rc_lock(r);
 		while (!ret && pw_node_queued(r->ctl) > 4 * PW_RCHAN_WINDOW)
-			ret = pw_node_step(&r->node, 10000000ull);
+			ret = rc_step(r, pw_now_ns() + 10000000ull);
+		pw_rc_unlock(r);
 	}
 	return ret ? ret : wait_status(r, NULL);
 }
@@ -619,6 +661,8 @@ static int shard_read(struct pw_remote *r, uint32_t slice, unsigned int host,
 	m.body.buffer.slice = slice;
 	m.body.buffer.host = slice ? 0 : (uint16_t)host;
 	m.body.buffer.id = id;
+	/* The heartbeat thread's steps deliver too: set up under the lock. */
+	pw_rc_lock(r);
 	r->read_buf = data;
 	r->read_size = size;
 	r->read_got = 0;
@@ -627,18 +671,17 @@ static int shard_read(struct pw_remote *r, uint32_t slice, unsigned int host,
 	ret = rc_send(r, &m);
 	/* DATA parts until all came, or a STATUS saying why not. */
 	while (!ret && !done) {
-		uint64_t now = pw_now_ns();
-
-		if (now >= until)
+		if (pw_now_ns() >= until)
 			ret = -ETIMEDOUT;
 		else
-			ret = pw_node_step(&r->node, until - now);
+			ret = rc_step(r, until);
 		if (r->have_status)
 			ret = r->status.status ? -(int)r->status.status : -EPROTO;
 		done = r->read_got == size;
 	}
 	r->read_buf = NULL;
 	r->want_type = 0;
+	pw_rc_unlock(r);
 	return ret;
 }
 
@@ -727,12 +770,15 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	if (nargs + nres > PW_WIRE_RUN_IDS)
 		return pw_fail(-E2BIG, "run: %u arguments + %u results: at most %u",
 			       nargs, nres, PW_WIRE_RUN_IDS);
+	pw_rc_lock(r);
 	if (++r->next_run == 0)
 		r->next_run = 1;
 	run = run_slot(r, r->next_run);
-	if (run->used)
+	if (run->used) {
+		pw_rc_unlock(r);
 		return pw_fail(-EBUSY, "run: %u runs not waited for yet",
 			       PW_RC_MAX_RUNS);
+	}
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_RUN;
 	m.body.run.program_id = prog;
@@ -748,10 +794,11 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	run->timeout_ms = m.body.run.timeout_ms = r->run_timeout_ms;
 	m.body.run.client_send_ns = run->sent_ns = pw_now_ns();
 	ret = rc_send(r, &m);
-	if (ret) {
+	if (ret)
 		run->used = false;
+	pw_rc_unlock(r);
+	if (ret)
 		return pw_fail(ret, "run: sending: %s", strerror(-ret));
-	}
 	*ticket = run->run_id;
 	/* The results are the client's buffers: freed at close if not before. */
 	p = prog_find(r, prog);
@@ -766,27 +813,35 @@ int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
 {
 	struct pw_rc_run *run = run_slot(r, ticket);
 	unsigned int wait_ms;
+	uint32_t status;
 	int ret;
 
-	if (!run->used || run->run_id != ticket)
+	pw_rc_lock(r);
+	if (!run->used || run->run_id != ticket) {
+		pw_rc_unlock(r);
 		return pw_fail(-ENOENT, "wait: no run %u in flight", ticket);
+	}
 	/* The controller answers at the deadline: give its DONE time to come. */
 	wait_ms = run->timeout_ms > UINT_MAX - PW_REMOTE_TIMEOUT_MS ? UINT_MAX :
 		  run->timeout_ms + PW_REMOTE_TIMEOUT_MS;
 	ret = rc_wait(r, &run->have_done, wait_ms);
+	if (!ret) {
+		if (done)
+			*done = run->done;
+		if (sent_ns)
+			*sent_ns = run->sent_ns;
+		if (recv_ns)
+			*recv_ns = run->recv_ns;
+		run->used = false;
+	}
+	status = run->done.status;
+	pw_rc_unlock(r);
 	if (ret)
 		return pw_fail(ret, "run %u: no answer: %s", ticket,
 			       strerror(-ret));
-	if (done)
-		*done = run->done;
-	if (sent_ns)
-		*sent_ns = run->sent_ns;
-	if (recv_ns)
-		*recv_ns = run->recv_ns;
-	run->used = false;
-	if (run->done.status)
-		return pw_fail(-(int)run->done.status, "run %u failed: %s",
-			       ticket, strerror((int)run->done.status));
+	if (status)
+		return pw_fail(-(int)status, "run %u failed: %s", ticket,
+			       strerror((int)status));
 	return 0;
 }
 

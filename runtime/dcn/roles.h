@@ -8,6 +8,9 @@
 #ifndef PW_RUNTIME_DCN_ROLES_H
 #define PW_RUNTIME_DCN_ROLES_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include <pathways/remote.h>
 #include <pathways/rm.h>
 
@@ -524,6 +527,8 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 		   const struct pw_dp_opts *dp);
 
 #define PW_RC_MAX_RUNS		1024
+/* A client heartbeats this often when it has sent nothing else. */
+#define PW_RC_HEARTBEAT_MS	1000
 
 /* A run of a remote client, waiting for or holding its DONE. */
 struct pw_rc_run {
@@ -591,6 +596,12 @@ struct pw_rc_slice {
  * @local: its controller runs in this process (runtime/dcn/local.c).
  * @slices: slices it made (@nslices).
  * @nslices: see @slices.
+ * @lock: held while a call (or the heartbeat thread) uses @node.
+ * @beat: the heartbeat thread (runtime/dcn/rc_beat.c), if @beating.
+ * @beating: see @beat.
+ * @beat_stop: tells @beat to end.
+ * @last_use_ns: when a call last let go of @lock.
+ * @last_sent_ns: when a message last went to the controller.
  */
 struct pw_remote {
 	struct pw_node node;
@@ -620,7 +631,23 @@ struct pw_remote {
 	bool local;
 	struct pw_rc_slice *slices;
 	unsigned int nslices;
+	pthread_mutex_t lock;
+	pthread_t beat;
+	bool beating;
+	atomic_bool beat_stop;
+	atomic_uint_fast64_t last_use_ns;
+	uint64_t last_sent_ns;
 };
+
+/* runtime/dcn/rc_beat.c: the client's node, shared with its heartbeat. */
+void pw_rc_lock(struct pw_remote *r);
+void pw_rc_unlock(struct pw_remote *r);
+/* Under the lock: HEARTBEAT if nothing went for PW_RC_HEARTBEAT_MS. */
+void pw_rc_keepalive(struct pw_remote *r, uint64_t now);
+int pw_rc_beat_start(struct pw_remote *r);
+void pw_rc_beat_stop(struct pw_remote *r);
+/* Send @m to the controller (takes the lock). */
+int pw_rc_send(struct pw_remote *r, struct pw_wire_msg *m);
 
 /* Connect over transport @t (taken): 0, -ETIMEDOUT, -errno refused. */
 int pw_remote_open(struct pw_remote *r, struct pw_transport *t,

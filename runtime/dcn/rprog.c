@@ -355,7 +355,7 @@ int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 			w->nodes[w->nnodes].slice = slices[i];
 			w->nnodes++;
 		}
-		ret = pw_node_send(&r->node, r->ctl, &m, pw_now_ns());
+		ret = pw_rc_send(r, &m);
 	}
 	if (!ret)
 		ret = pw_remote_program_wait(r);

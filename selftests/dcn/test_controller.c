@@ -31,6 +31,8 @@
 #include "../../runtime/net/transport.h"
 
 #define MS 1000000ull
+/* The controller's clients; silent this long, a client has gone. */
+#define CLIENT_TIMEOUT_MS 1500
 
 /**
  * struct fake_worker - what the worker node saw, under @lock
@@ -166,8 +168,12 @@ FIXTURE_SETUP(ctl)
 	pthread_mutex_init(&self->fw.lock, NULL);
 	atomic_init(&self->stop, false);
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
-	/* The node sends no heartbeats: it must not be marked down. */
-	ASSERT_EQ(0, pw_controller_init(&self->c, t, 0, 600000, 0));
+	/*
+	 * The node sends no heartbeats: it must not be marked down. Clients
+	 * are given up on after 1.5 s of silence (the liveness tests).
+	 */
+	ASSERT_EQ(0, pw_controller_init(&self->c, t, 0, 600000,
+					CLIENT_TIMEOUT_MS));
 	ASSERT_EQ(0, pw_transport_local_addr(t, &ctl_addr));
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
 	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t,
@@ -348,6 +354,67 @@ TEST_F_TIMEOUT(ctl, tables_grow_and_a_clients_bound_is_named, 120)
 	EXPECT_NE(NULL, strstr(pw_last_error(), "its limit"))
 		TH_LOG("%s", pw_last_error());
 	pw_rprog_free(p);
+}
+
+/* Clients the controller gave up on so far (read from the test's thread). */
+static unsigned int gone(FIXTURE_DATA(ctl) *self)
+{
+	return __atomic_load_n(&self->c.gone, __ATOMIC_RELAXED);
+}
+
+/*
+ * A client that computes on its own for longer than the client timeout
+ * (no call at all), with the controller's answer to its run unread, is
+ * still a client afterwards: its heartbeat thread kept it alive.
+ */
+TEST_F_TIMEOUT(ctl, a_live_client_busy_between_calls_is_kept, 60)
+{
+	uint32_t out, ticket;
+	unsigned int before = gone(self);
+
+	set_answer(&self->fw, true);
+	ASSERT_EQ(0, pw_remote_run_async(self->r, self->prog,
+					 (uint32_t[]){ ARG_ID }, 1, &out, 1,
+					 &ticket));
+	usleep(3 * CLIENT_TIMEOUT_MS * 1000);	/* "computing" */
+	EXPECT_EQ(before, gone(self));
+	ASSERT_EQ(0, pw_remote_wait(self->r, ticket)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_run(self->r, self->prog,
+				   (uint32_t[]){ ARG_ID }, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+}
+
+/*
+ * A client that dies idle (nothing of the controller's unacknowledged)
+ * falls silent: the controller gives up on it within the client timeout
+ * and frees what it had.
+ */
+TEST_F_TIMEOUT(ctl, a_client_that_dies_idle_is_collected, 60)
+{
+	unsigned int before = gone(self), i;
+	char ctl_str[32];
+	struct sockaddr_in a;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, pw_transport_local_addr(self->c.node.t, &a));
+	snprintf(ctl_str, sizeof(ctl_str), "127.0.0.1:%u", ntohs(a.sin_port));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct pw_remote *r;
+
+		if (pw_remote_connect(ctl_str, "doomed", &r))
+			_exit(1);
+		/* Idle, then gone without BYE. */
+		usleep(200 * 1000);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	for (i = 0; i < 2 * CLIENT_TIMEOUT_MS / 10 && gone(self) == before; i++)
+		usleep(10 * 1000);
+	EXPECT_EQ(before + 1, gone(self));
 }
 
 TEST_HARNESS_MAIN
