@@ -40,12 +40,12 @@ int main(int argc, char **argv)
 {
 	const uint32_t shard[1] = { 1 };
 	const float v[2] = { 1, 2 };
-	struct pw_rm_slice *sa, *sb, *sc;
+	struct pw_slice *sa, *sb, *sc;
 	struct pw_buffer *arg, *t1, *t2, *t3, *r[2], *in, *out[2];
 	struct pw_fn *a, *b, *c;
 	struct pw_program *prog;
 	struct pw_client *cl;
-	struct pw_rm_vset *vs;
+	struct pw_vset *vs;
 	float o0[2], o1[2];
 	char repr[1024];
 	int ret = 1;

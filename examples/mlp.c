@@ -160,10 +160,10 @@ int main(int argc, char **argv)
 	struct pw_buffer *w[2], *x, *t, *aw[2], *res[3];
 	float *hx, *ht, hw1[D * H], hw2[H * O], loss[64];
 	double first = 0, last = 0, ref;
-	struct pw_rm_slice *all;
+	struct pw_slice *all;
 	struct pw_program *prog;
 	struct pw_client *cl;
-	struct pw_rm_vset *vs;
+	struct pw_vset *vs;
 	unsigned int ndev;
 	struct pw_fn *fn;
 

@@ -74,11 +74,11 @@ int main(int argc, char **argv)
 	static float hw[STAGES][WIDTH * WIDTH], hb[STAGES][WIDTH];
 	struct pw_buffer *w[STAGES], *bias[STAGES], *wone[STAGES * 2 + 1];
 	struct pw_buffer *args[ROWS], *xin[ROWS], *out[ROWS], *t, *ref;
-	struct pw_rm_slice *stage[STAGES], *one;
+	struct pw_slice *stage[STAGES], *one;
 	struct pw_fn *stage_fn, *whole_fn;
 	struct pw_program *prog;
 	struct pw_client *cl;
-	struct pw_rm_vset *vs;
+	struct pw_vset *vs;
 	unsigned int seed = 7;
 	uint32_t rows;
 

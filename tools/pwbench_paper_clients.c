@@ -37,7 +37,7 @@ struct worker {
 	unsigned int index;
 	unsigned int weight;
 	struct pw_client *cl;
-	struct pw_rm_slice *slice;
+	struct pw_slice *slice;
 	struct pw_fn *fn;
 	struct pw_buffer *x;
 	struct pw_buffer *out[OUTSTANDING];
@@ -86,7 +86,7 @@ static int worker_setup(struct worker *w)
 {
 	struct pw_connect_opts opts = { .weight = w->weight };
 	const float zero = 0.0f;
-	struct pw_rm_vset *vs;
+	struct pw_vset *vs;
 	char name[16];
 	int ret;
 

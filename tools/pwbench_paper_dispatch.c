@@ -28,7 +28,7 @@ struct chain {
 	unsigned int stages;
 	unsigned int ndevs;	/* distinct devices the stages use */
 	struct pw_client *cl;
-	struct pw_rm_slice *slice[MAX_STAGES];
+	struct pw_slice *slice[MAX_STAGES];
 	struct pw_fn *inc;
 	struct pw_program *prog;
 	struct pw_buffer *in;
@@ -77,7 +77,7 @@ static int chain_setup(struct chain *c, unsigned int stages)
 	const struct pw_connect_opts opts = { .name = "dispatch" };
 	bool used[PW_RM_MAX_DEVICES] = { false };
 	const float zero = 0.0f;
-	struct pw_rm_vset *vs;
+	struct pw_vset *vs;
 	unsigned int i;
 	int ret, dev;
 
@@ -89,7 +89,7 @@ static int chain_setup(struct chain *c, unsigned int stages)
 	ret = pw_make_virtual_device_set(c->cl, &vs);
 	for (i = 0; !ret && i < stages; i++) {
 		ret = pw_add_slice(vs, 1, NULL, &c->slice[i]);
-		dev = ret ? -1 : pw_rm_slice_device(c->slice[i], 0);
+		dev = ret ? -1 : pw_slice_device(c->slice[i], 0);
 		if (dev >= 0 && !used[dev]) {
 			used[dev] = true;
 			c->ndevs++;

@@ -32,7 +32,7 @@ const char *const pwp_mode_name[PWP_NR_MODES] = {
 /* The single controller's side: one client, one slice of all devices. */
 struct single {
 	struct pw_client *cl;
-	struct pw_rm_slice *slice;
+	struct pw_slice *slice;
 	unsigned int ndev;
 	struct pw_fn *step;
 	struct pw_fn *fused;
@@ -67,7 +67,7 @@ static int trace_chain(struct single *s)
 
 static int single_setup(struct single *s)
 {
-	struct pw_rm_vset *vs;
+	struct pw_vset *vs;
 	int ret = pw_connect(NULL, &s->cl);
 
 	if (ret)

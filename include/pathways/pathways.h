@@ -67,17 +67,25 @@ int pw_num_devices(struct pw_client *client);
 const char *pw_last_error(void);
 
 /*
- * Virtual devices (the resource manager of include/pathways/rm.h). The
- * set belongs to the client and is freed with it.
+ * Virtual devices: a client's set, and slices of it that the controller's
+ * resource manager places on physical devices (include/pathways/rm.h
+ * says how). The set belongs to the client and is freed with it.
  */
+struct pw_vset;
+struct pw_slice;
+
 int pw_make_virtual_device_set(struct pw_client *client,
-			       struct pw_rm_vset **vset);
+			       struct pw_vset **vset);
 /*
  * A slice of @n devices; @shape "2x2" etc. or NULL (any n devices,
  * neighbours preferred). Errors as pw_rm_add_slice().
  */
-int pw_add_slice(struct pw_rm_vset *vset, unsigned int n, const char *shape,
-		 struct pw_rm_slice **slice);
+int pw_add_slice(struct pw_vset *vset, unsigned int n, const char *shape,
+		 struct pw_slice **slice);
+/* Virtual devices of @slice. */
+unsigned int pw_slice_size(const struct pw_slice *slice);
+/* The island device virtual device @v of @slice is on, or -EINVAL. */
+int pw_slice_device(const struct pw_slice *slice, unsigned int v);
 
 /*
  * Take a device of the client's island out of service / back in. Its
@@ -171,7 +179,7 @@ unsigned int pw_fn_num_results(const struct pw_fn *fn);
  * another (n * shard bytes); with @replicate it holds one shard that every
  * device gets. The data is copied before the call returns.
  */
-int pw_buffer_from_host(struct pw_client *client, struct pw_rm_slice *slice,
+int pw_buffer_from_host(struct pw_client *client, struct pw_slice *slice,
 			enum pwtpu_dtype dtype, unsigned int rank,
 			const uint32_t *shard_shape, const void *data,
 			bool replicate, struct pw_buffer **buf);
@@ -190,7 +198,7 @@ size_t pw_buffer_shard_bytes(const struct pw_buffer *buf);
  * program block the call is a one-node program (OpByOp).
  */
 int pw_call(struct pw_client *client, struct pw_fn *fn,
-	    struct pw_rm_slice *slice, struct pw_buffer *const *in,
+	    struct pw_slice *slice, struct pw_buffer *const *in,
 	    unsigned int nin, struct pw_buffer **out, unsigned int nout);
 
 /*
@@ -201,7 +209,7 @@ int pw_call(struct pw_client *client, struct pw_fn *fn,
  */
 int pw_program_begin(struct pw_client *client);
 /* A traced argument: argument i of pw_program_run(), on @slice. */
-int pw_program_arg(struct pw_client *client, struct pw_rm_slice *slice,
+int pw_program_arg(struct pw_client *client, struct pw_slice *slice,
 		   enum pwtpu_dtype dtype, unsigned int rank,
 		   const uint32_t *shard_shape, struct pw_buffer **arg);
 /* End the block; @results (traced values) become the program's results. */

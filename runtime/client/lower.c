@@ -158,7 +158,7 @@ static int emit_exec(struct pw_ctrl *ctrl, struct pw_batch *batch,
 }
 
 int pw_lower_call(struct pw_client *client, struct pw_batch *batch,
-		  struct pw_fn *fn, struct pw_rm_slice *slice,
+		  struct pw_fn *fn, struct pw_slice *slice,
 		  struct pw_buffer *const *in, unsigned int nin,
 		  struct pw_buffer **out)
 {
@@ -170,12 +170,12 @@ int pw_lower_call(struct pw_client *client, struct pw_batch *batch,
 	bool defer = batch->nitems > 0, host_oom = false;
 	int failed, ret = 0;
 
-	if (!pw_rm_slice_ok(slice, &failed))
+	if (!pw_rm_slice_ok(slice->rs, &failed))
 		return pw_fail(-ENODEV, "%s: the slice uses device %d, which was removed",
 			       fn->name, failed);
-	n = pw_rm_slice_size(slice);
+	n = pw_slice_size(slice);
 	for (v = 0; v < n; v++)
-		devs[v] = (unsigned int)pw_rm_slice_device(slice, v);
+		devs[v] = (unsigned int)pw_slice_device(slice, v);
 	if (nin != fn->nparams)
 		return pw_fail(-EINVAL, "%s takes %u inputs, not %u", fn->name,
 			       fn->nparams, nin);

@@ -35,7 +35,7 @@ struct pw_node {
 	struct pw_buffer *captured;
 	int arg_index;
 	struct pw_fn *fn;
-	struct pw_rm_slice *slice;
+	struct pw_slice *slice;
 	unsigned int nin;
 	struct pw_edge in[PWTPU_MAX_BUFS];
 };
@@ -61,7 +61,7 @@ struct pw_program {
 
 /* Record a call into the program being traced (trace.c). */
 int pw_trace_call(struct pw_client *client, struct pw_fn *fn,
-		  struct pw_rm_slice *slice, struct pw_buffer *const *in,
+		  struct pw_slice *slice, struct pw_buffer *const *in,
 		  unsigned int nin, struct pw_buffer **out);
 /* Free every program @client still has (disconnect). */
 void pw_program_collect(struct pw_client *client);

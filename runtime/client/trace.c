@@ -100,16 +100,16 @@ static int traced_value(struct pw_client *c, struct pw_program *p,
 	return 0;
 }
 
-static int slice_devs(struct pw_rm_slice *slice, unsigned int *devs)
+static int slice_devs(struct pw_slice *slice, unsigned int *devs)
 {
-	unsigned int n = pw_rm_slice_size(slice), v;
+	unsigned int n = pw_slice_size(slice), v;
 
 	for (v = 0; v < n; v++)
-		devs[v] = (unsigned int)pw_rm_slice_device(slice, v);
+		devs[v] = (unsigned int)pw_slice_device(slice, v);
 	return (int)n;
 }
 
-int pw_program_arg(struct pw_client *c, struct pw_rm_slice *slice,
+int pw_program_arg(struct pw_client *c, struct pw_slice *slice,
 		   enum pwtpu_dtype dtype, unsigned int rank,
 		   const uint32_t *shard_shape, struct pw_buffer **arg)
 {
@@ -187,12 +187,12 @@ static void edge_type(const struct pw_program *p, const struct pw_edge *e,
 		*nshards = n->nshards;
 	} else {
 		*sig = n->fn->results[e->output];
-		*nshards = pw_rm_slice_size(n->slice);
+		*nshards = pw_slice_size(n->slice);
 	}
 }
 
 int pw_trace_call(struct pw_client *c, struct pw_fn *fn,
-		  struct pw_rm_slice *slice, struct pw_buffer *const *in,
+		  struct pw_slice *slice, struct pw_buffer *const *in,
 		  unsigned int nin, struct pw_buffer **out)
 {
 	unsigned int devs[PW_RM_MAX_DEVICES], i, nsh;
@@ -245,7 +245,7 @@ int pw_trace_call(struct pw_client *c, struct pw_fn *fn,
 	return 0;
 }
 
-int pw_call(struct pw_client *c, struct pw_fn *fn, struct pw_rm_slice *slice,
+int pw_call(struct pw_client *c, struct pw_fn *fn, struct pw_slice *slice,
 	    struct pw_buffer *const *in, unsigned int nin,
 	    struct pw_buffer **out, unsigned int nout)
 {
@@ -393,7 +393,7 @@ int pw_program_format(const struct pw_program *p, char *buf, size_t size)
 			break;
 		case PW_NODE_COMPUTE:
 			PUT("%%%u = %s[%u](", i, n->fn->name,
-			    pw_rm_slice_size(n->slice));
+			    pw_slice_size(n->slice));
 			break;
 		case PW_NODE_RESULT:
 			PUT("result(");

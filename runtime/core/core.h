@@ -290,6 +290,23 @@ struct pw_ctrl {
 };
 
 /**
+ * struct pw_vset - a client's virtual device set
+ * @rm: the resource manager's set.
+ * @slices: its slices (@nslices), freed with it.
+ * @nslices: see @slices.
+ */
+struct pw_vset {
+	struct pw_rm_vset *rm;
+	struct pw_slice **slices;
+	unsigned int nslices;
+};
+
+/* A slice of a client's set: the resource manager's placement. */
+struct pw_slice {
+	struct pw_rm_slice *rs;
+};
+
+/**
  * struct pw_client - a connected client
  * @ctrl: its controller.
  * @index: number among the controller's clients.
@@ -320,7 +337,7 @@ struct pw_client {
 	pthread_mutex_t lock;
 	struct pw_buffer *buffers;
 	struct pw_program *programs;
-	struct pw_rm_vset **vsets;
+	struct pw_vset **vsets;
 	unsigned int nvsets;
 	struct pw_program *trace;
 	atomic_bool closing;
@@ -442,7 +459,7 @@ void pw_batch_fail(struct pw_ctrl *ctrl, struct pw_batch *batch, int err);
  * inputs not on the slice, allocates outputs into @out.
  */
 int pw_lower_call(struct pw_client *client, struct pw_batch *batch,
-		  struct pw_fn *fn, struct pw_rm_slice *slice,
+		  struct pw_fn *fn, struct pw_slice *slice,
 		  struct pw_buffer *const *in, unsigned int nin,
 		  struct pw_buffer **out);
 /* Wait until every command of @batch reached its device / retired. */

@@ -176,6 +176,18 @@ int pw_connect(const struct pw_connect_opts *opts, struct pw_client **out)
 	return 0;
 }
 
+/* A set and its slices (the resource manager releases their devices). */
+static void vset_free(struct pw_vset *vs)
+{
+	unsigned int i;
+
+	pw_rm_vset_destroy(vs->rm);
+	for (i = 0; i < vs->nslices; i++)
+		free(vs->slices[i]);
+	free(vs->slices);
+	free(vs);
+}
+
 static void client_wait_idle(struct pw_client *c)
 {
 	struct pw_ctrl *ctrl = c->ctrl;
@@ -200,7 +212,7 @@ void pw_disconnect(struct pw_client *c)
 	pw_program_collect(c);
 	pw_store_collect(c);
 	for (i = 0; i < c->nvsets; i++)
-		pw_rm_vset_destroy(c->vsets[i]);
+		vset_free(c->vsets[i]);
 	free(c->vsets);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
@@ -219,33 +231,41 @@ int pw_num_devices(struct pw_client *c)
 	return (int)c->ctrl->isl.ndevices;
 }
 
-int pw_make_virtual_device_set(struct pw_client *c, struct pw_rm_vset **out)
+int pw_make_virtual_device_set(struct pw_client *c, struct pw_vset **out)
 {
-	struct pw_rm_vset **n;
+	struct pw_vset **n, *vs;
 	int ret;
 
 	if (!c || !out)
 		return pw_fail(-EINVAL, "pw_make_virtual_device_set: NULL argument");
+	vs = calloc(1, sizeof(*vs));
+	if (!vs)
+		return pw_fail(-ENOMEM, "out of host memory");
 	pthread_mutex_lock(&c->lock);
 	n = realloc(c->vsets, (c->nvsets + 1) * sizeof(*n));
 	if (!n) {
 		pthread_mutex_unlock(&c->lock);
+		free(vs);
 		return pw_fail(-ENOMEM, "out of host memory");
 	}
 	c->vsets = n;
-	ret = pw_rm_vset_create(c->ctrl->rm, &n[c->nvsets]);
+	ret = pw_rm_vset_create(c->ctrl->rm, &vs->rm);
 	if (!ret)
-		*out = n[c->nvsets++];
+		n[c->nvsets++] = vs;
 	pthread_mutex_unlock(&c->lock);
-	if (ret)
+	if (ret) {
+		free(vs);
 		return pw_fail(ret, "making a virtual device set: %s",
 			       strerror(-ret));
+	}
+	*out = vs;
 	return 0;
 }
 
-int pw_add_slice(struct pw_rm_vset *vset, unsigned int n, const char *shape,
-		 struct pw_rm_slice **slice)
+int pw_add_slice(struct pw_vset *vset, unsigned int n, const char *shape,
+		 struct pw_slice **slice)
 {
+	struct pw_slice **all, *s;
 	struct pw_rm_shape sh;
 	int ret;
 
@@ -254,10 +274,31 @@ int pw_add_slice(struct pw_rm_vset *vset, unsigned int n, const char *shape,
 	if (shape && pw_rm_shape_parse(&sh, shape))
 		return pw_fail(-EINVAL, "mesh shape \"%s\": want e.g. 4, 2x2 or 2x2x2",
 			       shape);
-	ret = pw_rm_add_slice(vset, n, shape ? &sh : NULL, slice);
-	if (ret)
-		return pw_fail(ret, "%s", pw_rm_vset_error(vset));
+	all = realloc(vset->slices, (vset->nslices + 1) * sizeof(*all));
+	if (!all)
+		return pw_fail(-ENOMEM, "out of host memory");
+	vset->slices = all;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return pw_fail(-ENOMEM, "out of host memory");
+	ret = pw_rm_add_slice(vset->rm, n, shape ? &sh : NULL, &s->rs);
+	if (ret) {
+		free(s);
+		return pw_fail(ret, "%s", pw_rm_vset_error(vset->rm));
+	}
+	all[vset->nslices++] = s;
+	*slice = s;
 	return 0;
+}
+
+unsigned int pw_slice_size(const struct pw_slice *slice)
+{
+	return pw_rm_slice_size(slice->rs);
+}
+
+int pw_slice_device(const struct pw_slice *slice, unsigned int v)
+{
+	return pw_rm_slice_device(slice->rs, v);
 }
 
 int pw_remove_device(struct pw_client *c, unsigned int dev)

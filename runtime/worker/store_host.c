@@ -12,16 +12,16 @@
 
 #include "../core/core.h"
 
-static int check_slice(struct pw_rm_slice *slice, unsigned int *devs)
+static int check_slice(struct pw_slice *slice, unsigned int *devs)
 {
-	unsigned int n = pw_rm_slice_size(slice), v;
+	unsigned int n = pw_slice_size(slice), v;
 	int failed;
 
-	if (!pw_rm_slice_ok(slice, &failed))
+	if (!pw_rm_slice_ok(slice->rs, &failed))
 		return pw_fail(-ENODEV, "the slice uses device %d, which was removed",
 			       failed);
 	for (v = 0; v < n; v++)
-		devs[v] = (unsigned int)pw_rm_slice_device(slice, v);
+		devs[v] = (unsigned int)pw_slice_device(slice, v);
 	return 0;
 }
 
@@ -50,7 +50,7 @@ int pw_sig_make(struct pw_sig *sig, enum pwtpu_dtype dtype,
 	return 0;
 }
 
-int pw_buffer_from_host(struct pw_client *client, struct pw_rm_slice *slice,
+int pw_buffer_from_host(struct pw_client *client, struct pw_slice *slice,
 			enum pwtpu_dtype dtype, unsigned int rank,
 			const uint32_t *shard_shape, const void *data,
 			bool replicate, struct pw_buffer **out)
@@ -71,7 +71,7 @@ int pw_buffer_from_host(struct pw_client *client, struct pw_rm_slice *slice,
 	ret = check_slice(slice, devs);
 	if (ret)
 		return ret;
-	n = pw_rm_slice_size(slice);
+	n = pw_slice_size(slice);
 	ret = pw_buffer_new(client, &sig, n, devs, false, false, &buf);
 	if (ret)
 		return ret;

@@ -28,11 +28,11 @@ struct pw_client *pwt_connect(const char *name, unsigned int weight)
 	return c;
 }
 
-struct pw_rm_slice *pwt_slice(struct pw_client *c, unsigned int n,
+struct pw_slice *pwt_slice(struct pw_client *c, unsigned int n,
 			      const char *shape)
 {
-	struct pw_rm_slice *slice;
-	struct pw_rm_vset *vs;
+	struct pw_slice *slice;
+	struct pw_vset *vs;
 
 	if (pw_make_virtual_device_set(c, &vs) ||
 	    pw_add_slice(vs, n, shape, &slice)) {
@@ -96,7 +96,7 @@ struct pw_fn *pwt_allreduce_add_fn(const char *name, double k,
 	return build(b, name);
 }
 
-struct pw_buffer *pwt_upload(struct pw_client *c, struct pw_rm_slice *slice,
+struct pw_buffer *pwt_upload(struct pw_client *c, struct pw_slice *slice,
 			     const float *data, uint32_t elems,
 			     bool replicate)
 {

@@ -23,7 +23,7 @@
 struct pw_client *pwt_connect(const char *name, unsigned int weight);
 
 /* A virtual device set with one slice of @n devices of @shape (or NULL). */
-struct pw_rm_slice *pwt_slice(struct pw_client *c, unsigned int n,
+struct pw_slice *pwt_slice(struct pw_client *c, unsigned int n,
 			      const char *shape);
 
 /*
@@ -45,7 +45,7 @@ struct pw_fn *pwt_allreduce_add_fn(const char *name, double k,
  * shard per device, one after another; with @replicate a single shard
  * every device gets). NULL with the message on stderr on failure.
  */
-struct pw_buffer *pwt_upload(struct pw_client *c, struct pw_rm_slice *slice,
+struct pw_buffer *pwt_upload(struct pw_client *c, struct pw_slice *slice,
 			     const float *data, uint32_t elems,
 			     bool replicate);
 /* All @n floats of @buf into @out: 0 or -errno (message on stderr). */

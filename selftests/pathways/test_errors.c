@@ -17,10 +17,10 @@
 /* @fn (y = x + 1) on every device of @s gives the right values. */
 static void check_plus1(struct __test_metadata *_metadata,
 			struct pw_client *cl, struct pw_fn *fn,
-			struct pw_rm_slice *s)
+			struct pw_slice *s)
 {
 	float w[PWT_MAX_DEVICES], out[PWT_MAX_DEVICES];
-	unsigned int n = pw_rm_slice_size(s), i;
+	unsigned int n = pw_slice_size(s), i;
 	struct pw_buffer *x, *y;
 
 	for (i = 0; i < n; i++)
@@ -48,7 +48,7 @@ static void check_plus1(struct __test_metadata *_metadata,
 TEST(device_removed_mid_run)
 {
 	struct pw_buffer *xa, *xb, *ya[QUEUED], *yb[QUEUED], *y;
-	struct pw_rm_slice *a, *b, *again;
+	struct pw_slice *a, *b, *again;
 	float v[2] = { 1, 2 }, got[2];
 	struct pw_client *cl;
 	struct pw_fn *fn;
@@ -65,8 +65,8 @@ TEST(device_removed_mid_run)
 	ASSERT_NE(NULL, b);
 	for (i = 0; i < 2; i++) {
 		for (j = 0; j < 2; j++) {
-			ASSERT_NE(pw_rm_slice_device(a, i),
-				  pw_rm_slice_device(b, j));
+			ASSERT_NE(pw_slice_device(a, i),
+				  pw_slice_device(b, j));
 		}
 	}
 	fn = pwt_slow_add_fn("slow_plus1", 1, 1, 20000000);
@@ -82,7 +82,7 @@ TEST(device_removed_mid_run)
 				     &yb[i], 1));
 	}
 
-	dev = pw_rm_slice_device(a, 1);
+	dev = pw_slice_device(a, 1);
 	ASSERT_LE(0, dev);
 	ASSERT_EQ(0, pw_remove_device(cl, (unsigned int)dev));
 	EXPECT_EQ(-EALREADY, pw_remove_device(cl, (unsigned int)dev));
@@ -166,8 +166,8 @@ TEST(bad_arguments)
 	const uint32_t one = 1, two = 2;
 	struct pw_buffer *x, *x3, *y, *out[2] = { NULL, NULL };
 	struct pw_client *cl;
-	struct pw_rm_slice *s, *s4;
-	struct pw_rm_vset *vs;
+	struct pw_slice *s, *s4;
+	struct pw_vset *vs;
 	struct pw_fn *fn;
 	float v[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, got[8];
 	int n;
@@ -269,7 +269,7 @@ TEST(program_errors)
 	struct pw_buffer *arg, *t, *y, *in, *wrong, *res;
 	struct pw_program *prog = NULL;
 	struct pw_client *cl, *other;
-	struct pw_rm_slice *s;
+	struct pw_slice *s;
 	struct pw_fn *fn;
 	float v[4] = { 1, 2, 3, 4 }, got[4];
 
@@ -356,7 +356,7 @@ TEST(function_outlives_its_controller)
 {
 	const float v[2] = { 1, 2 };
 	struct pw_client *cl;
-	struct pw_rm_slice *s;
+	struct pw_slice *s;
 	struct pw_buffer *x, *y;
 	struct pw_fn *fn;
 	float got[2];
@@ -390,7 +390,7 @@ TEST(other_clients_buffers_are_refused)
 {
 	const float v[2] = { 1, 2 };
 	struct pw_client *a, *b;
-	struct pw_rm_slice *sa, *sb;
+	struct pw_slice *sa, *sb;
 	struct pw_buffer *xa, *y, *arg;
 	struct pw_program *prog;
 	struct pw_fn *fn;
@@ -430,7 +430,7 @@ TEST(traced_value_of_a_freed_program)
 	struct pw_buffer *arg, *y, *z;
 	struct pw_program *prog;
 	struct pw_client *cl;
-	struct pw_rm_slice *s;
+	struct pw_slice *s;
 	struct pw_fn *fn;
 	const uint32_t one = 1;
 

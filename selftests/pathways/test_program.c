@@ -35,7 +35,7 @@ TEST(figure2)
 	const uint32_t shard = 1;
 	const float v[2] = { 1, 2 };
 	struct pw_buffer *arg, *t1, *t2, *t3, *r0, *in, *out[2];
-	struct pw_rm_slice *sa, *sb, *sc;
+	struct pw_slice *sa, *sb, *sc;
 	struct pw_fn *a, *b, *c;
 	struct pw_program *prog;
 	struct pw_client *cl;
@@ -131,7 +131,7 @@ TEST(representation_independent_of_shards)
 	for (n = 2; n <= 8 && n <= ndev; n *= 2) {
 		struct pw_buffer *arg, *t, *r, *in, *out;
 		struct pw_program *prog;
-		struct pw_rm_slice *s;
+		struct pw_slice *s;
 		float v[8], o[8];
 		char repr[1024];
 
@@ -198,7 +198,7 @@ static void check_reshard(struct __test_metadata *_metadata,
 			  struct pw_client *cl, struct pw_fn *fn,
 			  unsigned int from, unsigned int to)
 {
-	struct pw_rm_slice *src, *dst;
+	struct pw_slice *src, *dst;
 	struct pw_buffer *in, *out;
 	float v[LOGICAL], o[LOGICAL];
 	unsigned int i;
@@ -270,7 +270,7 @@ TEST(reshard_between_slice_sizes)
 TEST(sequential_and_parallel_dispatch_agree)
 {
 	struct pw_buffer *arg, *t1, *t2, *t3, *in, *par[2], *seq[2];
-	struct pw_rm_slice *s2, *s4, *s1, *s2b;
+	struct pw_slice *s2, *s4, *s1, *s2b;
 	struct pw_fn *plus100[5] = { NULL };
 	float v[LOGICAL], p[2][LOGICAL], q[2][LOGICAL];
 	const uint32_t shard = LOGICAL / 2;
@@ -360,13 +360,13 @@ TEST(shaped_slice_is_a_linked_block)
 	cl = pwt_connect("placement", 0);
 	ASSERT_NE(NULL, cl);
 	for (round = 0; round < 2; round++) {
-		struct pw_rm_slice *s = pwt_slice(cl, 4, "2x2");
+		struct pw_slice *s = pwt_slice(cl, 4, "2x2");
 		int dev[4];
 
 		ASSERT_NE(NULL, s);
-		ASSERT_EQ(4u, pw_rm_slice_size(s));
+		ASSERT_EQ(4u, pw_slice_size(s));
 		for (v = 0; v < 4; v++) {
-			dev[v] = pw_rm_slice_device(s, v);
+			dev[v] = pw_slice_device(s, v);
 			ASSERT_LE(0, dev[v]);
 			ASSERT_GT(pw_num_devices(cl), dev[v]);
 			for (w = 0; w < v; w++) {

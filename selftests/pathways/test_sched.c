@@ -50,7 +50,7 @@ static void *coll_worker(void *arg)
 	struct pw_buffer *out[MAX_CALLS] = { NULL }, *x;
 	unsigned int n = (unsigned int)pw_num_devices(w->client), i, v;
 	float host[PWT_MAX_DEVICES], got[PWT_MAX_DEVICES], sum = 0;
-	struct pw_rm_slice *all;
+	struct pw_slice *all;
 	struct pw_fn *fn;
 	int ret;
 
@@ -223,7 +223,7 @@ static void run_backlog(struct __test_metadata *_metadata,
 {
 	struct pw_buffer *x[NCLIENTS], *last[NCLIENTS], *gx, *gout, *out;
 	struct pw_client *c[NCLIENTS], *gate;
-	struct pw_rm_slice *s[NCLIENTS], *gs;
+	struct pw_slice *s[NCLIENTS], *gs;
 	struct pw_fn *gate_fn, *work_fn;
 	struct pw_client_stats st;
 	float host[PWT_MAX_DEVICES] = { 0 }, got[PWT_MAX_DEVICES];

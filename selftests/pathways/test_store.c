@@ -43,7 +43,7 @@ TEST(disconnect_collects)
 	struct pw_client *obs, *cl;
 	struct pw_client_stats st;
 	uint64_t before, base, used;
-	struct pw_rm_slice *s;
+	struct pw_slice *s;
 	uint32_t elems;
 	struct pw_fn *fn;
 	float *host;
@@ -121,7 +121,7 @@ static void __attribute__((noreturn)) hog(int ready_fd)
 {
 	uint32_t elems = 2 * MIB;	/* 8 MiB shards */
 	struct pw_buffer *x, *y;
-	struct pw_rm_slice *s;
+	struct pw_slice *s;
 	struct pw_client *cl;
 	struct pw_fn *fn;
 	float *host;
@@ -161,7 +161,7 @@ static void __attribute__((noreturn)) hog(int ready_fd)
 TEST(killed_client_memory_returns)
 {
 	uint64_t base, used;
-	struct pw_rm_slice *s;
+	struct pw_slice *s;
 	struct pw_buffer *x, *y;
 	struct pw_client *cl;
 	struct pw_fn *fn;
@@ -233,7 +233,7 @@ TEST(back_pressure_chain)
 {
 	const uint32_t elems = 2 * MIB;
 	struct pw_buffer *y, *next;
-	struct pw_rm_slice *s;
+	struct pw_slice *s;
 	struct pw_client *cl;
 	struct pw_fn *fn;
 	float *host, *got;
@@ -287,7 +287,7 @@ TEST(larger_than_hbm_is_e2big)
 	const uint32_t one = 1;
 	struct pw_buffer *buf, *x;
 	struct pw_fn_builder *b;
-	struct pw_rm_slice *s;
+	struct pw_slice *s;
 	struct pw_client *cl;
 	struct pw_fn *fn;
 	uint32_t big;
@@ -333,7 +333,7 @@ TEST(larger_than_hbm_is_e2big)
  * to a page, so that no page is left. Returns how many were made;
  * *@err gets the failure that ended the 8 MiB ones.
  */
-static unsigned int fill_hbm(struct pw_client *cl, struct pw_rm_slice *s,
+static unsigned int fill_hbm(struct pw_client *cl, struct pw_slice *s,
 			     const float *host, struct pw_buffer **bufs,
 			     unsigned int max, int *err, char *msg,
 			     size_t msg_size)
@@ -370,7 +370,7 @@ TEST(full_hbm_with_nothing_in_flight_is_enomem)
 {
 	const uint32_t elems = 2 * MIB;
 	struct pw_buffer *bufs[64], *buf, *x, *y;
-	struct pw_rm_slice *s;
+	struct pw_slice *s;
 	struct pw_client *cl;
 	unsigned int made, i;
 	uint64_t used;
@@ -436,7 +436,7 @@ TEST(put_after_wait_frees_at_once)
 	const uint32_t elems = 2 * MIB;
 	struct pw_buffer *bufs[64], *buf;
 	unsigned int made, round;
-	struct pw_rm_slice *s;
+	struct pw_slice *s;
 	struct pw_client *cl;
 	char msg[256];
 	float *host;
