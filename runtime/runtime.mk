@@ -15,7 +15,7 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/worker/store_host.c runtime/worker/fnload.c \
 	runtime/worker/claim.c \
 	runtime/client/batch.c runtime/client/lower.c \
-	runtime/client/trace.c runtime/client/run.c \
+	runtime/client/trace.c runtime/client/run.c runtime/client/remote.c \
 	$(PW_NET_SRCS) $(PW_DPDK_SRCS) $(PW_DP_SRCS) \
 	runtime/dcn/node.c runtime/dcn/controller.c runtime/dcn/ctl_run.c \
 	runtime/dcn/ctl_lower.c runtime/dcn/ctl_obj.c runtime/dcn/ctl_slice.c runtime/dcn/fnpayload.c \

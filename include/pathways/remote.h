@@ -146,6 +146,11 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
  * without cancelling anything.
  */
 void pw_remote_set_run_timeout(struct pw_remote *r, unsigned int timeout_ms);
+/*
+ * Nobody will wait for run @ticket: its DONE, when it comes, frees its
+ * slot (of PW_RC_MAX_RUNS in flight) instead of being kept.
+ */
+void pw_remote_forget(struct pw_remote *r, uint32_t ticket);
 /* Wait for run @ticket: 0, or the errno the run failed with. */
 int pw_remote_wait(struct pw_remote *r, uint32_t ticket);
 /* Both. */

@@ -24,7 +24,7 @@ struct pw_edge {
  *	argument bound at run time.
  * @arg_index: ARG: position among the run's arguments (-1 if captured).
  * @fn: COMPUTE: the function (a reference).
- * @slice: COMPUTE: where it runs.
+ * @slice: COMPUTE: where it runs; ARG: a remote client's, where it is.
  * @nin: inputs (COMPUTE) or results (RESULT).
  * @in: where each comes from.
  */
@@ -48,6 +48,11 @@ struct pw_node {
  * @nargs: arguments bound at run time.
  * @next: link in the client's list of programs.
  * @serial: unique in the process, never reused (traced values carry it).
+ * @rid: a remote client's: the controller's program.
+ * @rargs: a remote client's: for each of the registered program's
+ *	arguments, the run's argument it is (>= 0) or -1 - k for the buffer
+ *	node k captured; @nrargs of them.
+ * @nrargs: see @rargs.
  */
 struct pw_program {
 	struct pw_client *client;
@@ -57,7 +62,15 @@ struct pw_program {
 	unsigned int nargs;
 	struct pw_program *next;
 	uint64_t serial;
+	uint32_t rid;
+	int *rargs;
+	unsigned int nrargs;
 };
+
+/* runtime/client/remote.c: register a remote client's program; run it. */
+int pw_cr_program_end(struct pw_program *p);
+int pw_cr_program_run(struct pw_program *p, struct pw_buffer *const *args,
+		      unsigned int nargs, struct pw_buffer **results);
 
 /* Record a call into the program being traced (trace.c). */
 int pw_trace_call(struct pw_client *client, struct pw_fn *fn,

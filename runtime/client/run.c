@@ -112,6 +112,9 @@ int pw_program_run(struct pw_program *p, enum pw_dispatch dispatch,
 	if (nargs != p->nargs || nresults != res->nin)
 		return pw_fail(-EINVAL, "the program takes %u arguments and gives %u results, not %u and %u",
 			       p->nargs, res->nin, nargs, nresults);
+	/* One RUN: the controller's lowering and dispatch do the rest. */
+	if (c->remote_state)
+		return pw_cr_program_run(p, args, nargs, results);
 	if (atomic_load(&c->closing))
 		return pw_fail(-ESHUTDOWN, "client is disconnecting");
 	vals = calloc(p->nnodes, sizeof(*vals));

@@ -48,6 +48,7 @@ static void prog_free(struct pw_program *p)
 	for (i = 0; i < p->nnodes; i++)
 		node_release(&p->nodes[i]);
 	free(p->nodes);
+	free(p->rargs);
 	free(p);
 }
 
@@ -104,8 +105,9 @@ static int slice_devs(struct pw_slice *slice, unsigned int *devs)
 {
 	unsigned int n = pw_slice_size(slice), v;
 
+	/* A remote controller's slice: the controller knows the devices. */
 	for (v = 0; v < n; v++)
-		devs[v] = (unsigned int)pw_slice_device(slice, v);
+		devs[v] = slice->rs ? (unsigned int)pw_slice_device(slice, v) : 0;
 	return (int)n;
 }
 
@@ -134,6 +136,7 @@ int pw_program_arg(struct pw_client *c, struct pw_slice *slice,
 	node->kind = PW_NODE_ARG;
 	node->sig = sig;
 	node->nshards = (unsigned int)n;
+	node->slice = slice;
 	node->arg_index = (int)p->nargs++;
 	return traced_value(c, p, &sig, (unsigned int)n, devs, p->nnodes - 1,
 			    0, arg);
@@ -170,6 +173,7 @@ static int trace_input(struct pw_program *p, struct pw_buffer *buf,
 	node->kind = PW_NODE_ARG;
 	node->sig = buf->sig;
 	node->nshards = buf->nshards;
+	node->slice = pw_cr_buffer_slice(buf);
 	node->captured = pw_buffer_get(buf);
 	e->node = p->nnodes - 1;
 	e->output = 0;
@@ -261,6 +265,8 @@ int pw_call(struct pw_client *c, struct pw_fn *fn, struct pw_slice *slice,
 		return pw_fail(-ESHUTDOWN, "client is disconnecting");
 	if (tracing(c))
 		return pw_trace_call(c, fn, slice, in, nin, out);
+	if (c->remote_state)
+		return pw_cr_call(c, fn, slice, in, nin, out);
 	/* OpByOp: a one-node program, sent at once. */
 	b = pw_batch_new(c);
 	if (!b)
@@ -311,6 +317,14 @@ int pw_program_end(struct pw_client *c, struct pw_buffer *const *results,
 	for (i = 0; i < nresults; i++) {
 		node->in[i].node = (unsigned int)results[i]->node;
 		node->in[i].output = (unsigned int)results[i]->output;
+	}
+	/* Registered with the controller once; runs name it. */
+	if (c->remote_state) {
+		ret = pw_cr_program_end(p);
+		if (ret) {
+			pw_program_free(p);
+			return ret;
+		}
 	}
 	*out = p;
 	return 0;

@@ -38,6 +38,16 @@ struct pw_shard {
 	atomic_int err;
 };
 
+/*
+ * What a buffer of a client of a remote controller does instead
+ * (runtime/client/remote.c): its shards live in workers' object stores.
+ */
+struct pw_buffer_ops {
+	int (*wait)(struct pw_buffer *buf);
+	int (*to_host)(struct pw_buffer *buf, void *data, size_t size);
+	void (*release)(struct pw_buffer *buf);
+};
+
 /**
  * struct pw_buffer - a sharded buffer (object store entry) or a traced value
  * @refs: the client's handles plus one per command and program using it.
@@ -54,7 +64,10 @@ struct pw_shard {
  * @output: traced value: which output of @node.
  * @prev: link in @owner's list of buffers (guarded by its lock).
  * @next: see @prev.
- * @shards: @nshards shards.
+ * @rops: a remote client's buffer: how it waits, reads and goes; NULL
+ *	for the embedded runtime's.
+ * @rpriv: the remote client's state of it.
+ * @shards: @nshards shards (none for a remote client's).
  */
 struct pw_buffer {
 	atomic_int refs;
@@ -70,6 +83,8 @@ struct pw_buffer {
 	int output;
 	struct pw_buffer *prev;
 	struct pw_buffer *next;
+	const struct pw_buffer_ops *rops;
+	void *rpriv;
 	struct pw_shard shards[];
 };
 
@@ -291,19 +306,31 @@ struct pw_ctrl {
 
 /**
  * struct pw_vset - a client's virtual device set
- * @rm: the resource manager's set.
+ * @client: its client.
+ * @rm: the resource manager's set (NULL for a remote client's).
  * @slices: its slices (@nslices), freed with it.
  * @nslices: see @slices.
  */
 struct pw_vset {
+	struct pw_client *client;
 	struct pw_rm_vset *rm;
 	struct pw_slice **slices;
 	unsigned int nslices;
 };
 
-/* A slice of a client's set: the resource manager's placement. */
+/**
+ * struct pw_slice - a slice of a client's set
+ * @rs: the embedded resource manager's placement, or NULL.
+ * @rid: a remote client's: the controller's slice, its @n devices on
+ *	host @host's island.
+ * @n: see @rid.
+ * @host: see @rid.
+ */
 struct pw_slice {
 	struct pw_rm_slice *rs;
+	uint32_t rid;
+	unsigned int n;
+	int host;
 };
 
 /**
@@ -329,6 +356,8 @@ struct pw_slice {
  * @failed: see @submitted.
  * @cancelled: see @submitted.
  * @hbm_bytes: see @submitted.
+ * @remote_state: a client of a remote controller (runtime/client/
+ *	remote.c); NULL for the embedded runtime's, which has @ctrl.
  */
 struct pw_client {
 	struct pw_ctrl *ctrl;
@@ -353,7 +382,24 @@ struct pw_client {
 	atomic_uint_fast64_t failed;
 	atomic_uint_fast64_t cancelled;
 	atomic_int_fast64_t hbm_bytes;
+	struct pw_cr *remote_state;
 };
+
+/* runtime/client/remote.c: pathways.h over a remote controller. */
+int pw_cr_connect(const struct pw_connect_opts *opts, const char *address,
+		  struct pw_client **out);
+void pw_cr_disconnect(struct pw_client *c);
+int pw_cr_num_devices(struct pw_client *c);
+int pw_cr_add_slice(struct pw_vset *vs, unsigned int n, const char *shape,
+		    struct pw_slice **out);
+int pw_cr_buffer_from_host(struct pw_client *c, struct pw_slice *slice,
+			   const struct pw_sig *sig, const void *data,
+			   bool replicate, struct pw_buffer **out);
+/* The slice a remote client's buffer lives on. */
+struct pw_slice *pw_cr_buffer_slice(const struct pw_buffer *buf);
+int pw_cr_call(struct pw_client *c, struct pw_fn *fn, struct pw_slice *slice,
+	       struct pw_buffer *const *in, unsigned int nin,
+	       struct pw_buffer **out);
 
 /* runtime/core/ctrl.c */
 /* The embedded controller while one is up, else NULL. */

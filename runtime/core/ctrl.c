@@ -142,14 +142,17 @@ static void ctrl_destroy(struct pw_ctrl *ctrl)
 int pw_connect(const struct pw_connect_opts *opts, struct pw_client **out)
 {
 	unsigned int weight = opts && opts->weight ? opts->weight : 1;
+	const char *address;
 	struct pw_client *c;
 	int ret;
 
 	if (!out)
 		return pw_fail(-EINVAL, "pw_connect: no client pointer");
-	if (opts && opts->address)
-		return pw_fail(-EPROTONOSUPPORT, "remote controller %s: use pw_remote_connect() (pathways/remote.h)",
-			       opts->address);
+	/* An address: a client of that controller (pathwaysd). */
+	address = opts && opts->address ? opts->address :
+		  getenv("PATHWAYS_CONTROLLER");
+	if (address && *address)
+		return pw_cr_connect(opts, address, out);
 	if (weight > 1000)
 		return pw_fail(-EINVAL, "weight %u: must be 1..1000", weight);
 	c = calloc(1, sizeof(*c));
@@ -205,6 +208,10 @@ void pw_disconnect(struct pw_client *c)
 
 	if (!c)
 		return;
+	if (c->remote_state) {
+		pw_cr_disconnect(c);
+		return;
+	}
 	ctrl = c->ctrl;
 	atomic_store(&c->closing, true);
 	pw_sched_cancel(ctrl, c);
@@ -228,6 +235,8 @@ int pw_num_devices(struct pw_client *c)
 {
 	if (!c)
 		return pw_fail(-EINVAL, "pw_num_devices: no client");
+	if (c->remote_state)
+		return pw_cr_num_devices(c);
 	return (int)c->ctrl->isl.ndevices;
 }
 
@@ -241,6 +250,7 @@ int pw_make_virtual_device_set(struct pw_client *c, struct pw_vset **out)
 	vs = calloc(1, sizeof(*vs));
 	if (!vs)
 		return pw_fail(-ENOMEM, "out of host memory");
+	vs->client = c;
 	pthread_mutex_lock(&c->lock);
 	n = realloc(c->vsets, (c->nvsets + 1) * sizeof(*n));
 	if (!n) {
@@ -249,7 +259,8 @@ int pw_make_virtual_device_set(struct pw_client *c, struct pw_vset **out)
 		return pw_fail(-ENOMEM, "out of host memory");
 	}
 	c->vsets = n;
-	ret = pw_rm_vset_create(c->ctrl->rm, &vs->rm);
+	/* A remote client's set is its own: the controller places slices. */
+	ret = c->remote_state ? 0 : pw_rm_vset_create(c->ctrl->rm, &vs->rm);
 	if (!ret)
 		n[c->nvsets++] = vs;
 	pthread_mutex_unlock(&c->lock);
@@ -274,6 +285,8 @@ int pw_add_slice(struct pw_vset *vset, unsigned int n, const char *shape,
 	if (shape && pw_rm_shape_parse(&sh, shape))
 		return pw_fail(-EINVAL, "mesh shape \"%s\": want e.g. 4, 2x2 or 2x2x2",
 			       shape);
+	if (!vset->rm)
+		return pw_cr_add_slice(vset, n, shape, slice);
 	all = realloc(vset->slices, (vset->nslices + 1) * sizeof(*all));
 	if (!all)
 		return pw_fail(-ENOMEM, "out of host memory");
@@ -293,11 +306,13 @@ int pw_add_slice(struct pw_vset *vset, unsigned int n, const char *shape,
 
 unsigned int pw_slice_size(const struct pw_slice *slice)
 {
-	return pw_rm_slice_size(slice->rs);
+	return slice->rs ? pw_rm_slice_size(slice->rs) : slice->n;
 }
 
 int pw_slice_device(const struct pw_slice *slice, unsigned int v)
 {
+	if (!slice->rs)
+		return pw_fail(-EOPNOTSUPP, "a slice placed by a remote controller: its devices are the controller's to know");
 	return pw_rm_slice_device(slice->rs, v);
 }
 
@@ -307,6 +322,8 @@ int pw_remove_device(struct pw_client *c, unsigned int dev)
 
 	if (!c)
 		return pw_fail(-EINVAL, "pw_remove_device: no client");
+	if (c->remote_state)
+		return pw_fail(-EOPNOTSUPP, "a pathwaysd cluster's devices come and go with their hosts' workers, not with a client");
 	ret = pw_rm_remove_device(c->ctrl->rm, dev);
 	if (ret < 0)
 		return pw_fail(ret, "removing device %u: %s", dev,
@@ -323,6 +340,8 @@ int pw_add_device(struct pw_client *c, unsigned int dev)
 
 	if (!c)
 		return pw_fail(-EINVAL, "pw_add_device: no client");
+	if (c->remote_state)
+		return pw_fail(-EOPNOTSUPP, "a pathwaysd cluster's devices come and go with their hosts' workers, not with a client");
 	ret = pw_rm_add_device(c->ctrl->rm, dev);
 	if (ret < 0)
 		return pw_fail(ret, "adding device %u: %s", dev,

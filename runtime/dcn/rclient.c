@@ -68,6 +68,10 @@ static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 		if (!run->used || run->run_id != msg->body.done.run_id ||
 		    run->have_done)
 			return 0;	/* a run given up on */
+		if (run->forgotten) {
+			run->used = false;
+			return 0;
+		}
 		run->done = msg->body.done;
 		run->have_done = true;
 		run->recv_ns = now;
@@ -765,7 +769,7 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	struct pw_wire_msg m;
 	struct pw_rc_run *run;
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
 	if (nargs + nres > PW_WIRE_RUN_IDS)
 		return pw_fail(-E2BIG, "run: %u arguments + %u results: at most %u",
@@ -774,6 +778,10 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	if (++r->next_run == 0)
 		r->next_run = 1;
 	run = run_slot(r, r->next_run);
+	/* A forgotten run's slot frees when its DONE comes: wait for it. */
+	while (run->used && run->forgotten && !ret &&
+	       pw_now_ns() - run->sent_ns < PW_REMOTE_TIMEOUT_MS * 1000000ull)
+		ret = rc_step(r, pw_now_ns() + 10000000ull);
 	if (run->used) {
 		pw_rc_unlock(r);
 		return pw_fail(-EBUSY, "run: %u runs not waited for yet",
@@ -843,6 +851,20 @@ int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
 		return pw_fail(-(int)status, "run %u failed: %s", ticket,
 			       strerror((int)status));
 	return 0;
+}
+
+void pw_remote_forget(struct pw_remote *r, uint32_t ticket)
+{
+	struct pw_rc_run *run = run_slot(r, ticket);
+
+	pw_rc_lock(r);
+	if (run->used && run->run_id == ticket) {
+		if (run->have_done)
+			run->used = false;
+		else
+			run->forgotten = true;
+	}
+	pw_rc_unlock(r);
 }
 
 int pw_remote_wait(struct pw_remote *r, uint32_t ticket)

@@ -530,10 +530,14 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 /* A client heartbeats this often when it has sent nothing else. */
 #define PW_RC_HEARTBEAT_MS	1000
 
-/* A run of a remote client, waiting for or holding its DONE. */
+/*
+ * A run of a remote client, waiting for or holding its DONE; a forgotten
+ * one's DONE frees the slot (nobody will wait for it).
+ */
 struct pw_rc_run {
 	bool used;
 	bool have_done;
+	bool forgotten;
 	uint32_t run_id;
 	uint32_t timeout_ms;
 	uint64_t sent_ns;

@@ -258,6 +258,10 @@ void pw_buffer_put(struct pw_buffer *buf)
 {
 	if (!buf || atomic_fetch_sub(&buf->refs, 1) != 1)
 		return;
+	if (buf->rops) {
+		buf->rops->release(buf);
+		return;
+	}
 	buffer_release_storage(buf);
 	buffer_unlink(buf->owner, buf);
 	free(buf);
@@ -303,6 +307,8 @@ int pw_buffer_wait(struct pw_buffer *buf)
 		return pw_fail(-EINVAL, "pw_buffer_wait: no buffer");
 	if (buf->prog)
 		return pw_fail(-EINVAL, "a traced value has no data: run the program");
+	if (buf->rops)
+		return buf->rops->wait(buf);
 	ctrl = buf->ctrl;
 	pthread_mutex_lock(&ctrl->wait_lock);
 	while (atomic_load(&buf->pending_shards) > 0)

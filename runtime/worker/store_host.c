@@ -63,6 +63,11 @@ int pw_buffer_from_host(struct pw_client *client, struct pw_slice *slice,
 
 	if (!client || !slice || !data || !out)
 		return pw_fail(-EINVAL, "pw_buffer_from_host: NULL argument");
+	if (client->remote_state) {
+		ret = pw_sig_make(&sig, dtype, rank, shard_shape);
+		return ret ? ret : pw_cr_buffer_from_host(client, slice, &sig,
+							  data, replicate, out);
+	}
 	if (atomic_load(&client->closing))
 		return pw_fail(-ESHUTDOWN, "client is disconnecting");
 	ret = pw_sig_make(&sig, dtype, rank, shard_shape);
@@ -118,6 +123,8 @@ int pw_buffer_to_host(struct pw_buffer *buf, void *data, size_t size)
 		return pw_fail(-EINVAL, "buffer holds %llu bytes, not %zu",
 			       (unsigned long long)(buf->nshards *
 						    buf->shard_bytes), size);
+	if (buf->rops)
+		return buf->rops->to_host(buf, data, size);
 	ret = pw_buffer_wait(buf);
 	if (ret)
 		return ret;

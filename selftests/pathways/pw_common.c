@@ -3,10 +3,16 @@
  * pw_common.c - helpers of the runtime's guest selftests (pw_common.h).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <pwtpu/pwtpu_dev.h>
 
@@ -294,4 +300,39 @@ int pwt_allreduce_runs(const char *controller, unsigned int ndev, float base,
 	free(out);
 	free(ticket);
 	return ret;
+}
+
+void pwt_pathwaysd_path(char *path, size_t size)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	self[n > 0 ? n : 0] = '\0';
+	snprintf(path, size, "%s/../../tools/pathwaysd", dirname(self));
+}
+
+int pwt_daemon_start(const char *const *args)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execv(args[0], (char *const *)args);
+		_exit(127);
+	}
+	return (int)pid;
+}
+
+void pwt_daemon_stop(int pid)
+{
+	int status;
+
+	if (pid <= 0)
+		return;
+	kill(pid, SIGTERM);
+	waitpid(pid, &status, 0);
 }

@@ -100,6 +100,16 @@ void pwt_sleep_ms(unsigned int ms);
 
 struct pw_remote;
 
+/* build/tools/pathwaysd, found from the running test binary's path. */
+void pwt_pathwaysd_path(char *path, size_t size);
+/*
+ * pathwaysd with @args (NULL-terminated, args[0] its path), its standard
+ * output to /dev/null: the pid, or -errno. pwt_daemon_stop() SIGTERMs
+ * and reaps it.
+ */
+int pwt_daemon_start(const char *const *args);
+void pwt_daemon_stop(int pid);
+
 /*
  * As a client of @controller (NULL: in-process): @runs runs of y =
  * all_reduce_sum(x) over a slice of @ndev devices the controller

@@ -164,16 +164,6 @@ TEST(island_is_free_again_when_the_holder_dies)
 	close(ready[0]);
 }
 
-/* build/tools/pathwaysd, from this binary's build/selftests/pathways/. */
-static void pathwaysd_path(char *path, size_t size)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	self[n > 0 ? n : 0] = '\0';
-	snprintf(path, size, "%s/../../tools/pathwaysd", dirname(self));
-}
-
 /*
  * pathwaysd --role worker over an island held by this process: it exits
  * 1 at once and says who holds the island. @out captures its stderr.
@@ -187,7 +177,7 @@ TEST(pathwaysd_worker_is_refused_by_an_embedded_holder)
 	ssize_t n;
 
 	PWT_NEED_DEVICES(1);
-	pathwaysd_path(exe, sizeof(exe));
+	pwt_pathwaysd_path(exe, sizeof(exe));
 	ASSERT_EQ(0, access(exe, X_OK));
 	ASSERT_EQ(0, pipe(errp));
 	c = pwt_connect("holder", 0);
@@ -227,7 +217,7 @@ TEST(embedded_client_is_refused_while_pathwaysd_drives_the_island)
 	ssize_t n;
 
 	PWT_NEED_DEVICES(1);
-	pathwaysd_path(exe, sizeof(exe));
+	pwt_pathwaysd_path(exe, sizeof(exe));
 	ASSERT_EQ(0, access(exe, X_OK));
 	ASSERT_EQ(0, pipe(outp));
 	pid = fork();

@@ -147,8 +147,8 @@ TEST(connect_errors)
 
 	PWT_NEED_DEVICES(1);
 	EXPECT_FAIL(-EINVAL, "", pw_connect(NULL, NULL));
-	EXPECT_FAIL(-EPROTONOSUPPORT, "tcp://controller:1",
-		    pw_connect(&opts, &cl));
+	/* An address: a controller's, "a.b.c.d:port". */
+	EXPECT_FAIL(-EINVAL, "tcp://controller:1", pw_connect(&opts, &cl));
 	EXPECT_EQ(NULL, cl);
 	opts.address = NULL;
 	opts.weight = 1001;
