@@ -8,8 +8,12 @@
  * which for v = [1 2] prints "(3 5) (2 4)". The program has one node per
  * sharded computation: Arg, a, b, c, a, Result.
  *
- * Usage: fig2 [-v]   (-v also prints the program's representation)
+ * Usage: fig2 [-v] [--connect IP:PORT]
+ *   -v         also print the program's representation
+ *   --connect  run on a pathwaysd cluster (also PATHWAYS_CONTROLLER)
+ *              instead of this process's own runtime
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,10 +51,22 @@ int main(int argc, char **argv)
 	struct pw_client *cl;
 	struct pw_vset *vs;
 	float o0[2], o1[2];
+	struct pw_connect_opts opts = { .name = "fig2" };
+	bool verbose = false;
 	char repr[1024];
-	int ret = 1;
+	int i, ret = 1;
 
-	if (pw_connect(NULL, &cl))
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-v")) {
+			verbose = true;
+		} else if (!strcmp(argv[i], "--connect") && i + 1 < argc) {
+			opts.address = argv[++i];
+		} else {
+			fprintf(stderr, "usage: fig2 [-v] [--connect IP:PORT]\n");
+			return 2;
+		}
+	}
+	if (pw_connect(&opts, &cl))
 		return fail("connect");
 	a = scalar_fn("a", PWTPU_OP_MUL, 2);
 	b = scalar_fn("b", PWTPU_OP_ADD, 1);
@@ -79,7 +95,7 @@ int main(int argc, char **argv)
 	pw_buffer_put(t2);
 	pw_buffer_put(t3);
 	pw_buffer_put(r[0]);
-	if (argc > 1 && !strcmp(argv[1], "-v")) {
+	if (verbose) {
 		pw_program_format(prog, repr, sizeof(repr));
 		printf("%u nodes:\n%s", pw_program_num_nodes(prog), repr);
 	}

@@ -12,6 +12,7 @@
  * pwtpu.ko loaded.
  */
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,6 +277,25 @@ TEST_F(conn, the_environment_names_the_controller)
 	EXPECT_EQ(-EPERM, pw_set_weight(c2, 2));
 	EXPECT_EQ((int)self->ndev, pw_num_devices(c2));
 	pw_disconnect(c2);
+}
+
+/* The paper's Figure 2 example, run against the controller. */
+TEST_F(conn, figure_2_runs_against_the_controller)
+{
+	char exe[PATH_MAX], cmd[PATH_MAX + 64], line[256] = "";
+	FILE *f;
+
+	pwt_pathwaysd_path(exe, sizeof(exe));
+	/* build/tools/pathwaysd: build/examples/fig2 is beside its dir */
+	snprintf(cmd, sizeof(cmd), "%s/../examples/fig2 --connect %s 2>&1",
+		 dirname(exe), CTL_ADDR);
+	f = popen(cmd, "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f) && line[0] != '(')
+		;
+	EXPECT_EQ(0, pclose(f));
+	if (pwt_values_checked())
+		EXPECT_STREQ("(3 5) (2 4)\n", line);
 }
 
 TEST_HARNESS_MAIN
