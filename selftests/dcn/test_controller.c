@@ -341,6 +341,8 @@ TEST_F_TIMEOUT(ctl, tables_grow_and_a_clients_bound_is_named, 120)
 	for (k = 0; k < 300; k++)
 		ASSERT_EQ(0, pw_remote_wait(self->r, ticket[k]))
 			TH_LOG("run %u: %s", k, pw_last_error());
+	/* Per run: one RUN in, one PLAN to the worker (docs/dcn.md). */
+	EXPECT_EQ(300u, seen(&self->fw, 0).plans);
 	ASSERT_EQ(0, pw_remote_function(self->r, self->fn, &fid));
 	p = pw_rprog_begin();
 	a = pw_rprog_arg(p, 0, 0, PWTPU_DT_F32, 1, shape);
