@@ -222,16 +222,19 @@ int pw_ctl_on_slice(struct pw_controller *c, struct pw_node_peer *p,
 	return ret;
 }
 
-void pw_ctl_slices_forget_client(struct pw_controller *c, uint32_t client)
+/* Drop the slices and sets of @client (or, with @by_host, of host @who). */
+static void slices_drop(struct pw_controller *c, bool by_host, uint32_t who)
 {
 	unsigned int i, k = 0;
 
-	/* The workers hear BYE: they drop the client's slices themselves. */
-	for (i = 0; i < c->nslices; i++)
-		if (c->slices[i].used && c->slices[i].client == client)
-			slice_free(c, &c->slices[i], false, 0);
+	for (i = 0; i < c->nslices; i++) {
+		struct pw_ctl_slice *s = &c->slices[i];
+
+		if (s->used && (by_host ? s->host : s->client) == who)
+			slice_free(c, s, false, 0);
+	}
 	for (i = 0; i < c->nvsets; i++) {
-		if (c->vsets[i].client == client)
+		if ((by_host ? c->vsets[i].host : c->vsets[i].client) == who)
 			pw_rm_vset_destroy(c->vsets[i].vs);
 		else
 			c->vsets[k++] = c->vsets[i];
@@ -239,21 +242,16 @@ void pw_ctl_slices_forget_client(struct pw_controller *c, uint32_t client)
 	c->nvsets = k;
 }
 
+void pw_ctl_slices_forget_client(struct pw_controller *c, uint32_t client)
+{
+	/* The workers hear BYE: they drop the client's slices themselves. */
+	slices_drop(c, false, client);
+}
+
 void pw_ctl_slices_host_reset(struct pw_controller *c, unsigned int h)
 {
-	unsigned int i, k = 0;
-
 	/* Its resource manager is made again: nothing placed on it stays. */
-	for (i = 0; i < c->nslices; i++)
-		if (c->slices[i].used && c->slices[i].host == h)
-			slice_free(c, &c->slices[i], false, 0);
-	for (i = 0; i < c->nvsets; i++) {
-		if (c->vsets[i].host == h)
-			pw_rm_vset_destroy(c->vsets[i].vs);
-		else
-			c->vsets[k++] = c->vsets[i];
-	}
-	c->nvsets = k;
+	slices_drop(c, true, h);
 }
 
 void pw_ctl_slices_fini(struct pw_controller *c)

@@ -336,3 +336,29 @@ void pwt_daemon_stop(int pid)
 	kill(pid, SIGTERM);
 	waitpid(pid, &status, 0);
 }
+
+int pwt_cluster_start(unsigned int port, int *ctl, int *worker)
+{
+	char exe[PATH_MAX], ctl_at[32], wk_at[32];
+	/*
+	 * A worker busy under TCG (and a shared machine) can miss the
+	 * default 1 s of heartbeats: the tests are not about hosts going down.
+	 */
+	const char *c[] = { exe, "--role", "controller", "--listen", ctl_at,
+			    "--down-ms", "10000", NULL };
+	const char *w[] = { exe, "--role", "worker", "--listen", wk_at,
+			    "--controller", ctl_at, "--host-id", "0",
+			    "--data", "tcp", NULL };
+
+	*ctl = *worker = 0;
+	pwt_pathwaysd_path(exe, sizeof(exe));
+	if (access(exe, X_OK))
+		return -errno;
+	snprintf(ctl_at, sizeof(ctl_at), "127.0.0.1:%u", port);
+	snprintf(wk_at, sizeof(wk_at), "127.0.0.1:%u", port + 1);
+	*ctl = pwt_daemon_start(c);
+	if (*ctl < 0)
+		return *ctl;
+	*worker = pwt_daemon_start(w);
+	return *worker < 0 ? *worker : 0;
+}

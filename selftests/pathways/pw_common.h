@@ -109,6 +109,12 @@ void pwt_pathwaysd_path(char *path, size_t size);
  */
 int pwt_daemon_start(const char *const *args);
 void pwt_daemon_stop(int pid);
+/*
+ * A one-host cluster on loopback: pathwaysd's controller at 127.0.0.1:
+ * @port and this host's worker at @port + 1 (data plane over TCP). Their
+ * pids in *@ctl and *@worker (0 when not started); 0 or -errno.
+ */
+int pwt_cluster_start(unsigned int port, int *ctl, int *worker);
 
 /*
  * As a client of @controller (NULL: in-process): @runs runs of y =

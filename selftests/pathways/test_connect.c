@@ -21,6 +21,7 @@
 #include "pw_common.h"
 #include "kselftest_harness.h"
 
+#define CTL_PORT	7750
 #define CTL_ADDR	"127.0.0.1:7750"
 #define N		4
 
@@ -34,16 +35,6 @@ FIXTURE(conn) {
 
 FIXTURE_SETUP(conn)
 {
-	char exe[PATH_MAX];
-	/*
-	 * A worker busy under TCG (and a shared machine) can miss the
-	 * default 1 s: these tests are not about marking hosts down.
-	 */
-	const char *ctl[] = { exe, "--role", "controller", "--listen",
-			      CTL_ADDR, "--down-ms", "10000", NULL };
-	const char *wk[] = { exe, "--role", "worker", "--listen",
-			     "127.0.0.1:7751", "--controller", CTL_ADDR,
-			     "--host-id", "0", "--data", "tcp", NULL };
 	struct pw_connect_opts o = { .address = CTL_ADDR, .name = "conn" };
 	unsigned int i;
 	int ret = -1;
@@ -52,11 +43,7 @@ FIXTURE_SETUP(conn)
 	self->c = NULL;
 	PWT_NEED_DEVICES(4);
 	self->hbm_before = pwt_hbm_settle();
-	pwt_pathwaysd_path(exe, sizeof(exe));
-	self->ctl = pwt_daemon_start(ctl);
-	self->worker = pwt_daemon_start(wk);
-	ASSERT_LT(0, self->ctl);
-	ASSERT_LT(0, self->worker);
+	ASSERT_EQ(0, pwt_cluster_start(CTL_PORT, &self->ctl, &self->worker));
 	/* Until the worker has registered its island. */
 	for (i = 0; i < 100; i++) {
 		ret = pw_connect(&o, &self->c);

@@ -22,39 +22,25 @@
 #include "pw_common.h"
 #include "kselftest_harness.h"
 
+#define CTL_PORT	7740
 #define CTL_ADDR	"127.0.0.1:7740"
 #define RUNS		1000
 #define IN_FLIGHT	32
 
 FIXTURE(shared) {
-	pid_t ctl;
-	pid_t worker;
+	int ctl;
+	int worker;
 };
 
 FIXTURE_SETUP(shared)
 {
-	char exe[PATH_MAX];
-	/*
-	 * A worker busy under TCG (and a shared machine) can miss the
-	 * default 1 s: these tests are not about marking hosts down.
-	 */
-	const char *ctl[] = { exe, "--role", "controller", "--listen",
-			      CTL_ADDR, "--down-ms", "10000", NULL };
-	const char *wk[] = { exe, "--role", "worker", "--listen",
-			     "127.0.0.1:7741", "--controller", CTL_ADDR,
-			     "--host-id", "0", "--data", "tcp", NULL };
 	char why[200];
 	unsigned int i;
 	int ret = -1;
 
 	self->ctl = self->worker = 0;
 	PWT_NEED_DEVICES(1);
-	pwt_pathwaysd_path(exe, sizeof(exe));
-	ASSERT_EQ(0, access(exe, X_OK));
-	self->ctl = pwt_daemon_start(ctl);
-	self->worker = pwt_daemon_start(wk);
-	ASSERT_LT(0, self->ctl);
-	ASSERT_LT(0, self->worker);
+	ASSERT_EQ(0, pwt_cluster_start(CTL_PORT, &self->ctl, &self->worker));
 	/* Until the worker has registered: one all-reduce goes through. */
 	for (i = 0; i < 100 && ret; i++) {
 		ret = pwt_allreduce_runs(CTL_ADDR, 1, 1.0f, 1, 1, why,
