@@ -170,6 +170,9 @@ int pw_lower_call(struct pw_client *client, struct pw_batch *batch,
 	bool defer = batch->nitems > 0, host_oom = false;
 	int failed, ret = 0;
 
+	if (!slice->rs)
+		return pw_fail(-EINVAL, "%s: a slice of a remote controller's client",
+			       fn->name);
 	if (!pw_rm_slice_ok(slice->rs, &failed))
 		return pw_fail(-ENODEV, "%s: the slice uses device %d, which was removed",
 			       fn->name, failed);

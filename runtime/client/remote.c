@@ -263,6 +263,9 @@ static int cr_wait(struct pw_buffer *buf)
 	if (run && !run->done) {
 		run->err = pw_remote_wait(cr_of(buf->owner)->r, run->ticket);
 		run->done = true;
+		/* Given up on: its DONE, if it ever comes, frees its slot. */
+		if (run->err == -ETIMEDOUT)
+			pw_remote_forget(cr_of(buf->owner)->r, run->ticket);
 		atomic_fetch_add(run->err ? &buf->owner->failed :
 				 &buf->owner->completed, 1);
 	}
@@ -327,14 +330,15 @@ static int fn_id(struct pw_cr *cr, struct pw_fn *fn, uint32_t *id)
 	return 0;
 }
 
-static int check_input(const struct pw_fn *fn, unsigned int i,
-		       const struct pw_buffer *b, const struct pw_slice *slice)
+static int check_input(const struct pw_client *c, const struct pw_fn *fn,
+		       unsigned int i, const struct pw_buffer *b,
+		       const struct pw_slice *slice)
 {
 	char want[64], got[64];
 
 	if (!b)
 		return pw_fail(-EINVAL, "%s: input %u is NULL", fn->name, i);
-	if (!b->rpriv)
+	if (!b->rpriv || b->owner != c)
 		return pw_fail(-EINVAL, "%s: input %u is not a buffer of this client",
 			       fn->name, i);
 	if (b->nshards == slice->n && pw_sig_equal(&b->sig, &fn->params[i]))
@@ -426,8 +430,11 @@ static int run(struct pw_client *c, uint32_t prog, const uint32_t *args,
 	}
 	r->refs = 1;
 	atomic_fetch_add(&c->submitted, 1);
-	for (i = 0; i < nres && !ret; i++)
+	for (i = 0; i < nres; i++) {
 		ret = buf_new(c, &sigs[i], slices[i], ids[i], r, &out[i]);
+		if (ret)
+			break;
+	}
 	if (ret)
 		while (i-- > 0)
 			pw_buffer_put(out[i]);
@@ -450,7 +457,7 @@ int pw_cr_call(struct pw_client *c, struct pw_fn *fn, struct pw_slice *slice,
 		return pw_fail(-EINVAL, "%s: its collectives are shaped for %u devices, the slice has %u",
 			       fn->name, fn->group_size, slice->n);
 	for (i = 0; i < nin; i++) {
-		ret = check_input(fn, i, in[i], slice);
+		ret = check_input(c, fn, i, in[i], slice);
 		if (ret)
 			return ret;
 		args[i] = ((struct pw_cr_buf *)in[i]->rpriv)->id;
@@ -556,7 +563,7 @@ int pw_cr_program_run(struct pw_program *p, struct pw_buffer *const *args,
 
 		if (a >= 0 && (unsigned int)a >= nargs)
 			return pw_fail(-EINVAL, "argument %d missing", a);
-		if (!b || !b->rpriv)
+		if (!b || !b->rpriv || b->owner != p->client)
 			return pw_fail(-EINVAL, "argument %u is not a buffer of this client",
 				       i);
 		ids[i] = ((const struct pw_cr_buf *)b->rpriv)->id;

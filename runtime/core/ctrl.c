@@ -76,7 +76,7 @@ static int ctrl_create(struct pw_ctrl **out)
 	if (!ctrl)
 		return pw_fail(-ENOMEM, "out of host memory");
 	/* One process drives the island: its scheduler orders every gang. */
-	ret = pw_island_claim();
+	ret = pw_island_claim(PW_ISLAND_EMBEDDED);
 	if (ret) {
 		free(ctrl);
 		return ret;

@@ -74,6 +74,7 @@ static void send_program_ack(struct pw_controller *c, struct pw_node_peer *p,
 /* Lowered: ship every function to the hosts that run it. */
 static int ship_functions(struct pw_controller *c, struct pw_ctl_program *prog)
 {
+	struct pw_ctl_fn *fn;
 	unsigned int i;
 	int ret;
 
@@ -82,9 +83,11 @@ static int ship_functions(struct pw_controller *c, struct pw_ctl_program *prog)
 
 		if (k->c.op != PW_WIRE_CMD_EXEC)
 			continue;
-		ret = pw_ctl_fn_ship(c, pw_ctl_fn_find(c, prog->client,
-						       k->c.fn_id),
-				     k->host);
+		fn = pw_ctl_fn_find(c, prog->client, k->c.fn_id);
+		/* Sent again since and not whole yet: not runnable now. */
+		if (!fn || !fn->pl.complete)
+			return -ENOENT;
+		ret = pw_ctl_fn_ship(c, fn, k->host);
 		if (ret)
 			return ret;
 	}

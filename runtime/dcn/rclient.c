@@ -47,7 +47,9 @@ static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 		r->connected = true;
 		return 0;
 	case PW_WIRE_PROGRAM_ACK:
-		if (msg->body.program_ack.program_id != r->want_program)
+		/* The first answer counts (a refused series gets more). */
+		if (msg->body.program_ack.program_id != r->want_program ||
+		    r->have_program_ack)
 			return 0;
 		r->program_ack = msg->body.program_ack;
 		r->have_program_ack = true;
@@ -290,6 +292,14 @@ unsigned int pw_remote_host_devices(const struct pw_remote *r,
 	return host < PW_WIRE_MAX_HOSTS ? r->ack.host_devices[host] : 0;
 }
 
+uint32_t pw_remote_next_obj_id(struct pw_remote *r)
+{
+	r->next_obj = (r->next_obj + 1) & ~PW_WIRE_BUF_TEMP;
+	if (!r->next_obj)
+		r->next_obj = 1;
+	return r->next_obj;
+}
+
 uint32_t pw_remote_next_id(struct pw_remote *r)
 {
 	/* The low bits name a buffer's shards (PW_WIRE_SHARD_BITS). */
@@ -302,9 +312,14 @@ uint32_t pw_remote_next_id(struct pw_remote *r)
 
 int pw_remote_program_wait(struct pw_remote *r)
 {
-	int ret = rc_wait(r, &r->have_program_ack, PW_REMOTE_TIMEOUT_MS);
+	int ret;
 
-	return ret ? ret : -(int)r->program_ack.status;
+	pw_rc_lock(r);
+	ret = rc_wait(r, &r->have_program_ack, PW_REMOTE_TIMEOUT_MS);
+	if (!ret)
+		ret = -(int)r->program_ack.status;
+	pw_rc_unlock(r);
+	return ret;
 }
 
 /* Wait for the STATUS of (@type, @id) that the last send asked for. */
@@ -392,7 +407,7 @@ int pw_remote_function(struct pw_remote *r, const struct pw_fn *fn,
 		sig_to_wire(&fn->params[i], &d.sigs[i]);
 	for (i = 0; i < fn->nresults; i++)
 		sig_to_wire(&fn->results[i], &d.sigs[fn->nparams + i]);
-	id = pw_remote_next_id(r);
+	id = pw_remote_next_obj_id(r);
 	ret = ship_function(r, id, &d, fn->image, fn->const_data);
 	if (ret)
 		return pw_fail(ret, "%s: the controller refused the function: %s",
@@ -406,7 +421,7 @@ int pw_remote_function_image(struct pw_remote *r, const void *image,
 			     uint32_t *fn_id)
 {
 	struct pw_wire_fn_desc d;
-	uint32_t id = pw_remote_next_id(r);
+	uint32_t id = pw_remote_next_obj_id(r);
 	int ret;
 
 	memset(&d, 0, sizeof(d));
@@ -463,7 +478,7 @@ static int slice_make(struct pw_remote *r, struct pw_wire_slice *req,
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_SLICE;
 	req->op = PW_WIRE_SLICE_MAKE;
-	req->id = pw_remote_next_id(r);
+	req->id = pw_remote_next_obj_id(r);
 	m.body.slice = *req;
 	expect_status(r, PW_WIRE_SLICE, req->id);
 	ret = rc_send(r, &m);
@@ -775,10 +790,18 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 		return pw_fail(-E2BIG, "run: %u arguments + %u results: at most %u",
 			       nargs, nres, PW_WIRE_RUN_IDS);
 	pw_rc_lock(r);
-	if (++r->next_run == 0)
-		r->next_run = 1;
-	run = run_slot(r, r->next_run);
-	/* A forgotten run's slot frees when its DONE comes: wait for it. */
+	/*
+	 * The next free slot: a run kept unwaited (a long-lived future) or
+	 * forgotten and still in flight holds its own, and is skipped.
+	 */
+	for (i = 0; i < PW_RC_MAX_RUNS; i++) {
+		if (++r->next_run == 0)
+			r->next_run = 1;
+		run = run_slot(r, r->next_run);
+		if (!run->used)
+			break;
+	}
+	/* All held: a forgotten run's slot frees when its DONE comes. */
 	while (run->used && run->forgotten && !ret &&
 	       pw_now_ns() - run->sent_ns < PW_REMOTE_TIMEOUT_MS * 1000000ull)
 		ret = rc_step(r, pw_now_ns() + 10000000ull);

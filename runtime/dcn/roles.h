@@ -421,6 +421,9 @@ enum pw_wk_cmd_state {
  *	waiting for HBM at it).
  * @gang: EXEC with collectives: its gang descriptor while the driver may
  *	read it (until the ring is flushed), else NULL.
+ * @pin: per buffer of @c, a reference on a client's buffer taken when the
+ *	plan came (inputs) or its output was made, kept until it finishes,
+ *	so that the client freeing the handle meanwhile changes nothing.
  */
 struct pw_wk_cmd {
 	struct pw_wire_plan_cmd c;
@@ -435,6 +438,7 @@ struct pw_wk_cmd {
 	uint32_t bos[PW_WIRE_MAX_BUFS];
 	unsigned int outs_made;
 	struct pwtpu_gang *gang;
+	struct pw_wbuf *pin[PW_WIRE_MAX_BUFS];
 };
 
 /**
@@ -496,6 +500,9 @@ int pw_wk_gang_note(struct pw_worker *w, struct pw_wk_run *r,
  * way), 0 (not yet), or -errno when it never will.
  */
 int pw_wk_gang_may_go(struct pw_worker *w, struct pw_wk_run *r, uint32_t num);
+/* Members gang @num of @r has (its slice's size); 0 if unknown. */
+unsigned int pw_wk_gang_size(struct pw_worker *w, struct pw_wk_run *r,
+			     uint32_t num);
 /* Gang @num of @r went, or never will. */
 void pw_wk_gang_forget(struct pw_worker *w, struct pw_wk_run *r, uint32_t num);
 void pw_wk_gangs_forget_run(struct pw_worker *w, struct pw_wk_run *r);
@@ -591,7 +598,8 @@ struct pw_rc_slice {
  * @runs: runs in flight or done and not yet waited for.
  * @run_timeout_ms: the deadline runs started now carry (0: none).
  * @next_run: the last run id given out.
- * @next_id: the last buffer, function or program id given out.
+ * @next_id: the last buffer id given out.
+ * @next_obj: the last function, program or slice id given out.
  * @bufs: buffers alive (@nbufs of @cap), freed at close.
  * @nbufs: see @bufs.
  * @cap: see @bufs.
@@ -627,6 +635,7 @@ struct pw_remote {
 	uint32_t run_timeout_ms;
 	uint32_t next_run;
 	uint32_t next_id;
+	uint32_t next_obj;
 	struct pw_rc_buf *bufs;
 	unsigned int nbufs;
 	unsigned int cap;
@@ -666,8 +675,10 @@ void pw_remote_shut(struct pw_remote *r);
 int pw_remote_function_image(struct pw_remote *r, const void *image,
 			     size_t size, uint64_t scratch_bytes,
 			     uint32_t *fn_id);
-/* A new id for a buffer, function or program (bit 31 clear, nonzero). */
+/* A new buffer id (bit 31 and the shard bits clear, nonzero). */
 uint32_t pw_remote_next_id(struct pw_remote *r);
+/* A new function, program or slice id (bit 31 clear, nonzero). */
+uint32_t pw_remote_next_obj_id(struct pw_remote *r);
 /* Wait for the PROGRAM_ACK of the program just sent: 0 or -errno. */
 int pw_remote_program_wait(struct pw_remote *r);
 /* Remember program @id's results live on @slice[@nres]. */

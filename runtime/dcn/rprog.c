@@ -339,9 +339,11 @@ int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 		free(slices);
 		return ret;
 	}
-	id = pw_remote_next_id(r);
+	id = pw_remote_next_obj_id(r);
+	pw_rc_lock(r);
 	r->want_program = id;
 	r->have_program_ack = false;
+	pw_rc_unlock(r);
 	while (i < p->nnodes && !ret) {
 		memset(&m, 0, sizeof(m));
 		m.hdr.type = PW_WIRE_PROGRAM;

@@ -134,6 +134,15 @@ int pw_wk_gang_may_go(struct pw_worker *w, struct pw_wk_run *r, uint32_t num)
 	return g->have == g->want && !(before & g->devmask);
 }
 
+unsigned int pw_wk_gang_size(struct pw_worker *w, struct pw_wk_run *r,
+			     uint32_t num)
+{
+	const struct pw_wk_gang *g = gang_find(w, (unsigned int)(r - w->runs),
+					       num);
+
+	return g ? g->want : 0;
+}
+
 void pw_wk_gang_forget(struct pw_worker *w, struct pw_wk_run *r, uint32_t num)
 {
 	struct pw_wk_gang *g = gang_find(w, (unsigned int)(r - w->runs), num);

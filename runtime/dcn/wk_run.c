@@ -91,6 +91,36 @@ static struct pw_wbuf *lookup(struct pw_worker *w, struct pw_wk_run *r,
 	return pw_wbuf_find(&w->store, owner, handle);
 }
 
+/*
+ * Buffer @i of command @c: the one pinned when its plan came (a client's
+ * buffer a FREE may have unnamed since), else found by its handle.
+ */
+static struct pw_wbuf *cmd_buf(struct pw_worker *w, struct pw_wk_run *r,
+			       const struct pw_wk_cmd *c, unsigned int i)
+{
+	return c->pin[i] ? c->pin[i] : lookup(w, r, c->c.bufs[i]);
+}
+
+/* Pin @c's client buffer @i (an input, or an output just made). */
+static void pin(struct pw_wk_cmd *c, unsigned int i, struct pw_wbuf *b)
+{
+	if (b && !c->pin[i] && !(c->c.bufs[i] & PW_WIRE_BUF_TEMP)) {
+		pw_wbuf_get(b);
+		c->pin[i] = b;
+	}
+}
+
+static void unpin(struct pw_worker *w, struct pw_wk_cmd *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < PW_WIRE_MAX_BUFS; i++) {
+		if (c->pin[i])
+			pw_wbuf_put(&w->store, c->pin[i]);
+		c->pin[i] = NULL;
+	}
+}
+
 static void hold(struct pw_wk_cmd *c, struct pw_wbuf *b)
 {
 	pw_wbuf_get(b);
@@ -120,7 +150,6 @@ static const uint32_t *outputs(const struct pw_wire_plan_cmd *pc,
 static void finish(struct pw_worker *w, struct pw_wk_run *r,
 		   struct pw_wk_cmd *c, int err)
 {
-	const uint32_t *out;
 	unsigned int i, nout;
 
 	if (err && !r->done.status)
@@ -130,9 +159,9 @@ static void finish(struct pw_worker *w, struct pw_wk_run *r,
 		       c->c.op, c->c.dev, strerror(-err));
 	if (err)
 		fail(r, err);
-	out = outputs(&c->c, &nout);
+	outputs(&c->c, &nout);
 	for (i = 0; i < nout; i++) {
-		struct pw_wbuf *b = lookup(w, r, out[i]);
+		struct pw_wbuf *b = cmd_buf(w, r, c, c->c.nin + i);
 
 		/* Not another's final buffer an id clash ran into. */
 		if (b && b->state != PW_WBUF_READY &&
@@ -142,6 +171,7 @@ static void finish(struct pw_worker *w, struct pw_wk_run *r,
 	for (i = 0; i < c->nheld; i++)
 		pw_wbuf_put(&w->store, c->held[i]);
 	c->nheld = 0;
+	unpin(w, c);
 	/* A gang member that never went: its gang never will. */
 	if (c->state == PW_WK_WAITING && c->c.gang_id)
 		pw_wk_gang_forget(w, r, c->c.gang_id);
@@ -174,11 +204,11 @@ static bool input_ok(const struct pw_wbuf *b, unsigned int dev, bool on_dev,
 	return on_dev && b->state == PW_WBUF_QUEUED && b->dev == dev;
 }
 
-/* Output @h of command @c, made when its plan came: now QUEUED, held. */
+/* Buffer @i of command @c, an output made when its plan came: QUEUED, held. */
 static int take_output(struct pw_worker *w, struct pw_wk_run *r,
-		       struct pw_wk_cmd *c, uint32_t h)
+		       struct pw_wk_cmd *c, unsigned int i)
 {
-	struct pw_wbuf *b = lookup(w, r, h);
+	struct pw_wbuf *b = cmd_buf(w, r, c, i);
 
 	if (!b || b->state != PW_WBUF_PENDING || b->dev != c->c.dev)
 		return -EPROTO;
@@ -217,7 +247,7 @@ static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
 			return ret;
 	}
 	for (i = 0; i < pc->nin; i++) {
-		in[i] = lookup(w, r, pc->bufs[i]);
+		in[i] = cmd_buf(w, r, c, i);
 		if (!input_ok(in[i], pc->dev, true, &err))
 			return err;
 		if (in[i]->dev != pc->dev ||
@@ -233,7 +263,7 @@ static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
 	}
 	c->nin_held = c->nheld;
 	for (i = 0; i < pc->nout; i++) {
-		ret = take_output(w, r, c, pc->bufs[pc->nin + i]);
+		ret = take_output(w, r, c, pc->nin + i);
 		if (ret)
 			return ret;
 		bos[pc->nin + i] = c->held[c->nheld - 1]->bo.handle;
@@ -252,7 +282,7 @@ static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
 		      struct pw_wk_cmd *c)
 {
 	const struct pw_wire_plan_cmd *pc = &c->c;
-	struct pw_wbuf *src = lookup(w, r, pc->bufs[0]);
+	struct pw_wbuf *src = cmd_buf(w, r, c, 0);
 	int err = 0, ret;
 
 	if (pc->nin != 1 || pc->nout != 1)
@@ -263,7 +293,7 @@ static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
 		return -EINVAL;
 	hold(c, src);
 	c->nin_held = 1;
-	ret = take_output(w, r, c, pc->bufs[1]);
+	ret = take_output(w, r, c, 1);
 	if (ret)
 		return ret;
 	c->held[1]->sig = src->sig;
@@ -304,7 +334,7 @@ static int issue_send(struct pw_worker *w, struct pw_wk_run *r,
 		      struct pw_wk_cmd *c, unsigned int idx)
 {
 	const struct pw_wire_plan_cmd *pc = &c->c;
-	struct pw_wbuf *src = lookup(w, r, pc->bufs[0]);
+	struct pw_wbuf *src = cmd_buf(w, r, c, 0);
 	struct pw_wk_xfer *x;
 	int err = 0, ret;
 
@@ -357,7 +387,7 @@ static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
 	x = xfer_slot(w->recv, PW_WK_MAX_RECV);
 	if (!x)
 		return -EBUSY;
-	ret = take_output(w, r, c, pc->bufs[0]);
+	ret = take_output(w, r, c, 0);
 	if (ret)
 		return ret;
 	c->held[0]->state = PW_WBUF_FILLING;
@@ -394,7 +424,7 @@ static bool exec_inputs_ready(struct pw_worker *w, struct pw_wk_run *r,
 	unsigned int i;
 
 	for (i = 0; i < c->c.nin; i++)
-		if (!input_ok(lookup(w, r, c->c.bufs[i]), c->c.dev, true, err))
+		if (!input_ok(cmd_buf(w, r, c, i), c->c.dev, true, err))
 			return false;
 	return true;
 }
@@ -408,12 +438,16 @@ static void try_issue_gang(struct pw_worker *w, struct pw_wk_run *r,
 	int err = 0, ret;
 
 	ret = pw_wk_gang_may_go(w, r, num);
-	for (i = idx; ret > 0 && i < r->received; i++) {
+	/* Every member, earlier ones too: before r->next none waits. */
+	for (i = r->next; ret > 0 && i < r->received; i++) {
 		struct pw_wk_cmd *c = &r->cmds[i];
 
 		if (c->c.op != PW_WIRE_CMD_EXEC || c->c.gang_id != num ||
 		    c->state != PW_WK_WAITING)
 			continue;
+		/* Past a parked run's HBM wait, outputs are not made yet. */
+		if (r->parked && i >= r->park_at)
+			return;
 		if (n == PW_WIRE_MAX_DEVICES) {
 			ret = -EPROTO;
 		} else if (!exec_inputs_ready(w, r, c, &err)) {
@@ -424,9 +458,12 @@ static void try_issue_gang(struct pw_worker *w, struct pw_wk_run *r,
 			m[n++] = i;
 		}
 	}
+	/* All its members arrived (may_go): each must be here, waiting. */
+	if (ret > 0 && n != pw_wk_gang_size(w, r, num))
+		ret = -EPROTO;
 	if (ret < 0) {
 		/* No member may sit in a device waiting for the others. */
-		for (i = idx; i < r->received; i++)
+		for (i = r->next; i < r->received; i++)
 			if (r->cmds[i].c.op == PW_WIRE_CMD_EXEC &&
 			    r->cmds[i].c.gang_id == num &&
 			    r->cmds[i].state == PW_WK_WAITING)
@@ -644,6 +681,7 @@ static bool plan_outputs(struct pw_worker *w, struct pw_wk_run *r,
 			b->state = PW_WBUF_PENDING;
 			if (sig)
 				b->sig = *sig;
+			pin(c, c->c.nin + k, b);
 		}
 		if (ret == -ENOSPC && !r->done.status && !r->cancelled &&
 		    hbm_may_come_free(w, r)) {
@@ -742,7 +780,13 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 	}
 	first = r->received;
 	for (i = 0; i < pl->ncmds; i++) {
-		r->cmds[r->received++].c = pl->cmds[i];
+		struct pw_wk_cmd *c = &r->cmds[r->received++];
+		unsigned int k;
+
+		c->c = pl->cmds[i];
+		/* Inputs that exist: a FREE from now on cannot unname them. */
+		for (k = 0; k < c->c.nin && k < PW_WIRE_MAX_BUFS; k++)
+			pin(c, k, lookup(w, r, c->c.bufs[k]));
 		/* In arrival order: the order every device meets gangs in. */
 		if (pl->cmds[i].op == PW_WIRE_CMD_EXEC && pl->cmds[i].gang_id &&
 		    pw_wk_gang_note(w, r, &pl->cmds[i]))
@@ -972,10 +1016,12 @@ void pw_wk_runs_fini(struct pw_worker *w)
 
 		if (!r->used)
 			continue;
-		for (j = 0; j < r->received; j++)
+		for (j = 0; j < r->received; j++) {
 			while (r->cmds[j].nheld)
 				pw_wbuf_put(&w->store,
 					    r->cmds[j].held[--r->cmds[j].nheld]);
+			unpin(w, &r->cmds[j]);
+		}
 		run_free(w, r);
 	}
 }

@@ -482,7 +482,8 @@ static enum pw_wire_err check_prog_node(const struct pw_wire_prog_node *n,
 {
 	unsigned int i;
 
-	if (n->nin > PW_WIRE_MAX_BUFS || n->ndims > PW_WIRE_MAX_DIMS)
+	if (n->nin > PW_WIRE_MAX_BUFS || n->ndims > PW_WIRE_MAX_DIMS ||
+	    n->nshards > PW_WIRE_MAX_DEVICES)
 		return PW_WIRE_E_COUNT;
 	if (!zero(&n->shape[n->ndims],
 		  (PW_WIRE_MAX_DIMS - n->ndims) * sizeof(n->shape[0])) ||

@@ -25,6 +25,7 @@ static pthread_mutex_t claim_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t claim_once = PTHREAD_ONCE_INIT;
 static int claim_fd = -1;
 static unsigned int claim_refs;
+static enum pw_island_driver claim_driver;
 
 /* A forked child holds no claim, whatever descriptors it inherited. */
 static void claim_atfork_child(void)
@@ -33,12 +34,25 @@ static void claim_atfork_child(void)
 		close(claim_fd);
 	claim_fd = -1;
 	claim_refs = 0;
+	claim_driver = 0;
 	pthread_mutex_init(&claim_lock, NULL);
+}
+
+/* No claim is half made across a fork. */
+static void claim_atfork_prepare(void)
+{
+	pthread_mutex_lock(&claim_lock);
+}
+
+static void claim_atfork_parent(void)
+{
+	pthread_mutex_unlock(&claim_lock);
 }
 
 static void claim_init(void)
 {
-	pthread_atfork(NULL, NULL, claim_atfork_child);
+	pthread_atfork(claim_atfork_prepare, claim_atfork_parent,
+		       claim_atfork_child);
 }
 
 /* The pid holding an flock on @st's inode, from /proc/locks; 0 if none. */
@@ -95,7 +109,7 @@ static int refuse(unsigned int dev, const char *path, int fd)
 		       island, path);
 }
 
-int pw_island_claim(void)
+int pw_island_claim(enum pw_island_driver driver)
 {
 	unsigned int devs[PWTPU_MAX_GANG];
 	char path[64];
@@ -103,6 +117,13 @@ int pw_island_claim(void)
 
 	pthread_once(&claim_once, claim_init);
 	pthread_mutex_lock(&claim_lock);
+	if (claim_refs && claim_driver != driver) {
+		ret = pw_fail(-EBUSY, "this process drives the island already through %s: one runtime per island",
+			      claim_driver == PW_ISLAND_EMBEDDED ?
+			      "pw_connect() without an address" :
+			      "its in-process pathwaysd roles");
+		goto out;
+	}
 	if (claim_refs) {
 		claim_refs++;
 		goto out;
@@ -129,6 +150,7 @@ int pw_island_claim(void)
 	}
 	claim_fd = fd;
 	claim_refs = 1;
+	claim_driver = driver;
 out:
 	pthread_mutex_unlock(&claim_lock);
 	return ret;

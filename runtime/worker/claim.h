@@ -14,12 +14,20 @@
 #ifndef PW_RUNTIME_WORKER_CLAIM_H
 #define PW_RUNTIME_WORKER_CLAIM_H
 
+/* Which runtime of the process drives the island. */
+enum pw_island_driver {
+	PW_ISLAND_EMBEDDED = 1,	/* pathways.h's own, in process */
+	PW_ISLAND_WORKER,	/* pathwaysd's worker (in process or not) */
+};
+
 /*
- * Claim the island for this process (claims nest). 0, -ENOENT when no
- * device exists, or -EBUSY when another process holds it; the message in
- * pw_last_error() names the holder and what to do instead.
+ * Claim the island for this process and its @driver (claims of one
+ * driver nest). 0, -ENOENT when no device exists, or -EBUSY when another
+ * process holds it, or the other driver of this one: two schedulers
+ * would order the same devices. pw_last_error() names the holder and
+ * what to do instead.
  */
-int pw_island_claim(void);
+int pw_island_claim(enum pw_island_driver driver);
 /* Drop one claim; the last one unlocks the island. */
 void pw_island_release(void);
 

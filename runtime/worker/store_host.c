@@ -17,6 +17,8 @@ static int check_slice(struct pw_slice *slice, unsigned int *devs)
 	unsigned int n = pw_slice_size(slice), v;
 	int failed;
 
+	if (!slice->rs)
+		return pw_fail(-EINVAL, "a slice of a remote controller's client");
 	if (!pw_rm_slice_ok(slice->rs, &failed))
 		return pw_fail(-ENODEV, "the slice uses device %d, which was removed",
 			       failed);

@@ -40,7 +40,7 @@ static void gen_prog_node(struct pw_wire_prog_node *n,
 	n->nin = index ? net_below(rng, PW_WIRE_MAX_BUFS + 1) : 0;
 	n->dtype = net_rand(rng);
 	n->ndims = net_below(rng, PW_WIRE_MAX_DIMS + 1);
-	n->nshards = net_rand(rng);
+	n->nshards = net_below(rng, PW_WIRE_MAX_DEVICES + 1);
 	n->arg_index = p->nargs && net_chance(rng, 500) ?
 		       net_below(rng, p->nargs) : PW_WIRE_NO_ARG;
 	n->fn_id = net_rand(rng);

@@ -919,6 +919,11 @@ TEST(reject_v2_fields)
 	CRAFT(&c, PW_WIRE_PLAN, 1);
 	c.buf[BODY(struct pw_wire_plan, cmds[0].reserved)] = 1;
 	REJECT(&c, PW_WIRE_E_RESERVED);
+	/* More shards than an island has devices. */
+	CRAFT(&c, PW_WIRE_PROGRAM, 1);
+	net_put16(c.buf + BODY(struct pw_wire_program, nodes[0].nshards),
+		  PW_WIRE_MAX_DEVICES + 1);
+	REJECT(&c, PW_WIRE_E_COUNT);
 	/* A gang's slice without the gang, and a gang on a NOP. */
 	CRAFT(&c, PW_WIRE_PLAN, 1);
 	c.buf[BODY(struct pw_wire_plan, cmds[0].slice) + 3] = 1;

@@ -285,4 +285,34 @@ TEST_F(conn, figure_2_runs_against_the_controller)
 		EXPECT_STREQ("(3 5) (2 4)\n", line);
 }
 
+/*
+ * A buffer put while the call that reads it has not run yet: the worker
+ * pinned it when the plan came, so the call still reads it.
+ */
+TEST_F(conn, a_buffer_put_early_is_still_read)
+{
+	struct pw_fn *slow = pwt_slow_add_fn("slow", 1, N, 20000000);
+	struct pw_fn *fn = pwt_scalar_fn("plus1", PWTPU_OP_ADD, 1, N);
+	struct pw_slice *s = slice_of(self->c, 2, NULL);
+	float x[2 * N] = { 1, 2, 3, 4, 5, 6, 7, 8 }, got[2 * N];
+	struct pw_buffer *in, *y, *z;
+	unsigned int i;
+
+	ASSERT_NE(NULL, slow);
+	ASSERT_NE(NULL, fn);
+	in = pwt_upload(self->c, s, x, N, false);
+	ASSERT_NE(NULL, in);
+	/* y is made slowly; z reads it; y and in go before z has run. */
+	ASSERT_EQ(0, pw_call(self->c, slow, s, &in, 1, &y, 1));
+	ASSERT_EQ(0, pw_call(self->c, fn, s, &y, 1, &z, 1));
+	pw_buffer_put(y);
+	pw_buffer_put(in);
+	ASSERT_EQ(0, pwt_fetch(z, got, 2 * N)) TH_LOG("%s", pw_last_error());
+	for (i = 0; pwt_values_checked() && i < 2 * N; i++)
+		ASSERT_EQ(x[i] + 2, got[i]) TH_LOG("element %u", i);
+	pw_buffer_put(z);
+	pw_fn_put(slow);
+	pw_fn_put(fn);
+}
+
 TEST_HARNESS_MAIN

@@ -321,4 +321,65 @@ TEST_F_TIMEOUT(inproc, two_clients_all_reduce_on_the_same_devices, 600)
 	}
 }
 
+/*
+ * y = x + 1 on slice B, then an all-reduce of y on slice A: each member
+ * of the gang waits for its own shard's move, and the gang goes only
+ * whole, whichever move lands first. Five runs, each checked.
+ */
+TEST_F(inproc, a_gang_fed_by_moves_goes_whole)
+{
+	const uint32_t shape[1] = { N };
+	float x[4 * N], got[4 * N], sum[N];
+	struct pw_fn *ar = pwt_allreduce_add_fn("ar", 0.0, N);
+	struct pw_fn *inc = plus_fn(1.0f);
+	struct pw_rprog *p = pw_rprog_begin();
+	uint32_t a, b, far, finc, prog, in, out;
+	unsigned int i, k;
+	int v;
+
+	PWT_NEED_DEVICES(4);
+	ASSERT_EQ(0, pw_remote_slice(self->r, 4, NULL, &a));
+	ASSERT_EQ(0, pw_remote_slice(self->r, 4, NULL, &b));
+	ASSERT_EQ(0, pw_remote_function(self->r, ar, &far));
+	ASSERT_EQ(0, pw_remote_function(self->r, inc, &finc));
+	v = pw_rprog_arg_sharded(p, b, 4, PWTPU_DT_F32, 1, shape);
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, inc, finc, b, 4, &v, 1, &v));
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, ar, far, a, 4, &v, 1, &v));
+	ASSERT_EQ(0, pw_rprog_results(p, &v, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog))
+		TH_LOG("%s", pw_last_error());
+	for (k = 0; k < 5; k++) {
+		memset(sum, 0, sizeof(sum));
+		for (i = 0; i < 4 * N; i++) {
+			x[i] = (float)((i + k) % 9);
+			sum[i % N] += x[i] + 1;
+		}
+		ASSERT_EQ(0, pw_remote_buffer_sharded(self->r, b, PWTPU_DT_F32,
+						      1, shape, x, false, &in));
+		ASSERT_EQ(0, pw_remote_run(self->r, prog, &in, 1, &out, 1))
+			TH_LOG("run %u: %s", k, pw_last_error());
+		ASSERT_EQ(0, pw_remote_read(self->r, 0, out, got, sizeof(got)));
+		for (i = 0; pwt_values_checked() && i < 4 * N; i++)
+			ASSERT_EQ(sum[i % N], got[i]) TH_LOG("run %u element %u", k, i);
+	}
+	pw_rprog_free(p);
+	pw_fn_put(ar);
+	pw_fn_put(inc);
+}
+
+/* One runtime per island in a process too: not both pathways.h's own
+ * and the in-process pathwaysd roles. */
+TEST(one_process_one_runtime_per_island)
+{
+	struct pw_client *c = pwt_connect("embedded", 0);
+	struct pw_remote *r;
+
+	PWT_NEED_DEVICES(1);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(-EBUSY, pw_remote_connect(NULL, "second", &r));
+	TH_LOG("%s", pw_last_error());
+	EXPECT_NE(NULL, strstr(pw_last_error(), "already"));
+	pw_disconnect(c);
+}
+
 TEST_HARNESS_MAIN
