@@ -13,7 +13,7 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/sched/sched.c \
 	runtime/worker/executor.c runtime/worker/store.c \
 	runtime/worker/store_host.c runtime/worker/fnload.c \
-	runtime/worker/claim.c \
+	runtime/util/claim.c \
 	runtime/client/batch.c runtime/client/lower.c \
 	runtime/client/trace.c runtime/client/run.c runtime/client/remote.c \
 	$(PW_NET_SRCS) $(PW_DPDK_SRCS) $(PW_DP_SRCS) \

@@ -188,7 +188,6 @@ int pw_cr_add_slice(struct pw_vset *vs, unsigned int n, const char *shape,
 		return ret;
 	}
 	s->n = n;
-	s->host = pw_remote_slice_host(cr->r, s->rid);
 	all[cr->nslices++] = s;
 	*out = s;
 	return 0;

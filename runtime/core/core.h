@@ -321,16 +321,13 @@ struct pw_vset {
 /**
  * struct pw_slice - a slice of a client's set
  * @rs: the embedded resource manager's placement, or NULL.
- * @rid: a remote client's: the controller's slice, its @n devices on
- *	host @host's island.
+ * @rid: a remote client's: the controller's slice, of @n devices.
  * @n: see @rid.
- * @host: see @rid.
  */
 struct pw_slice {
 	struct pw_rm_slice *rs;
 	uint32_t rid;
 	unsigned int n;
-	int host;
 };
 
 /**

@@ -14,7 +14,7 @@
 #include <pwtpu/pwtpu_dev.h>
 
 #include "core.h"
-#include "../worker/claim.h"
+#include "../util/claim.h"
 #include "../client/program.h"
 
 static pthread_mutex_t pw_embedded_lock = PTHREAD_MUTEX_INITIALIZER;

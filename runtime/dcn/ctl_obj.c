@@ -79,7 +79,7 @@ static int fn_slot(struct pw_controller *c, uint32_t client, uint32_t id,
 	int slot;
 
 	if (!f && first) {
-		for (i = 0; i < c->nfns; i++)
+		for (i = 0; c->nfns >= PW_CTL_CLIENT_FNS && i < c->nfns; i++)
 			mine += c->fns[i].used && c->fns[i].client == client;
 		/* A client's own bound; the table grows for all of them. */
 		if (mine >= PW_CTL_CLIENT_FNS)

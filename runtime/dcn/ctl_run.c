@@ -126,7 +126,9 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 		/* A new registration replaces an old one of the same id. */
 		if (prog)
 			program_free(prog);
-		ret = client_count(c, p->id, true) >= PW_CTL_CLIENT_PROGRAMS ?
+		/* Counted only once the table is big enough to hold the bound. */
+		ret = c->nprograms >= PW_CTL_CLIENT_PROGRAMS &&
+		      client_count(c, p->id, true) >= PW_CTL_CLIENT_PROGRAMS ?
 		      -ENOSPC : pw_slot_take((void **)&c->programs,
 					     &c->nprograms, sizeof(*prog),
 					     UINT_MAX);
@@ -266,7 +268,8 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 	int ret = 0;
 
 	/* A client has its own bound; the table grows for all of them. */
-	ret = client_count(c, p->id, false) >= PW_CTL_CLIENT_RUNS ? -EBUSY :
+	ret = c->nruns >= PW_CTL_CLIENT_RUNS &&
+	      client_count(c, p->id, false) >= PW_CTL_CLIENT_RUNS ? -EBUSY :
 	      pw_slot_take((void **)&c->runs, &c->nruns, sizeof(*r), UINT_MAX);
 	if (ret >= 0)
 		r = &c->runs[ret];

@@ -5,7 +5,7 @@
  * joined to each other and to the process's clients by the in-process
  * transport (runtime/net/loop.c) instead of sockets. Started by the first
  * client that asks for it and stopped when the last one leaves. The
- * worker claims the island (runtime/worker/claim.h) as pathwaysd's does.
+ * worker claims the island (runtime/util/claim.c) as pathwaysd's does.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -21,6 +21,11 @@
 
 /* How long a role's thread sleeps at most: what stopping it costs. */
 #define LOCAL_STEP_NS	20000000ull
+/*
+ * The worker is a thread of this process: its silence means a busy
+ * machine (TCG guests miss the 1 s of a cluster), never a lost host.
+ */
+#define LOCAL_DOWN_MS	10000
 /* The worker registers within this time or the start fails. */
 #define LOCAL_START_MS	5000
 
@@ -80,7 +85,7 @@ static int local_start(struct pw_local *l)
 		return pw_fail(ret, "the controller's endpoint: %s",
 			       strerror(-ret));
 	pw_transport_local_addr(t, &l->ctl_addr);
-	ret = pw_controller_init(&l->ctl, t, PW_HEARTBEAT_MS, PW_DOWN_MS,
+	ret = pw_controller_init(&l->ctl, t, PW_HEARTBEAT_MS, LOCAL_DOWN_MS,
 				 PW_CLIENT_TIMEOUT_MS);
 	if (ret) {
 		pw_transport_close(t);

@@ -17,7 +17,7 @@
 
 #include "roles.h"
 
-/* The thread looks this often, and acts once the client is this idle. */
+/* The thread looks this often, and acts after a tick without calls. */
 #define RC_BEAT_TICK_NS		(PW_RC_HEARTBEAT_MS * 1000000ull / 4)
 
 void pw_rc_lock(struct pw_remote *r)
@@ -27,7 +27,8 @@ void pw_rc_lock(struct pw_remote *r)
 
 void pw_rc_unlock(struct pw_remote *r)
 {
-	atomic_store(&r->last_use_ns, pw_now_ns());
+	/* A count, not a clock read: this is on every send and wait. */
+	atomic_fetch_add_explicit(&r->uses, 1, memory_order_relaxed);
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -49,13 +50,17 @@ static void *beat_main(void *arg)
 {
 	struct timespec tick = { .tv_nsec = (long)RC_BEAT_TICK_NS };
 	struct pw_remote *r = arg;
+	uint_fast64_t seen = atomic_load(&r->uses), now_uses;
 
 	while (!atomic_load(&r->beat_stop)) {
-		uint64_t now = pw_now_ns();
-
 		nanosleep(&tick, NULL);
-		if (now - atomic_load(&r->last_use_ns) < RC_BEAT_TICK_NS ||
-		    pthread_mutex_trylock(&r->lock))
+		/* Calls came during the last tick: the client is not idle. */
+		now_uses = atomic_load(&r->uses);
+		if (now_uses != seen) {
+			seen = now_uses;
+			continue;
+		}
+		if (pthread_mutex_trylock(&r->lock))
 			continue;
 		pw_node_step(&r->node, 0);
 		pw_rc_keepalive(r, pw_now_ns());
@@ -69,7 +74,6 @@ int pw_rc_beat_start(struct pw_remote *r)
 	int ret;
 
 	atomic_store(&r->beat_stop, false);
-	atomic_store(&r->last_use_ns, pw_now_ns());
 	ret = pthread_create(&r->beat, NULL, beat_main, r);
 	if (ret)
 		return -ret;

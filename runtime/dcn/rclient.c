@@ -127,10 +127,6 @@ int pw_rc_send(struct pw_remote *r, struct pw_wire_msg *m)
 	return ret;
 }
 
-static int rc_send(struct pw_remote *r, struct pw_wire_msg *m)
-{
-	return pw_rc_send(r, m);
-}
 
 int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
 		   const struct sockaddr_in *controller, const char *name,
@@ -165,7 +161,7 @@ int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
 	m.body.connect.pid = (uint32_t)getpid();
 	snprintf(m.body.connect.name, sizeof(m.body.connect.name), "%s",
 		 name ? name : "client");
-	ret = rc_send(r, &m);
+	ret = pw_rc_send(r, &m);
 	if (!ret)
 		ret = rc_wait(r, &r->connected, timeout_ms);
 	if (!ret && r->ack.status)
@@ -232,7 +228,7 @@ void pw_remote_shut(struct pw_remote *r)
 	if (r->connected) {
 		memset(&m, 0, sizeof(m));
 		m.hdr.type = PW_WIRE_BYE;
-		rc_send(r, &m);
+		pw_rc_send(r, &m);
 	}
 	/* Let the last messages and acks go out before the channel goes. */
 	for (i = 0; i < 100 && r->ctl && r->ctl->ch &&
@@ -481,7 +477,7 @@ static int slice_make(struct pw_remote *r, struct pw_wire_slice *req,
 	req->id = pw_remote_next_obj_id(r);
 	m.body.slice = *req;
 	expect_status(r, PW_WIRE_SLICE, req->id);
-	ret = rc_send(r, &m);
+	ret = pw_rc_send(r, &m);
 	if (!ret)
 		ret = wait_status(r, &host);
 	if (ret)
@@ -597,7 +593,7 @@ static int shard_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 		b->nbytes = (uint16_t)(left < PW_WIRE_BUF_CHUNK ?
 				       left : PW_WIRE_BUF_CHUNK);
 		memcpy(b->data, (const uint8_t *)data + off, b->nbytes);
-		ret = rc_send(r, &m);
+		ret = pw_rc_send(r, &m);
 		/* Hold back while a window's worth waits: the queue is bounded. */
 		pw_rc_lock(r);
 		while (!ret && pw_node_queued(r->ctl) > 4 * PW_RCHAN_WINDOW)
@@ -687,7 +683,7 @@ static int shard_read(struct pw_remote *r, uint32_t slice, unsigned int host,
 	r->read_got = 0;
 	r->read_id = id;
 	expect_status(r, PW_WIRE_BUFFER, id);
-	ret = rc_send(r, &m);
+	ret = pw_rc_send(r, &m);
 	/* DATA parts until all came, or a STATUS saying why not. */
 	while (!ret && !done) {
 		if (pw_now_ns() >= until)
@@ -746,7 +742,7 @@ int pw_remote_free_shard(struct pw_remote *r, uint32_t slice, uint32_t id)
 	m.body.buffer.op = PW_WIRE_BUF_FREE;
 	m.body.buffer.slice = slice;
 	m.body.buffer.id = id;
-	return rc_send(r, &m);
+	return pw_rc_send(r, &m);
 }
 
 int pw_remote_free(struct pw_remote *r, unsigned int host, uint32_t id)
@@ -824,7 +820,7 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	run->run_id = r->next_run;
 	run->timeout_ms = m.body.run.timeout_ms = r->run_timeout_ms;
 	m.body.run.client_send_ns = run->sent_ns = pw_now_ns();
-	ret = rc_send(r, &m);
+	ret = pw_rc_send(r, &m);
 	if (ret)
 		run->used = false;
 	pw_rc_unlock(r);

@@ -612,7 +612,7 @@ struct pw_rc_slice {
  * @beat: the heartbeat thread (runtime/dcn/rc_beat.c), if @beating.
  * @beating: see @beat.
  * @beat_stop: tells @beat to end.
- * @last_use_ns: when a call last let go of @lock.
+ * @uses: times a call let go of @lock (the thread sees idleness).
  * @last_sent_ns: when a message last went to the controller.
  */
 struct pw_remote {
@@ -648,7 +648,7 @@ struct pw_remote {
 	pthread_t beat;
 	bool beating;
 	atomic_bool beat_stop;
-	atomic_uint_fast64_t last_use_ns;
+	atomic_uint_fast64_t uses;
 	uint64_t last_sent_ns;
 };
 

@@ -11,7 +11,7 @@
 
 #include <pwtpu/pwtpu_dev.h>
 
-#include "../worker/claim.h"
+#include "../util/claim.h"
 #include "wdev.h"
 
 #define PW_WDEV_RING	1024

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * claim.h - one process drives this host's island (runtime/worker/claim.c).
+ * claim.h - one process drives this host's island (runtime/util/claim.c).
  *
  * An island's devices are ordered by one gang scheduler; two processes
  * that each ran their own over the same devices would enqueue their
@@ -11,8 +11,8 @@
  * the kernel when the process dies. Clients of other processes share an
  * island by connecting to a pathwaysd that holds it.
  */
-#ifndef PW_RUNTIME_WORKER_CLAIM_H
-#define PW_RUNTIME_WORKER_CLAIM_H
+#ifndef PW_RUNTIME_UTIL_CLAIM_H
+#define PW_RUNTIME_UTIL_CLAIM_H
 
 /* Which runtime of the process drives the island. */
 enum pw_island_driver {
@@ -31,4 +31,4 @@ int pw_island_claim(enum pw_island_driver driver);
 /* Drop one claim; the last one unlocks the island. */
 void pw_island_release(void);
 
-#endif /* PW_RUNTIME_WORKER_CLAIM_H */
+#endif /* PW_RUNTIME_UTIL_CLAIM_H */
