@@ -18,7 +18,7 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/client/trace.c runtime/client/run.c runtime/client/remote.c \
 	$(PW_NET_SRCS) $(PW_DPDK_SRCS) $(PW_DP_SRCS) \
 	runtime/dcn/node.c runtime/dcn/controller.c runtime/dcn/ctl_run.c \
-	runtime/dcn/ctl_lower.c runtime/dcn/ctl_obj.c runtime/dcn/ctl_slice.c runtime/dcn/fnpayload.c \
+	runtime/dcn/ctl_lower.c runtime/dcn/ctl_obj.c runtime/dcn/ctl_share.c runtime/dcn/ctl_slice.c runtime/dcn/fnpayload.c \
 	runtime/dcn/worker.c runtime/dcn/wk_run.c runtime/dcn/wk_obj.c \
 	runtime/dcn/wk_gang.c \
 	runtime/dcn/wdev.c runtime/dcn/wstore.c \

@@ -3,7 +3,8 @@
  * pathwaysd - the Pathways daemon on a DCN host (docs/dcn.md).
  *
  *   pathwaysd --role controller --listen IP:PORT [--heartbeat-ms N]
- *             [--down-ms N] [--client-timeout-ms N]
+ *             [--down-ms N] [--client-timeout-ms N] [--sched fifo|share]
+ *             [--window N] [--weight NAME=W]... [--config FILE]
  *   pathwaysd --role worker --listen IP:PORT --controller IP:PORT
  *             --host-id N [--data-port N] [--data auto|rdma|tcp]
  *   pathwaysd --role status --controller IP:PORT [--listen IP:PORT]
@@ -13,7 +14,14 @@
  * loaded pwtpu.ko, heartbeats, and runs remote clients' plans, moving
  * cross-island values over its data plane (RDMA verbs where the listen
  * address has an RDMA device, else TCP; --data forces one); status connects as a client and prints
- * what the controller knows. --run-for SECONDS stops the daemon after
+ * what the controller knows. The controller's islands schedule runs
+ * FIFO or by proportional share (--sched share: at most --window runs in
+ * flight per island, clients weighted by the name they connect with,
+ * --weight NAME=W, 1 for names not given); these are the operator's, and
+ * the controller refuses a client's ADMIN to change them. --config FILE
+ * reads options from a file, one "option value" per line ("sched share",
+ * "weight trainer=4"; "#" starts a comment), before the command line's.
+ * --run-for SECONDS stops the daemon after
  * that long; SIGTERM and SIGINT stop it at once. Either way it prints its
  * counters (messages, retransmissions, datagrams dropped by reason).
  */
@@ -43,7 +51,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: pathwaysd --role controller --listen IP:PORT [--heartbeat-ms N] [--down-ms N]\n"
-		"                 [--client-timeout-ms N]\n"
+		"                 [--client-timeout-ms N] [--sched fifo|share] [--window N]\n"
+		"                 [--weight NAME=W]... [--config FILE]\n"
 		"       pathwaysd --role worker --listen IP:PORT --controller IP:PORT --host-id N\n"
 		"                 [--data-port N] [--data auto|rdma|tcp]\n"
 		"       pathwaysd --role status --controller IP:PORT [--listen IP:PORT]\n"
@@ -51,7 +60,7 @@ static void usage(FILE *f)
 }
 
 struct opts {
-	const char *role;
+	char *role;
 	struct sockaddr_in listen_at;
 	struct sockaddr_in controller;
 	bool have_listen, have_controller;
@@ -59,62 +68,186 @@ struct opts {
 	unsigned int heartbeat_ms, down_ms, data_port, client_timeout_ms;
 	enum pw_dp_mode data_mode;
 	double run_for;
+	struct pw_ctl_share_cfg share;
 };
+
+static const struct option longopts[] = {
+	{ "role", required_argument, NULL, 'r' },
+	{ "listen", required_argument, NULL, 'l' },
+	{ "controller", required_argument, NULL, 'c' },
+	{ "host-id", required_argument, NULL, 'i' },
+	{ "heartbeat-ms", required_argument, NULL, 'b' },
+	{ "down-ms", required_argument, NULL, 'd' },
+	{ "client-timeout-ms", required_argument, NULL, 'T' },
+	{ "data-port", required_argument, NULL, 'p' },
+	{ "data", required_argument, NULL, 'D' },
+	{ "run-for", required_argument, NULL, 't' },
+	{ "sched", required_argument, NULL, 's' },
+	{ "window", required_argument, NULL, 'w' },
+	{ "weight", required_argument, NULL, 'W' },
+	{ "config", required_argument, NULL, 'C' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* "NAME=W" into the weights of the controller's configuration. */
+static int add_weight(struct pw_ctl_share_cfg *cfg, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	struct pw_ctl_weight *w;
+	char *end;
+	long v;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(w->name)) {
+		fprintf(stderr, "pathwaysd: --weight %s: want NAME=W, a name of 1..%zu characters\n",
+			arg, sizeof(w->name) - 1);
+		return -EINVAL;
+	}
+	v = strtol(eq + 1, &end, 10);
+	if (*end || end == eq + 1 || v < 1 || v > PW_WIRE_MAX_WEIGHT) {
+		fprintf(stderr, "pathwaysd: --weight %s: the weight must be 1..%u\n",
+			arg, PW_WIRE_MAX_WEIGHT);
+		return -EINVAL;
+	}
+	if (cfg->nweights == PW_CTL_MAX_WEIGHTS) {
+		fprintf(stderr, "pathwaysd: --weight %s: at most %u weights\n",
+			arg, PW_CTL_MAX_WEIGHTS);
+		return -EINVAL;
+	}
+	w = &cfg->weights[cfg->nweights++];
+	memcpy(w->name, arg, (size_t)(eq - arg));
+	w->weight = (unsigned int)v;
+	return 0;
+}
+
+static int read_config(struct opts *o, const char *path);
+
+/* Option @c (of longopts) with @arg, from the command line or a file. */
+static int set_opt(struct opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'r':
+		free(o->role);
+		o->role = strdup(arg);	/* a config file's line goes */
+		if (!o->role)
+			return -ENOMEM;
+		break;
+	case 'l':
+		if (pw_parse_addr(arg, &o->listen_at))
+			goto bad_addr;
+		o->have_listen = true;
+		break;
+	case 'c':
+		if (pw_parse_addr(arg, &o->controller))
+			goto bad_addr;
+		o->have_controller = true;
+		break;
+	case 'i': o->host_id = strtol(arg, NULL, 0); break;
+	case 'b': o->heartbeat_ms = (unsigned int)atoi(arg); break;
+	case 'd': o->down_ms = (unsigned int)atoi(arg); break;
+	case 'T': o->client_timeout_ms = (unsigned int)atoi(arg); break;
+	case 'p': o->data_port = (unsigned int)atoi(arg); break;
+	case 'D':
+		if (!strcmp(arg, "auto")) {
+			o->data_mode = PW_DP_AUTO;
+		} else if (!strcmp(arg, "rdma")) {
+			o->data_mode = PW_DP_RDMA;
+		} else if (!strcmp(arg, "tcp")) {
+			o->data_mode = PW_DP_TCP;
+		} else {
+			fprintf(stderr, "pathwaysd: --data %s: want auto, rdma or tcp\n",
+				arg);
+			return -EINVAL;
+		}
+		break;
+	case 't': o->run_for = atof(arg); break;
+	case 's':
+		if (!strcmp(arg, "fifo")) {
+			o->share.policy = PW_WIRE_SCHED_FIFO;
+		} else if (!strcmp(arg, "share")) {
+			o->share.policy = PW_WIRE_SCHED_SHARE;
+		} else {
+			fprintf(stderr, "pathwaysd: --sched %s: want fifo or share\n",
+				arg);
+			return -EINVAL;
+		}
+		break;
+	case 'w':
+		o->share.window = (unsigned int)atoi(arg);
+		if (o->share.window < 1 ||
+		    o->share.window > PW_WIRE_MAX_SHARE_WINDOW) {
+			fprintf(stderr, "pathwaysd: --window %s: want 1..%u runs per island\n",
+				arg, PW_WIRE_MAX_SHARE_WINDOW);
+			return -EINVAL;
+		}
+		break;
+	case 'W': return add_weight(&o->share, arg);
+	case 'C': return read_config(o, arg);
+	default: return -EINVAL;
+	}
+	return 0;
+bad_addr:
+	fprintf(stderr, "pathwaysd: %s: want IPv4:PORT, e.g. 10.77.0.1:7700\n",
+		arg);
+	return -EINVAL;
+}
+
+/* Lines "option value" (long option names), "#" comments, blank lines. */
+static int read_config(struct opts *o, const char *path)
+{
+	char line[256], name[64], value[192];
+	unsigned int n = 0;
+	FILE *f = fopen(path, "r");
+	int ret = 0;
+
+	if (!f) {
+		fprintf(stderr, "pathwaysd: --config %s: %s\n", path,
+			strerror(errno));
+		return -errno;
+	}
+	while (!ret && fgets(line, sizeof(line), f)) {
+		const struct option *opt;
+		char *hash = strchr(line, '#');
+		int k;
+
+		n++;
+		if (hash)
+			*hash = 0;
+		k = sscanf(line, "%63s %191s", name, value);
+		if (k <= 0)
+			continue;
+		for (opt = longopts; opt->name; opt++)
+			if (!strcmp(opt->name, name))
+				break;
+		if (!opt->name || opt->val == 'C' || opt->val == 'h' || k != 2) {
+			fprintf(stderr, "pathwaysd: %s:%u: want \"option value\" with a pathwaysd option (not %s)\n",
+				path, n, name);
+			ret = -EINVAL;
+			break;
+		}
+		ret = set_opt(o, opt->val, value);
+		if (ret)
+			fprintf(stderr, "pathwaysd: (from %s:%u)\n", path, n);
+	}
+	fclose(f);
+	return ret;
+}
 
 static int parse(int argc, char **argv, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{ "role", required_argument, NULL, 'r' },
-		{ "listen", required_argument, NULL, 'l' },
-		{ "controller", required_argument, NULL, 'c' },
-		{ "host-id", required_argument, NULL, 'i' },
-		{ "heartbeat-ms", required_argument, NULL, 'b' },
-		{ "down-ms", required_argument, NULL, 'd' },
-		{ "client-timeout-ms", required_argument, NULL, 'T' },
-		{ "data-port", required_argument, NULL, 'p' },
-		{ "data", required_argument, NULL, 'D' },
-		{ "run-for", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->host_id = -1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r': o->role = optarg; break;
-		case 'l':
-			if (pw_parse_addr(optarg, &o->listen_at))
-				goto bad_addr;
-			o->have_listen = true;
-			break;
-		case 'c':
-			if (pw_parse_addr(optarg, &o->controller))
-				goto bad_addr;
-			o->have_controller = true;
-			break;
-		case 'i': o->host_id = strtol(optarg, NULL, 0); break;
-		case 'b': o->heartbeat_ms = (unsigned int)atoi(optarg); break;
-		case 'd': o->down_ms = (unsigned int)atoi(optarg); break;
-		case 'T': o->client_timeout_ms = (unsigned int)atoi(optarg); break;
-		case 'p': o->data_port = (unsigned int)atoi(optarg); break;
-		case 'D':
-			if (!strcmp(optarg, "auto")) {
-				o->data_mode = PW_DP_AUTO;
-			} else if (!strcmp(optarg, "rdma")) {
-				o->data_mode = PW_DP_RDMA;
-			} else if (!strcmp(optarg, "tcp")) {
-				o->data_mode = PW_DP_TCP;
-			} else {
-				fprintf(stderr, "pathwaysd: --data %s: want auto, rdma or tcp\n",
-					optarg);
-				return -EINVAL;
-			}
-			break;
-		case 't': o->run_for = atof(optarg); break;
-		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); return -EINVAL;
+		if (c == 'h') {
+			usage(stdout);
+			exit(0);
+		}
+		if (c == '?' || set_opt(o, c, optarg)) {
+			if (c == '?')
+				usage(stderr);
+			return -EINVAL;
 		}
 	}
 	if (!o->role || optind != argc) {
@@ -122,10 +255,6 @@ static int parse(int argc, char **argv, struct opts *o)
 		return -EINVAL;
 	}
 	return 0;
-bad_addr:
-	fprintf(stderr, "pathwaysd: %s: want IPv4:PORT, e.g. 10.77.0.1:7700\n",
-		optarg);
-	return -EINVAL;
 }
 
 static bool time_up(const struct opts *o, uint64_t start)
@@ -145,9 +274,20 @@ static int run_controller(const struct opts *o, struct pw_transport *t)
 		fprintf(stderr, "pathwaysd: --down-ms must exceed --heartbeat-ms\n");
 		return ret;
 	}
-	printf("controller: listening on %s:%u (heartbeat %u ms, down after %u ms)\n",
+	ret = pw_ctl_share_configure(&c, &o->share);
+	if (ret) {
+		fprintf(stderr, "pathwaysd: the scheduling configuration is not valid (each --weight NAME once)\n");
+		pw_controller_fini(&c);
+		return ret;
+	}
+	printf("controller: listening on %s:%u (heartbeat %u ms, down after %u ms, %s",
 	       inet_ntoa(o->listen_at.sin_addr), ntohs(o->listen_at.sin_port),
-	       c.heartbeat_ms, c.down_ms);
+	       c.heartbeat_ms, c.down_ms,
+	       c.share.policy == PW_WIRE_SCHED_SHARE ? "share" : "fifo");
+	if (c.share.policy == PW_WIRE_SCHED_SHARE)
+		printf(" window %u, %u weights", c.share.window,
+		       c.share.nweights);
+	printf(")\n");
 	fflush(stdout);
 	while (!time_up(o, start) && !ret)
 		ret = pw_controller_step(&c, 50000000ull);
@@ -230,8 +370,10 @@ int main(int argc, char **argv)
 	struct opts o;
 	int ret;
 
-	if (parse(argc, argv, &o))
+	if (parse(argc, argv, &o)) {
+		free(o.role);
 		return 2;
+	}
 	if (!o.have_listen) {
 		o.listen_at.sin_family = AF_INET;
 		o.listen_at.sin_addr.s_addr = htonl(INADDR_ANY);
@@ -256,7 +398,9 @@ int main(int argc, char **argv)
 	else {
 		pw_transport_close(t);
 		fprintf(stderr, "pathwaysd: unknown role %s\n", o.role);
+		free(o.role);
 		return 2;
 	}
+	free(o.role);
 	return ret ? 1 : 0;
 }

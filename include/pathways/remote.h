@@ -64,6 +64,17 @@ int pw_remote_function(struct pw_remote *r, const struct pw_fn *fn,
  */
 int pw_remote_slice(struct pw_remote *r, unsigned int n, const char *shape,
 		    uint32_t *slice);
+/*
+ * How the islands schedule runs (FIFO, or proportional share with at
+ * most @window runs in flight per island, 0: unchanged), and the weight
+ * (1..1000) of the clients called @name (NULL: this client). These are
+ * the operator's: pathwaysd refuses them with -EPERM (its configuration
+ * sets them); a controller inside this process (NULL address) takes them.
+ */
+int pw_remote_set_policy(struct pw_remote *r, enum pw_sched_policy policy,
+			 unsigned int window);
+int pw_remote_set_weight(struct pw_remote *r, const char *name,
+			 unsigned int weight);
 /* The host whose island holds @slice (as the controller answered), or -ENOENT. */
 int pw_remote_slice_host(const struct pw_remote *r, uint32_t slice);
 /*

@@ -58,7 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PW_WIRE_VERSION		4
+#define PW_WIRE_VERSION		5
 /* The bytes "PWDN" read as a little-endian u32. */
 #define PW_WIRE_MAGIC		0x4e445750u
 
@@ -132,6 +132,9 @@
  * @PW_WIRE_SLICE: client -> controller: make or free a slice of devices
  *	(answered by STATUS); controller -> worker: a slice's devices, for
  *	the gangs of computations over it. (Version 4.)
+ * @PW_WIRE_ADMIN: client -> controller: set the island schedulers' policy
+ *	or a client's weight (answered by STATUS; refused with EPERM unless
+ *	the controller lets clients administer it). (Version 5.)
  */
 enum pw_wire_type {
 	PW_WIRE_ACK = 1,
@@ -153,6 +156,7 @@ enum pw_wire_type {
 	PW_WIRE_CANCEL,
 	PW_WIRE_BYE,
 	PW_WIRE_SLICE,
+	PW_WIRE_ADMIN,
 	PW_WIRE_NTYPES,
 };
 
@@ -650,12 +654,13 @@ struct pw_wire_buffer {
 };
 
 /**
- * struct pw_wire_status - STATUS: a FUNCTION, BUFFER or SLICE request ended
- * @ref_type: PW_WIRE_FUNCTION, PW_WIRE_BUFFER or PW_WIRE_SLICE.
+ * struct pw_wire_status - STATUS: a FUNCTION, BUFFER, SLICE or ADMIN request
+ *	ended
+ * @ref_type: PW_WIRE_FUNCTION, PW_WIRE_BUFFER, PW_WIRE_SLICE or PW_WIRE_ADMIN.
  * @reserved: zero.
  * @status: 0, or the errno why it failed.
  * @client: the client's node id (how the controller forwards it).
- * @ref_id: the function's, buffer's or slice's id.
+ * @ref_id: the function's, buffer's, slice's or ADMIN request's id.
  * @value: bytes received; SLICE: the host whose island holds it.
  */
 struct pw_wire_status {
@@ -756,6 +761,44 @@ struct pw_wire_slice {
 	uint8_t devices[PW_WIRE_MAX_DEVICES];
 };
 
+/* ADMIN operations. */
+enum pw_wire_admin_op {
+	PW_WIRE_ADMIN_WEIGHT = 1,
+	PW_WIRE_ADMIN_POLICY,
+	PW_WIRE_ADMIN_NOPS,
+};
+
+/* Island scheduling policies (enum pw_sched_policy of pathways.h). */
+enum pw_wire_sched {
+	PW_WIRE_SCHED_FIFO,
+	PW_WIRE_SCHED_SHARE,
+	PW_WIRE_SCHED_NPOLICIES,
+};
+
+#define PW_WIRE_MAX_WEIGHT	1000	/* proportional-share weights: 1.. */
+#define PW_WIRE_MAX_SHARE_WINDOW 4096	/* runs in flight on an island */
+
+/**
+ * struct pw_wire_admin - ADMIN: the operator sets how islands schedule
+ * @op: enum pw_wire_admin_op.
+ * @reserved: zero.
+ * @id: the request's id, nonzero; STATUS answers with it in @ref_id.
+ * @value: WEIGHT: the weight, 1..PW_WIRE_MAX_WEIGHT; POLICY: enum
+ *	pw_wire_sched.
+ * @window: POLICY: runs of SHARE in flight on each island at once,
+ *	0..PW_WIRE_MAX_SHARE_WINDOW (0: leave it); WEIGHT: zero.
+ * @name: WEIGHT: the clients it applies to, by their CONNECT name, now
+ *	and when they connect later ("": the sender only); POLICY: zero.
+ */
+struct pw_wire_admin {
+	uint16_t op;
+	uint16_t reserved;
+	uint32_t id;
+	uint32_t value;
+	uint32_t window;
+	char name[PW_WIRE_NAME_LEN];
+};
+
 /**
  * struct pw_wire_msg - a decoded message (host order), or one to encode
  * @hdr: the header.
@@ -783,6 +826,7 @@ struct pw_wire_msg {
 		struct pw_wire_cancel cancel;
 		struct pw_wire_bye bye;
 		struct pw_wire_slice slice;
+		struct pw_wire_admin admin;
 		uint8_t raw[PW_WIRE_MAX_BODY];
 	} body;
 };
@@ -868,6 +912,8 @@ PW_WIRE_SIZE(struct pw_wire_cancel, 8);
 PW_WIRE_SIZE(struct pw_wire_bye, 8);
 PW_WIRE_SIZE(struct pw_wire_slice, 96);
 PW_WIRE_OFF(struct pw_wire_slice, devices, 32);
+PW_WIRE_SIZE(struct pw_wire_admin, 48);
+PW_WIRE_OFF(struct pw_wire_admin, name, 16);
 
 /* The largest message of every type fits one datagram. */
 _Static_assert(sizeof(struct pw_wire_program) <= PW_WIRE_MAX_BODY,

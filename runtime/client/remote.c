@@ -92,9 +92,6 @@ int pw_cr_connect(const struct pw_connect_opts *opts, const char *address,
 	struct pw_cr *cr;
 	int ret;
 
-	if (opts && opts->weight > 1)
-		return pw_fail(-EPERM, "weight %u: a client of a controller does not choose its own weight; the operator of pathwaysd sets weights",
-			       opts->weight);
 	c = calloc(1, sizeof(*c));
 	cr = calloc(1, sizeof(*cr));
 	if (!c || !cr) {
@@ -109,13 +106,38 @@ int pw_cr_connect(const struct pw_connect_opts *opts, const char *address,
 		free(cr);
 		return ret;	/* its message stands */
 	}
+	/* The controller decides whether a client may set its own weight. */
+	if (opts && opts->weight > 1) {
+		ret = pw_remote_set_weight(cr->r, NULL, opts->weight);
+		if (ret) {
+			pw_remote_close(cr->r);
+			free(c);
+			free(cr);
+			return ret;
+		}
+	}
 	pthread_mutex_init(&c->lock, NULL);
-	c->weight = 1;
+	c->weight = opts && opts->weight ? opts->weight : 1;
 	snprintf(c->name, sizeof(c->name), "%s",
 		 opts && opts->name ? opts->name : "client");
 	c->remote_state = cr;
 	*out = c;
 	return 0;
+}
+
+int pw_cr_set_policy(struct pw_client *c, enum pw_sched_policy policy,
+		     unsigned int window)
+{
+	return pw_remote_set_policy(cr_of(c)->r, policy, window);
+}
+
+int pw_cr_set_weight(struct pw_client *c, unsigned int weight)
+{
+	int ret = pw_remote_set_weight(cr_of(c)->r, NULL, weight);
+
+	if (!ret)
+		c->weight = weight;
+	return ret;
 }
 
 static void buf_free(struct pw_cr *cr, struct pw_buffer *buf)

@@ -386,6 +386,10 @@ struct pw_client {
 int pw_cr_connect(const struct pw_connect_opts *opts, const char *address,
 		  struct pw_client **out);
 void pw_cr_disconnect(struct pw_client *c);
+/* The controller's ADMIN: -EPERM from pathwaysd (its operator's). */
+int pw_cr_set_policy(struct pw_client *c, enum pw_sched_policy policy,
+		     unsigned int window);
+int pw_cr_set_weight(struct pw_client *c, unsigned int weight);
 int pw_cr_num_devices(struct pw_client *c);
 int pw_cr_add_slice(struct pw_vset *vs, unsigned int n, const char *shape,
 		    struct pw_slice **out);

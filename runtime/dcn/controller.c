@@ -152,6 +152,7 @@ static int on_connect(struct pw_controller *c, struct pw_node_peer *p,
 			ack.body.connect_ack.host_devices[h] =
 				(uint8_t)c->isl[h].reg.ndevices;
 	c->clients++;
+	pw_ctl_share_connect(c, p->id, msg->body.connect.name);
 	pw_ctl_log("client \"%s\" (pid %u, node %u) connected: %u islands, %u devices",
 		   msg->body.connect.name, msg->body.connect.pid, p->id, islands,
 		   devices);
@@ -173,6 +174,7 @@ static void client_gone(struct pw_controller *c, struct pw_node_peer *p,
 	pw_ctl_runs_forget_client(c, p->id, now);
 	pw_ctl_fns_forget_client(c, p->id);
 	pw_ctl_slices_forget_client(c, p->id);
+	pw_ctl_share_forget_client(c, p->id);
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_BYE;
 	m.body.bye.client = p->id;
@@ -281,6 +283,8 @@ static int ctl_handle(struct pw_node *node, struct pw_node_peer *p,
 		return pw_ctl_on_ready(c, p, msg, now);
 	case PW_WIRE_SLICE:
 		return pw_ctl_on_slice(c, p, msg, now);
+	case PW_WIRE_ADMIN:
+		return pw_ctl_on_admin(c, p, msg, now);
 	case PW_WIRE_BYE:
 		if (!is_client(p))
 			return -EPROTO;
@@ -300,6 +304,7 @@ int pw_controller_init(struct pw_controller *c, struct pw_transport *t,
 	c->down_ms = down_ms ? down_ms : PW_DOWN_MS;
 	c->client_timeout_ms = client_timeout_ms ? client_timeout_ms :
 						   PW_CLIENT_TIMEOUT_MS;
+	c->share.window = PW_CTL_SHARE_WINDOW;
 	if (c->down_ms <= c->heartbeat_ms)
 		return -EINVAL;
 	return pw_node_init(&c->node, PW_NODE_CONTROLLER, t, ctl_handle, c);
@@ -377,6 +382,8 @@ int pw_controller_step(struct pw_controller *c, uint64_t timeout_ns)
 	/* The runs are looked at only when the nearest deadline passed. */
 	if (c->next_deadline_ns && now >= c->next_deadline_ns)
 		c->next_deadline_ns = pw_ctl_runs_expire(c, now);
+	/* Held runs whose islands went down or whose time is up ended. */
+	pw_ctl_share_pump(c, now);
 	return ret;
 }
 
@@ -385,6 +392,7 @@ void pw_controller_fini(struct pw_controller *c)
 	unsigned int h;
 
 	pw_ctl_runs_fini(c);
+	pw_ctl_share_fini(c);
 	pw_ctl_slices_fini(c);
 	for (h = 0; h < PW_MAX_HOSTS; h++)
 		pw_rm_destroy(c->isl[h].rm);

@@ -162,12 +162,13 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 	return 0;
 }
 
-static void send_done(struct pw_controller *c, struct pw_ctl_run *r,
-		      uint64_t now)
+void pw_ctl_run_end(struct pw_controller *c, struct pw_ctl_run *r,
+		    uint64_t now)
 {
 	struct pw_node_peer *p = pw_node_find(&c->node, r->client);
 	struct pw_wire_msg m;
 
+	pw_ctl_share_end(c, r);
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_DONE;
 	m.body.done = r->done;
@@ -175,6 +176,20 @@ static void send_done(struct pw_controller *c, struct pw_ctl_run *r,
 	if (p)
 		pw_node_send(&c->node, p, &m, now);
 	memset(r, 0, sizeof(*r));
+}
+
+int pw_ctl_program_cost(struct pw_controller *c, uint32_t client,
+			uint32_t program_id, uint64_t *hosts)
+{
+	const struct pw_ctl_program *prog = program_find(c, client, program_id);
+	unsigned int i, k = 0;
+
+	if (!prog || !prog->lowered)
+		return -1;
+	for (i = 0; i < prog->ncmds; i++)
+		k += prog->cmds[i].c.op == PW_WIRE_CMD_EXEC;
+	*hosts = prog->hosts;
+	return (int)k;
 }
 
 /* A symbol of a lowered program bound to run @run's buffer ids. */
@@ -264,7 +279,7 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 	const struct pw_wire_run *run = &msg->body.run;
 	struct pw_ctl_program *prog = program_find(c, p->id, run->program_id);
 	struct pw_ctl_run *r = NULL;
-	unsigned int i, h;
+	unsigned int i;
 	int ret = 0;
 
 	/* A client has its own bound; the table grows for all of them. */
@@ -282,7 +297,7 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 		busy.done.status = EBUSY;
 		busy.done.client_send_ns = run->client_send_ns;
 		busy.done.ctrl_recv_ns = now;
-		send_done(c, &busy, now);
+		pw_ctl_run_end(c, &busy, now);
 		return -EBUSY;
 	}
 	r->used = true;
@@ -307,6 +322,27 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 		if (!run->ids[i] ||
 		    run->ids[i] & (PW_WIRE_BUF_TEMP | PW_WIRE_SHARD_MASK))
 			ret = -EINVAL;
+	if (ret) {
+		r->done.status = (uint32_t)-ret;
+		pw_ctl_run_end(c, r, now);
+		return ret;
+	}
+	return pw_ctl_share_submit(c, r, run, now);
+}
+
+void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
+		      const struct pw_wire_run *run, uint64_t now)
+{
+	struct pw_ctl_program *prog = program_find(c, r->client,
+						   run->program_id);
+	unsigned int h;
+	int ret = 0;
+
+	/* Held for its turn: the program may have gone or changed since. */
+	if (!prog || !prog->lowered)
+		ret = -ENOENT;
+	else if (run->nargs != prog->nargs || run->nresults != prog->nresults)
+		ret = -EINVAL;
 	for (h = 0; !ret && h < PW_MAX_HOSTS; h++)
 		if (prog->hosts & (1ull << h) && !c->isl[h].up)
 			ret = -EHOSTDOWN;
@@ -317,14 +353,16 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 			continue;
 		/* Before sending: a host with part of a plan must get CANCEL. */
 		r->hosts |= 1ull << h;
-		ret = send_plan(c, prog, run, r->id, h, now, now);
+		r->charged |= 1ull << h;
+		c->inflight[h]++;
+		ret = send_plan(c, prog, run, r->id, h, r->done.ctrl_recv_ns,
+				now);
 	}
 	if (ret) {
 		r->done.status = (uint32_t)-ret;
 		cancel_rest(c, r, now);
-		send_done(c, r, now);
+		pw_ctl_run_end(c, r, now);
 	}
-	return ret;
 }
 
 int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
@@ -351,8 +389,11 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 		r->done.dev_start_ns = d->dev_start_ns;
 		r->done.dev_end_ns = d->dev_end_ns;
 		r->done.worker_send_ns = d->worker_send_ns;
+		pw_ctl_share_host_done(c, r, host);
 		if (!r->hosts)
-			send_done(c, r, now);
+			pw_ctl_run_end(c, r, now);
+		/* Its islands have room: a held run may go. */
+		pw_ctl_share_pump(c, now);
 		return 0;
 	}
 	return -ENOENT;
@@ -374,6 +415,7 @@ void pw_ctl_runs_forget_client(struct pw_controller *c, uint32_t client,
 		/* Nobody to answer: the workers stop, the slot is free. */
 		r->done.status = ECANCELED;
 		cancel_rest(c, r, now);
+		pw_ctl_share_end(c, r);
 		memset(r, 0, sizeof(*r));
 	}
 }
@@ -391,7 +433,7 @@ void pw_ctl_host_down(struct pw_controller *c, unsigned int host,
 		r->hosts &= ~(1ull << host);
 		r->done.status = EHOSTDOWN;
 		cancel_rest(c, r, now);
-		send_done(c, r, now);
+		pw_ctl_run_end(c, r, now);
 	}
 }
 
@@ -416,7 +458,7 @@ uint64_t pw_ctl_runs_expire(struct pw_controller *c, uint64_t now)
 		c->run_timeouts++;
 		r->done.status = ETIMEDOUT;
 		cancel_rest(c, r, now);
-		send_done(c, r, now);
+		pw_ctl_run_end(c, r, now);
 	}
 	return next;
 }
@@ -428,6 +470,8 @@ void pw_ctl_runs_fini(struct pw_controller *c)
 	for (i = 0; i < c->nprograms; i++)
 		if (c->programs[i].used)
 			program_free(&c->programs[i]);
+	for (i = 0; i < c->nruns; i++)
+		free(c->runs[i].held);
 	free(c->programs);
 	free(c->runs);
 	c->programs = NULL;

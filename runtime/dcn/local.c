@@ -92,6 +92,8 @@ static int local_start(struct pw_local *l)
 		return pw_fail(ret, "starting the controller: %s",
 			       strerror(-ret));
 	}
+	/* This process runs the controller: it is its operator. */
+	l->ctl.share.clients_administer = true;
 	ret = pw_loop_open(&t, &any);
 	if (ret) {
 		pw_fail(ret, "the worker's endpoint: %s", strerror(-ret));

@@ -558,6 +558,65 @@ int pw_remote_pinned_slice(struct pw_remote *r, unsigned int host,
 	return 0;
 }
 
+_Static_assert(PW_SCHED_FIFO == (int)PW_WIRE_SCHED_FIFO &&
+	       PW_SCHED_SHARE == (int)PW_WIRE_SCHED_SHARE,
+	       "pathways.h's policies are the wire's");
+
+/* ADMIN @a, answered by STATUS; -EPERM named as the operator's. */
+static int admin(struct pw_remote *r, struct pw_wire_admin *a,
+		 const char *what)
+{
+	struct pw_wire_msg m;
+	int ret;
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_ADMIN;
+	a->id = pw_remote_next_obj_id(r);
+	m.body.admin = *a;
+	expect_status(r, PW_WIRE_ADMIN, a->id);
+	ret = pw_rc_send(r, &m);
+	if (!ret)
+		ret = wait_status(r, NULL);
+	if (ret == -EPERM)
+		return pw_fail(ret, "%s: the operator of pathwaysd sets the scheduling policy and weights (its configuration: --sched, --weight NAME=W), not a client",
+			       what);
+	if (ret)
+		return pw_fail(ret, "%s: %s", what, strerror(-ret));
+	return 0;
+}
+
+int pw_remote_set_weight(struct pw_remote *r, const char *name,
+			 unsigned int weight)
+{
+	struct pw_wire_admin a = { .op = PW_WIRE_ADMIN_WEIGHT,
+				   .value = weight };
+
+	if (!weight || weight > PW_WIRE_MAX_WEIGHT)
+		return pw_fail(-EINVAL, "weight %u: must be 1..%u", weight,
+			       PW_WIRE_MAX_WEIGHT);
+	if (name && strlen(name) >= sizeof(a.name))
+		return pw_fail(-ENAMETOOLONG, "weight of \"%s\": names have at most %zu characters",
+			       name, sizeof(a.name) - 1);
+	if (name)
+		memcpy(a.name, name, strlen(name));
+	return admin(r, &a, "weight");
+}
+
+int pw_remote_set_policy(struct pw_remote *r, enum pw_sched_policy policy,
+			 unsigned int window)
+{
+	struct pw_wire_admin a = { .op = PW_WIRE_ADMIN_POLICY,
+				   .value = (uint32_t)policy,
+				   .window = window };
+
+	if ((unsigned int)policy >= PW_WIRE_SCHED_NPOLICIES)
+		return pw_fail(-EINVAL, "unknown scheduling policy %d", policy);
+	if (window > PW_WIRE_MAX_SHARE_WINDOW)
+		return pw_fail(-EINVAL, "window %u: at most %u runs per island",
+			       window, PW_WIRE_MAX_SHARE_WINDOW);
+	return admin(r, &a, "scheduling policy");
+}
+
 /* Shard handle @id (its shard in the low bits) of @size bytes from @data. */
 static int shard_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 		       const struct pw_wire_sig *sig, uint64_t total,

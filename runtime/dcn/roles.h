@@ -153,6 +153,10 @@ struct pw_ctl_program {
  *	timeout_ms after it came); 0: never.
  * @timeout_ms: that timeout, for the log.
  * @done: the DONE to send back, filled as workers answer.
+ * @held: SHARE: the RUN, while it waits at the controller for its turn;
+ *	NULL once its plans are sent.
+ * @next_held: the index of its client's next held run, or -1.
+ * @charged: hosts whose window it takes (sent, that host not done yet).
  */
 struct pw_ctl_run {
 	bool used;
@@ -162,6 +166,48 @@ struct pw_ctl_run {
 	uint64_t deadline_ns;
 	uint32_t timeout_ms;
 	struct pw_wire_done done;
+	struct pw_wire_run *held;
+	int next_held;
+	uint64_t charged;
+};
+
+/*
+ * How the islands schedule runs (ctl_share.c): the operator's, from
+ * pathwaysd's configuration, or from ADMIN where @clients_administer.
+ * FIFO sends every run's plans at once, in arrival order; SHARE holds
+ * runs at the controller while @window of them are in flight on an
+ * island they use, and releases them by stride scheduling over clients:
+ * each run advances its client's pass by its computations / weight.
+ */
+#define PW_CTL_SHARE_WINDOW	4
+#define PW_CTL_MAX_WEIGHTS	64
+
+struct pw_ctl_weight {
+	char name[PW_WIRE_NAME_LEN];
+	unsigned int weight;
+};
+
+struct pw_ctl_share_cfg {
+	enum pw_wire_sched policy;
+	unsigned int window;
+	bool clients_administer;
+	unsigned int nweights;
+	struct pw_ctl_weight weights[PW_CTL_MAX_WEIGHTS];
+};
+
+/*
+ * A connected client as the schedulers see it: its weight, its pass and
+ * its held runs (indices into the runs table, oldest first; -1: none).
+ */
+struct pw_ctl_tenant {
+	bool used;
+	uint32_t client;
+	char name[PW_WIRE_NAME_LEN];
+	unsigned int weight;
+	uint64_t pass;
+	int head;
+	int tail;
+	unsigned int skipped;
 };
 
 /**
@@ -220,6 +266,13 @@ struct pw_controller {
 	unsigned int nslices;
 	struct pw_ctl_vset *vsets;
 	unsigned int nvsets;
+	struct pw_ctl_share_cfg share;
+	struct pw_ctl_tenant *tenants;
+	unsigned int ntenants;
+	unsigned int nheld;
+	unsigned int inflight[PW_MAX_HOSTS];
+	uint64_t vtime;
+	unsigned int pick_round;
 };
 
 /* runtime/dcn/ctl_run.c: programs, runs, their completion. */
@@ -243,6 +296,35 @@ uint64_t pw_ctl_runs_expire(struct pw_controller *c, uint64_t now);
 void pw_ctl_runs_fini(struct pw_controller *c);
 /* A line of the controller's log (stdout, "controller: " first). */
 void pw_ctl_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Send run @r's plans (SHARE: when its turn comes), or end it failed. */
+void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
+		      const struct pw_wire_run *run, uint64_t now);
+/* End run @r with @r->done (to its client, if still there); frees the slot. */
+void pw_ctl_run_end(struct pw_controller *c, struct pw_ctl_run *r,
+		    uint64_t now);
+/* Computations of program @program_id of @client for host @h; -1 if gone. */
+int pw_ctl_program_cost(struct pw_controller *c, uint32_t client,
+			uint32_t program_id, uint64_t *hosts);
+/* runtime/dcn/ctl_share.c: the island schedulers' policy and weights. */
+/* Validate and take the operator's settings (pathwaysd's configuration). */
+int pw_ctl_share_configure(struct pw_controller *c,
+			   const struct pw_ctl_share_cfg *cfg);
+void pw_ctl_share_connect(struct pw_controller *c, uint32_t client,
+			  const char *name);
+void pw_ctl_share_forget_client(struct pw_controller *c, uint32_t client);
+/* A validated run: sent now (FIFO), or held for its turn (SHARE). */
+int pw_ctl_share_submit(struct pw_controller *c, struct pw_ctl_run *r,
+			const struct pw_wire_run *run, uint64_t now);
+/* Host @h is done with run @r: its window has room again. */
+void pw_ctl_share_host_done(struct pw_controller *c, struct pw_ctl_run *r,
+			    unsigned int h);
+/* Run @r ends: out of its client's queue, its islands' windows freed. */
+void pw_ctl_share_end(struct pw_controller *c, struct pw_ctl_run *r);
+/* Release held runs while the islands have room, in the policy's order. */
+void pw_ctl_share_pump(struct pw_controller *c, uint64_t now);
+int pw_ctl_on_admin(struct pw_controller *c, struct pw_node_peer *p,
+		    const struct pw_wire_msg *msg, uint64_t now);
+void pw_ctl_share_fini(struct pw_controller *c);
 /* runtime/dcn/ctl_slice.c: clients' slices, placed by islands' RMs. */
 struct pw_ctl_slice *pw_ctl_slice_find(struct pw_controller *c,
 				       uint32_t client, uint32_t id);

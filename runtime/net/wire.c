@@ -53,6 +53,7 @@ static const char *const type_names[PW_WIRE_NTYPES] = {
 	[PW_WIRE_CANCEL] = "CANCEL",
 	[PW_WIRE_BYE] = "BYE",
 	[PW_WIRE_SLICE] = "SLICE",
+	[PW_WIRE_ADMIN] = "ADMIN",
 };
 
 const char *pw_wire_err_name(enum pw_wire_err err)
@@ -105,6 +106,7 @@ static const struct body_layout layouts[PW_WIRE_NTYPES] = {
 	[PW_WIRE_CANCEL] = { sizeof(struct pw_wire_cancel), 0, 0 },
 	[PW_WIRE_BYE] = { sizeof(struct pw_wire_bye), 0, 0 },
 	[PW_WIRE_SLICE] = { sizeof(struct pw_wire_slice), 0, 0 },
+	[PW_WIRE_ADMIN] = { sizeof(struct pw_wire_admin), 0, 0 },
 };
 
 /* Records a variable body counts (host order); 0 for fixed bodies. */
@@ -390,6 +392,13 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 			ORD(b->shape[i]);
 		break;
 	}
+	case PW_WIRE_ADMIN:
+		ORD(m->body.admin.op);
+		ORD(m->body.admin.reserved);
+		ORD(m->body.admin.id);
+		ORD(m->body.admin.value);
+		ORD(m->body.admin.window);
+		break;
 	default:	/* ACK: no body */
 		break;
 	}
@@ -658,8 +667,29 @@ static enum pw_wire_err check_status(const struct pw_wire_status *b)
 	if (!zero(b->reserved, sizeof(b->reserved)))
 		return PW_WIRE_E_RESERVED;
 	if (b->ref_type != PW_WIRE_FUNCTION && b->ref_type != PW_WIRE_BUFFER &&
-	    b->ref_type != PW_WIRE_SLICE)
+	    b->ref_type != PW_WIRE_SLICE && b->ref_type != PW_WIRE_ADMIN)
 		return PW_WIRE_E_VALUE;
+	return PW_WIRE_OK;
+}
+
+static enum pw_wire_err check_admin(const struct pw_wire_admin *b)
+{
+	bool weight = b->op == PW_WIRE_ADMIN_WEIGHT;
+
+	if (b->op < PW_WIRE_ADMIN_WEIGHT || b->op >= PW_WIRE_ADMIN_NOPS)
+		return PW_WIRE_E_VALUE;
+	if (b->reserved || (weight && b->window) ||
+	    (!weight && !zero(b->name, sizeof(b->name))))
+		return PW_WIRE_E_RESERVED;
+	if (!string_ok(b->name, sizeof(b->name)))
+		return PW_WIRE_E_STRING;
+	if (!b->id)
+		return PW_WIRE_E_VALUE;
+	if (weight ? !b->value || b->value > PW_WIRE_MAX_WEIGHT :
+	    b->value >= PW_WIRE_SCHED_NPOLICIES)
+		return PW_WIRE_E_VALUE;
+	if (b->window > PW_WIRE_MAX_SHARE_WINDOW)
+		return PW_WIRE_E_COUNT;
 	return PW_WIRE_OK;
 }
 
@@ -719,6 +749,8 @@ static enum pw_wire_err check_body(const struct pw_wire_msg *m)
 		return m->body.bye.reserved ? PW_WIRE_E_RESERVED : PW_WIRE_OK;
 	case PW_WIRE_SLICE:
 		return check_slice(&m->body.slice);
+	case PW_WIRE_ADMIN:
+		return check_admin(&m->body.admin);
 	default:	/* ACK, HEARTBEAT, DONE: any values */
 		return PW_WIRE_OK;
 	}

@@ -215,7 +215,7 @@ int pw_set_sched_policy(struct pw_client *c, enum pw_sched_policy policy,
 	if (!c)
 		return pw_fail(-EINVAL, "pw_set_sched_policy: no client");
 	if (c->remote_state)
-		return pw_fail(-EPERM, "the island's scheduling policy is the operator's (pathwaysd), not a client's");
+		return pw_cr_set_policy(c, policy, window);
 	if (policy != PW_SCHED_FIFO && policy != PW_SCHED_SHARE)
 		return pw_fail(-EINVAL, "unknown scheduling policy %d", policy);
 	s = &c->ctrl->sched;
@@ -233,7 +233,7 @@ int pw_set_weight(struct pw_client *c, unsigned int weight)
 	if (!c)
 		return pw_fail(-EINVAL, "pw_set_weight: no client");
 	if (c->remote_state)
-		return pw_fail(-EPERM, "scheduling weights are the operator's (pathwaysd), not a client's");
+		return pw_cr_set_weight(c, weight);
 	if (weight < 1 || weight > 1000)
 		return pw_fail(-EINVAL, "weight %u: must be 1..1000", weight);
 	pthread_mutex_lock(&c->ctrl->sched.lock);

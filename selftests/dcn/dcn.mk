@@ -26,3 +26,11 @@ $(DCN_TEST_DIR)/test_controller: $(DCN_TEST_DIR)/test_controller.o \
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_controller
+
+# The island scheduler's policy at the controller (FIFO, proportional
+# share by the operator's weights), over UDP on loopback.
+$(DCN_TEST_DIR)/test_share: $(DCN_TEST_DIR)/test_share.o \
+		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
+
+HOST_TESTS += $(DCN_TEST_DIR)/test_share

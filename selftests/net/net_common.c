@@ -77,7 +77,7 @@ static void gen_plan_cmd(struct pw_wire_plan_cmd *c, uint64_t *rng)
 
 static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 {
-	unsigned int i;
+	unsigned int i, n;
 
 	switch (type) {
 	case PW_WIRE_REGISTER: {
@@ -244,7 +244,8 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 		struct pw_wire_status *b = &m->body.status;
 
 		b->ref_type = (uint8_t[]){ PW_WIRE_FUNCTION, PW_WIRE_BUFFER,
-					   PW_WIRE_SLICE }[net_below(rng, 3)];
+					   PW_WIRE_SLICE,
+					   PW_WIRE_ADMIN }[net_below(rng, 4)];
 		b->status = net_below(rng, 2) ? 0 : net_rand(rng);
 		b->client = net_rand(rng);
 		b->ref_id = net_rand(rng);
@@ -291,6 +292,23 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 			b->flags = PW_WIRE_SLICE_PINNED;
 		for (i = 0; i < b->n; i++)
 			b->devices[i] = net_below(rng, PW_WIRE_MAX_DEVICES);
+		break;
+	}
+	case PW_WIRE_ADMIN: {
+		struct pw_wire_admin *b = &m->body.admin;
+
+		b->op = PW_WIRE_ADMIN_WEIGHT +
+			net_below(rng, PW_WIRE_ADMIN_NOPS - 1);
+		b->id = 1 + net_below(rng, UINT32_MAX);
+		if (b->op == PW_WIRE_ADMIN_POLICY) {
+			b->value = net_below(rng, PW_WIRE_SCHED_NPOLICIES);
+			b->window = net_below(rng, PW_WIRE_MAX_SHARE_WINDOW + 1);
+			break;
+		}
+		b->value = 1 + net_below(rng, PW_WIRE_MAX_WEIGHT);
+		n = net_below(rng, PW_WIRE_NAME_LEN);
+		for (i = 0; i < n; i++)
+			b->name[i] = (char)('a' + net_below(rng, 26));
 		break;
 	}
 	default:	/* ACK */

@@ -95,6 +95,8 @@ TEST(names)
 	ASSERT_STREQ("READY", pw_wire_type_name(PW_WIRE_READY));
 	ASSERT_STREQ("CANCEL", pw_wire_type_name(PW_WIRE_CANCEL));
 	ASSERT_STREQ("BYE", pw_wire_type_name(PW_WIRE_BYE));
+	ASSERT_STREQ("SLICE", pw_wire_type_name(PW_WIRE_SLICE));
+	ASSERT_STREQ("ADMIN", pw_wire_type_name(PW_WIRE_ADMIN));
 	ASSERT_STREQ("?", pw_wire_type_name(0));
 	ASSERT_STREQ("?", pw_wire_type_name(PW_WIRE_NTYPES));
 }
@@ -634,6 +636,14 @@ static void craft_msg(struct pw_wire_msg *m, unsigned int type,
 		b->id = 64;
 		break;
 	}
+	case PW_WIRE_ADMIN:
+		/* The operator weights clients called "trainer" 4. */
+		memset(&m->body.admin, 0, sizeof(m->body.admin));
+		m->body.admin.op = PW_WIRE_ADMIN_WEIGHT;
+		m->body.admin.id = 7;
+		m->body.admin.value = 4;
+		strcpy(m->body.admin.name, "trainer");
+		break;
 	}
 }
 
@@ -1687,6 +1697,54 @@ TEST(reject_slice_fields)
 	CRAFT(&c, PW_WIRE_SLICE, 1);
 	c.buf[BODY(struct pw_wire_slice, op)] = PW_WIRE_SLICE_FREE;
 	REJECT(&c, PW_WIRE_E_RESERVED);
+}
+
+/* ADMIN (version 5): every field that must be refused is. */
+TEST(reject_admin_fields)
+{
+	struct craft c;
+
+	CRAFT(&c, PW_WIRE_ADMIN, 1);
+	ASSERT_LT(0, c.len);
+	net_put16(c.buf + BODY(struct pw_wire_admin, op), PW_WIRE_ADMIN_NOPS);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	CRAFT(&c, PW_WIRE_ADMIN, 1);
+	net_put16(c.buf + BODY(struct pw_wire_admin, reserved), 1);
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	/* no id; weights 0 and past the bound */
+	CRAFT(&c, PW_WIRE_ADMIN, 1);
+	net_put32(c.buf + BODY(struct pw_wire_admin, id), 0);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	CRAFT(&c, PW_WIRE_ADMIN, 1);
+	net_put32(c.buf + BODY(struct pw_wire_admin, value), 0);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	CRAFT(&c, PW_WIRE_ADMIN, 1);
+	net_put32(c.buf + BODY(struct pw_wire_admin, value),
+		  PW_WIRE_MAX_WEIGHT + 1);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	/* a weight has no window; a name must be a padded string */
+	CRAFT(&c, PW_WIRE_ADMIN, 1);
+	net_put32(c.buf + BODY(struct pw_wire_admin, window), 1);
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	CRAFT(&c, PW_WIRE_ADMIN, 1);
+	c.buf[BODY(struct pw_wire_admin, name[20])] = 'x';
+	REJECT(&c, PW_WIRE_E_STRING);
+	/* POLICY: a known policy, a window in bounds, no name */
+	CRAFT(&c, PW_WIRE_ADMIN, 1);
+	net_put16(c.buf + BODY(struct pw_wire_admin, op), PW_WIRE_ADMIN_POLICY);
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	memset(c.buf + BODY(struct pw_wire_admin, name), 0, PW_WIRE_NAME_LEN);
+	net_put32(c.buf + BODY(struct pw_wire_admin, value),
+		  PW_WIRE_SCHED_SHARE);
+	REJECT(&c, PW_WIRE_OK);
+	net_put32(c.buf + BODY(struct pw_wire_admin, value),
+		  PW_WIRE_SCHED_NPOLICIES);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	net_put32(c.buf + BODY(struct pw_wire_admin, value),
+		  PW_WIRE_SCHED_FIFO);
+	net_put32(c.buf + BODY(struct pw_wire_admin, window),
+		  PW_WIRE_MAX_SHARE_WINDOW + 1);
+	REJECT(&c, PW_WIRE_E_COUNT);
 }
 
 /* The FUNCTION head's version-4 fields: collectives and permute. */

@@ -337,19 +337,24 @@ void pwt_daemon_stop(int pid)
 	waitpid(pid, &status, 0);
 }
 
-int pwt_cluster_start(unsigned int port, int *ctl, int *worker)
+int pwt_cluster_start(unsigned int port, const char *const *ctl_extra,
+		      int *ctl, int *worker)
 {
 	char exe[PATH_MAX], ctl_at[32], wk_at[32];
 	/*
 	 * A worker busy under TCG (and a shared machine) can miss the
 	 * default 1 s of heartbeats: the tests are not about hosts going down.
 	 */
-	const char *c[] = { exe, "--role", "controller", "--listen", ctl_at,
-			    "--down-ms", "10000", NULL };
+	const char *c[16] = { exe, "--role", "controller", "--listen", ctl_at,
+			      "--down-ms", "10000" };
 	const char *w[] = { exe, "--role", "worker", "--listen", wk_at,
 			    "--controller", ctl_at, "--host-id", "0",
 			    "--data", "tcp", NULL };
 
+	unsigned int i, n = 7;
+
+	for (i = 0; ctl_extra && ctl_extra[i] && n < 15; i++)
+		c[n++] = ctl_extra[i];
 	*ctl = *worker = 0;
 	pwt_pathwaysd_path(exe, sizeof(exe));
 	if (access(exe, X_OK))

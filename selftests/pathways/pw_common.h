@@ -111,10 +111,13 @@ int pwt_daemon_start(const char *const *args);
 void pwt_daemon_stop(int pid);
 /*
  * A one-host cluster on loopback: pathwaysd's controller at 127.0.0.1:
- * @port and this host's worker at @port + 1 (data plane over TCP). Their
- * pids in *@ctl and *@worker (0 when not started); 0 or -errno.
+ * @port and this host's worker at @port + 1 (data plane over TCP), the
+ * controller with the options @ctl_extra too (NULL-terminated; NULL:
+ * none). Their pids in *@ctl and *@worker (0 when not started); 0 or
+ * -errno.
  */
-int pwt_cluster_start(unsigned int port, int *ctl, int *worker);
+int pwt_cluster_start(unsigned int port, const char *const *ctl_extra,
+		      int *ctl, int *worker);
 
 /*
  * As a client of @controller (NULL: in-process): @runs runs of y =

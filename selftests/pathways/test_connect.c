@@ -43,7 +43,8 @@ FIXTURE_SETUP(conn)
 	self->c = NULL;
 	PWT_NEED_DEVICES(4);
 	self->hbm_before = pwt_hbm_settle();
-	ASSERT_EQ(0, pwt_cluster_start(CTL_PORT, &self->ctl, &self->worker));
+	ASSERT_EQ(0, pwt_cluster_start(CTL_PORT, NULL, &self->ctl,
+				       &self->worker));
 	/* Until the worker has registered its island. */
 	for (i = 0; i < 100; i++) {
 		ret = pw_connect(&o, &self->c);

@@ -12,7 +12,8 @@
  * many in flight, all complete (the worker gang-schedules them in the
  * controller's order); clients of the process share the cluster but not
  * their buffers; the island is claimed while it runs and HBM returns to
- * where it was when the last client leaves. Runs in the testbed with
+ * where it was when the last client leaves; the process sets its own
+ * controller's policy and weights. Runs in the testbed with
  * pwtpu.ko loaded.
  */
 #include <errno.h>
@@ -369,6 +370,25 @@ TEST_F(inproc, a_gang_fed_by_moves_goes_whole)
 
 /* One runtime per island in a process too: not both pathways.h's own
  * and the in-process pathwaysd roles. */
+/*
+ * The process runs its controller, so it is its operator: it sets the
+ * island's policy and weights (pathwaysd refuses a client that), and
+ * all-reduces held by proportional share with one run in flight on the
+ * island all complete with the right values.
+ */
+TEST_F_TIMEOUT(inproc, the_process_administers_its_own_scheduler, 300)
+{
+	char why[256] = "";
+
+	ASSERT_EQ(0, pw_remote_set_policy(self->r, PW_SCHED_SHARE, 1))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_set_weight(self->r, "allreduce", 4))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pwt_allreduce_runs(NULL, self->ndev, 1.5f, 40, 16, why,
+					sizeof(why))) TH_LOG("%s", why);
+	ASSERT_EQ(0, pw_remote_set_policy(self->r, PW_SCHED_FIFO, 0));
+}
+
 TEST(one_process_one_runtime_per_island)
 {
 	struct pw_client *c = pwt_connect("embedded", 0);

@@ -5,9 +5,11 @@
  * loopback, and two client processes each run 1,000 all-reduces over
  * every device at once, many in flight. The worker puts each gang on
  * the devices whole, in the controller's order, so none ends in the
- * driver's gang timeout and every result is right. (Two processes with
- * embedded runtimes get "island in use" instead: test_claim.) Runs in
- * the testbed with pwtpu.ko loaded.
+ * driver's gang timeout and every result is right, whether the operator
+ * has the island schedule runs FIFO or by proportional share (a window
+ * of two runs on the island, the clients weighted 3 by their name).
+ * (Two processes with embedded runtimes get "island in use" instead:
+ * test_claim.) Runs in the testbed with pwtpu.ko loaded.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +34,23 @@ FIXTURE(shared) {
 	int worker;
 };
 
+FIXTURE_VARIANT(shared) {
+	const char *sched[8];	/* the controller's options */
+	unsigned int runs;
+};
+
+FIXTURE_VARIANT_ADD(shared, fifo) {
+	.sched = { NULL },
+	.runs = RUNS,
+};
+
+/* Fewer runs: all but two wait at the controller, each released in turn. */
+FIXTURE_VARIANT_ADD(shared, share) {
+	.sched = { "--sched", "share", "--window", "2", "--weight",
+		   "allreduce=3", NULL },
+	.runs = RUNS / 4,
+};
+
 FIXTURE_SETUP(shared)
 {
 	char why[200];
@@ -40,7 +59,8 @@ FIXTURE_SETUP(shared)
 
 	self->ctl = self->worker = 0;
 	PWT_NEED_DEVICES(1);
-	ASSERT_EQ(0, pwt_cluster_start(CTL_PORT, &self->ctl, &self->worker));
+	ASSERT_EQ(0, pwt_cluster_start(CTL_PORT, variant->sched, &self->ctl,
+				       &self->worker));
 	/* Until the worker has registered: one all-reduce goes through. */
 	for (i = 0; i < 100 && ret; i++) {
 		ret = pwt_allreduce_runs(CTL_ADDR, 1, 1.0f, 1, 1, why,
@@ -73,7 +93,8 @@ TEST_F_TIMEOUT(shared, two_processes_all_reduce_on_one_island, 900)
 			int ret;
 
 			close(pipes[i][0]);
-			ret = pwt_allreduce_runs(CTL_ADDR, ndev, 1.0f + i, RUNS,
+			ret = pwt_allreduce_runs(CTL_ADDR, ndev, 1.0f + i,
+						 variant->runs,
 						 IN_FLIGHT, msg, sizeof(msg));
 			if (write(pipes[i][1], msg, strlen(msg) + 1) < 0)
 				_exit(2);

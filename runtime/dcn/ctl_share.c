@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctl_share.c - how the islands schedule the runs of every client: the
+ * controller's one scheduler for them (docs/dcn.md, "Scheduling").
+ *
+ * FIFO sends each run's plans when it comes, so every island sees the
+ * runs in the controller's arrival order. SHARE holds runs here while
+ * an island they use has the window's number of runs in flight, and
+ * releases them by stride scheduling over clients: a run advances its
+ * client's pass by its computations / weight, and the backlogged client
+ * of least pass goes next, so backlogged clients get computations in
+ * proportion to their weights. The policy, window and weights are the
+ * operator's (pathwaysd's configuration); a client may change them with
+ * ADMIN only where the controller says clients administer it (in a
+ * process that runs its own, embedded).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/slots.h"
+#include "roles.h"
+
+/* Pass of one computation at weight 1. */
+#define SHARE_STRIDE	1000000ull
+
+int pw_ctl_share_configure(struct pw_controller *c,
+			   const struct pw_ctl_share_cfg *cfg)
+{
+	unsigned int i, j;
+
+	if (cfg->policy >= PW_WIRE_SCHED_NPOLICIES ||
+	    cfg->window > PW_WIRE_MAX_SHARE_WINDOW ||
+	    cfg->nweights > PW_CTL_MAX_WEIGHTS)
+		return -EINVAL;
+	for (i = 0; i < cfg->nweights; i++) {
+		const struct pw_ctl_weight *w = &cfg->weights[i];
+
+		if (!w->name[0] || !memchr(w->name, 0, sizeof(w->name)) ||
+		    !w->weight || w->weight > PW_WIRE_MAX_WEIGHT)
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (!strcmp(cfg->weights[j].name, w->name))
+				return -EINVAL;
+	}
+	c->share = *cfg;
+	if (!c->share.window)
+		c->share.window = PW_CTL_SHARE_WINDOW;
+	return 0;
+}
+
+static unsigned int weight_of(const struct pw_ctl_share_cfg *cfg,
+			      const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nweights; i++)
+		if (!strcmp(cfg->weights[i].name, name))
+			return cfg->weights[i].weight;
+	return 1;
+}
+
+static struct pw_ctl_tenant *tenant_find(struct pw_controller *c,
+					 uint32_t client)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->ntenants; i++)
+		if (c->tenants[i].used && c->tenants[i].client == client)
+			return &c->tenants[i];
+	return NULL;
+}
+
+/* @client's tenant, made (with @name's weight) if it has none. */
+static struct pw_ctl_tenant *tenant_get(struct pw_controller *c,
+					uint32_t client, const char *name)
+{
+	struct pw_ctl_tenant *t = tenant_find(c, client);
+	int i;
+
+	if (t)
+		return t;
+	i = pw_slot_take((void **)&c->tenants, &c->ntenants, sizeof(*t),
+			 UINT_MAX);
+	if (i < 0)
+		return NULL;
+	t = &c->tenants[i];
+	t->used = true;
+	t->client = client;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->weight = weight_of(&c->share, name);
+	t->pass = c->vtime;
+	t->head = -1;
+	t->tail = -1;
+	return t;
+}
+
+void pw_ctl_share_connect(struct pw_controller *c, uint32_t client,
+			  const char *name)
+{
+	struct pw_ctl_tenant *t = tenant_get(c, client, name);
+
+	/* Without memory it is scheduled when its first run comes. */
+	if (t && strcmp(t->name, name)) {
+		snprintf(t->name, sizeof(t->name), "%s", name);
+		t->weight = weight_of(&c->share, name);
+	}
+}
+
+void pw_ctl_share_forget_client(struct pw_controller *c, uint32_t client)
+{
+	struct pw_ctl_tenant *t = tenant_find(c, client);
+
+	/* Its held runs ended before (pw_ctl_runs_forget_client). */
+	if (t)
+		memset(t, 0, sizeof(*t));
+}
+
+int pw_ctl_share_submit(struct pw_controller *c, struct pw_ctl_run *r,
+			const struct pw_wire_run *run, uint64_t now)
+{
+	struct pw_ctl_tenant *t;
+	int idx = (int)(r - c->runs);
+
+	if (c->share.policy == PW_WIRE_SCHED_FIFO && !c->nheld) {
+		pw_ctl_run_start(c, r, run, now);
+		return 0;
+	}
+	t = tenant_get(c, r->client, "");
+	r->held = t ? malloc(sizeof(*run)) : NULL;
+	if (!r->held) {
+		r->done.status = ENOMEM;
+		pw_ctl_run_end(c, r, now);
+		return -ENOMEM;
+	}
+	*r->held = *run;
+	r->next_held = -1;
+	if (t->tail < 0) {
+		/* A client coming back does not bank the time it was idle. */
+		if (t->pass < c->vtime)
+			t->pass = c->vtime;
+		t->head = idx;
+	} else {
+		c->runs[t->tail].next_held = idx;
+	}
+	t->tail = idx;
+	c->nheld++;
+	pw_ctl_share_pump(c, now);
+	return 0;
+}
+
+static void uncharge(struct pw_controller *c, struct pw_ctl_run *r,
+		     uint64_t hosts)
+{
+	unsigned int h;
+
+	hosts &= r->charged;
+	r->charged &= ~hosts;
+	for (h = 0; hosts; h++, hosts >>= 1)
+		if (hosts & 1)
+			c->inflight[h]--;
+}
+
+void pw_ctl_share_host_done(struct pw_controller *c, struct pw_ctl_run *r,
+			    unsigned int h)
+{
+	uncharge(c, r, 1ull << h);
+}
+
+/* Take held run @idx out of @t's queue. */
+static void unlink_held(struct pw_controller *c, struct pw_ctl_tenant *t,
+			int idx)
+{
+	int *pp = &t->head, prev = -1;
+
+	while (*pp >= 0 && *pp != idx) {
+		prev = *pp;
+		pp = &c->runs[*pp].next_held;
+	}
+	if (*pp < 0)
+		return;
+	*pp = c->runs[idx].next_held;
+	if (t->tail == idx)
+		t->tail = prev;
+	c->nheld--;
+}
+
+void pw_ctl_share_end(struct pw_controller *c, struct pw_ctl_run *r)
+{
+	uncharge(c, r, r->charged);
+	if (r->held) {
+		struct pw_ctl_tenant *t = tenant_find(c, r->client);
+
+		if (t)
+			unlink_held(c, t, (int)(r - c->runs));
+		free(r->held);
+		r->held = NULL;
+	}
+}
+
+/* Room on every island of @hosts, none of them kept for a client first. */
+static bool fits(const struct pw_controller *c, uint64_t hosts,
+		 uint64_t kept)
+{
+	unsigned int h;
+
+	if (hosts & kept)
+		return false;
+	for (h = 0; h < PW_MAX_HOSTS; h++)
+		if (hosts & (1ull << h) && c->inflight[h] >= c->share.window)
+			return false;
+	return true;
+}
+
+/* run ids grow by one per run (and wrap): is @a older than @b? */
+static bool older(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) < 0;
+}
+
+/* The backlogged tenant to look at next, not yet passed over this round. */
+static struct pw_ctl_tenant *pick(struct pw_controller *c)
+{
+	struct pw_ctl_tenant *t, *best = NULL;
+	bool share = c->share.policy == PW_WIRE_SCHED_SHARE;
+	unsigned int i;
+
+	for (i = 0; i < c->ntenants; i++) {
+		t = &c->tenants[i];
+		if (!t->used || t->head < 0 || t->skipped == c->pick_round)
+			continue;
+		if (!best || (share ? t->pass < best->pass :
+			      older(c->runs[t->head].id,
+				    c->runs[best->head].id)))
+			best = t;
+	}
+	return best;
+}
+
+void pw_ctl_share_pump(struct pw_controller *c, uint64_t now)
+{
+	bool share = c->share.policy == PW_WIRE_SCHED_SHARE;
+	uint64_t kept = 0, hosts = 0;
+	struct pw_ctl_tenant *t;
+
+	if (!c->nheld)
+		return;
+	if (++c->pick_round == 0)
+		c->pick_round = 1;
+	while (c->nheld && (t = pick(c))) {
+		int idx = t->head;
+		struct pw_ctl_run *r = &c->runs[idx];
+		struct pw_wire_run *run = r->held;
+		int cost = pw_ctl_program_cost(c, r->client, run->program_id,
+					       &hosts);
+
+		/*
+		 * The client of least pass that cannot go keeps its islands:
+		 * others go only elsewhere, so a run over several islands
+		 * is not starved by runs on one of them.
+		 */
+		if (share && cost >= 0 && !fits(c, hosts, kept)) {
+			kept |= hosts;
+			t->skipped = c->pick_round;
+			continue;
+		}
+		unlink_held(c, t, idx);
+		r->held = NULL;
+		if (share) {
+			c->vtime = t->pass;
+			t->pass += (uint64_t)(cost > 0 ? cost : 1) *
+				   SHARE_STRIDE / t->weight;
+		}
+		/* A program gone meanwhile: the start fails the run. */
+		pw_ctl_run_start(c, r, run, now);
+		free(run);
+	}
+}
+
+static int set_weight(struct pw_controller *c, uint32_t client,
+		      const char *name, unsigned int weight)
+{
+	struct pw_ctl_share_cfg *cfg = &c->share;
+	struct pw_ctl_tenant *t;
+	unsigned int i;
+
+	if (!name[0]) {
+		t = tenant_get(c, client, "");
+		if (!t)
+			return -ENOMEM;
+		t->weight = weight;
+		return 0;
+	}
+	for (i = 0; i < cfg->nweights; i++)
+		if (!strcmp(cfg->weights[i].name, name))
+			break;
+	if (i == PW_CTL_MAX_WEIGHTS)
+		return -ENOSPC;
+	if (i == cfg->nweights) {
+		snprintf(cfg->weights[i].name, sizeof(cfg->weights[i].name),
+			 "%s", name);
+		cfg->nweights++;
+	}
+	cfg->weights[i].weight = weight;
+	for (i = 0; i < c->ntenants; i++)
+		if (c->tenants[i].used && !strcmp(c->tenants[i].name, name))
+			c->tenants[i].weight = weight;
+	return 0;
+}
+
+int pw_ctl_on_admin(struct pw_controller *c, struct pw_node_peer *p,
+		    const struct pw_wire_msg *msg, uint64_t now)
+{
+	const struct pw_wire_admin *a = &msg->body.admin;
+	struct pw_wire_msg st;
+	int ret = 0;
+
+	if (!(p->id & PW_NODE_CLIENT_BASE))
+		ret = -EPROTO;
+	else if (!c->share.clients_administer)
+		ret = -EPERM;
+	else if (a->op == PW_WIRE_ADMIN_WEIGHT)
+		ret = set_weight(c, p->id, a->name, a->value);
+	else {
+		c->share.policy = (enum pw_wire_sched)a->value;
+		if (a->window)
+			c->share.window = a->window;
+	}
+	if (ret == -EPERM)
+		pw_ctl_log("client node %u: ADMIN refused: the operator sets the policy and weights (pathwaysd's configuration)",
+			   p->id);
+	memset(&st, 0, sizeof(st));
+	st.hdr.type = PW_WIRE_STATUS;
+	st.body.status.ref_type = PW_WIRE_ADMIN;
+	st.body.status.status = (uint32_t)-ret;
+	st.body.status.client = p->id;
+	st.body.status.ref_id = a->id;
+	pw_node_send(&c->node, p, &st, now);
+	/* A wider window or FIFO may release held runs now. */
+	pw_ctl_share_pump(c, now);
+	return ret;
+}
+
+void pw_ctl_share_fini(struct pw_controller *c)
+{
+	free(c->tenants);
+	c->tenants = NULL;
+	c->ntenants = 0;
+}

@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_share.c - the island scheduler's policy at the controller
+ * (runtime/dcn/ctl_share.c) on the host, over kernel UDP on loopback: a
+ * real controller, real remote clients (include/pathways/remote.h), and
+ * in place of a worker a bare DCN node that keeps every PLAN and answers
+ * one with DONE only when the test lets it, so the order in which the
+ * controller releases runs is exactly what the worker sees.
+ *
+ * Two controllers: one as pathwaysd's operator configures it (SHARE, a
+ * window of one run per island, "heavy" weighted 3 and "light" 1, and no
+ * client may change that), one as a process running its own controller
+ * (FIFO, clients administer it). The same runs end up shared 3:1 in both,
+ * set by the configuration in one and by ADMIN in the other.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <pathways/remote.h>
+
+#include "kselftest_harness.h"
+#include "../../runtime/dcn/roles.h"
+#include "../../runtime/net/transport.h"
+
+#define MS 1000000ull
+#define RUNS 40		/* runs each client queues */
+#define MAX_PLANS (4 * RUNS)
+
+/**
+ * struct held_worker - the worker node's PLANs, under @lock
+ * @registered: REGISTER_ACK came, with status 0.
+ * @run, @client: PLANs received, in order (@nplans).
+ * @answered: PLANs answered with DONE so far, in order.
+ * @budget: PLANs the serving loop may answer now.
+ */
+struct held_worker {
+	pthread_mutex_t lock;
+	bool registered;
+	uint32_t run[MAX_PLANS];
+	uint32_t client[MAX_PLANS];
+	unsigned int nplans;
+	unsigned int answered;
+	unsigned int budget;
+};
+
+static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
+			  const struct pw_wire_msg *msg, uint64_t now)
+{
+	struct held_worker *hw = node->ctx;
+
+	pthread_mutex_lock(&hw->lock);
+	if (msg->hdr.type == PW_WIRE_REGISTER_ACK)
+		hw->registered = msg->body.reg_ack.status == 0;
+	if (msg->hdr.type == PW_WIRE_PLAN && hw->nplans < MAX_PLANS) {
+		hw->run[hw->nplans] = msg->body.plan.run_id;
+		hw->client[hw->nplans++] = msg->body.plan.client;
+	}
+	pthread_mutex_unlock(&hw->lock);
+	return 0;
+}
+
+FIXTURE(share) {
+	struct pw_controller c;
+	struct pw_node wk;
+	struct held_worker hw;
+	pthread_t loop;
+	atomic_bool stop;
+	bool looping;
+	char addr[32];
+	struct pw_fn *fn;
+};
+
+FIXTURE_VARIANT(share) {
+	bool administer;	/* clients may ADMIN (an embedded controller) */
+	enum pw_wire_sched policy;
+};
+
+FIXTURE_VARIANT_ADD(share, pathwaysd) {
+	.administer = false,
+	.policy = PW_WIRE_SCHED_SHARE,
+};
+
+FIXTURE_VARIANT_ADD(share, embedded) {
+	.administer = true,
+	.policy = PW_WIRE_SCHED_FIFO,
+};
+
+/* The controller, and the worker node answering its budget in order. */
+static void *serve(void *arg)
+{
+	FIXTURE_DATA(share) *self = arg;
+	struct held_worker *hw = &self->hw;
+
+	while (!atomic_load(&self->stop)) {
+		pw_controller_step(&self->c, 1 * MS);
+		pw_node_step(&self->wk, 0);
+		pthread_mutex_lock(&hw->lock);
+		while (hw->budget && hw->answered < hw->nplans) {
+			struct pw_wire_msg done;
+
+			memset(&done, 0, sizeof(done));
+			done.hdr.type = PW_WIRE_DONE;
+			done.body.done.run_id = hw->run[hw->answered++];
+			done.body.done.ncmds = 1;
+			pw_node_send(&self->wk,
+				     pw_node_find(&self->wk, PW_NODE_CONTROLLER),
+				     &done, pw_now_ns());
+			hw->budget--;
+		}
+		pthread_mutex_unlock(&hw->lock);
+	}
+	return NULL;
+}
+
+static struct held_worker snapshot(struct held_worker *hw)
+{
+	struct held_worker now;
+
+	pthread_mutex_lock(&hw->lock);
+	now = *hw;
+	pthread_mutex_unlock(&hw->lock);
+	return now;
+}
+
+/* Wait up to 10 s for @n PLANs in all. */
+static unsigned int wait_plans(struct held_worker *hw, unsigned int n)
+{
+	unsigned int i, have = 0;
+
+	for (i = 0; i < 10000; i++) {
+		have = snapshot(hw).nplans;
+		if (have >= n)
+			break;
+		usleep(1000);
+	}
+	return have;
+}
+
+/* Wait up to 10 s for the controller to hold @n runs. */
+static unsigned int wait_held(FIXTURE_DATA(share) *self, unsigned int n)
+{
+	unsigned int i, held = 0;
+
+	for (i = 0; i < 10000; i++) {
+		held = __atomic_load_n(&self->c.nheld, __ATOMIC_RELAXED);
+		if (held == n)
+			break;
+		usleep(1000);
+	}
+	return held;
+}
+
+static void let_answer(struct held_worker *hw, unsigned int n)
+{
+	pthread_mutex_lock(&hw->lock);
+	hw->budget += n;
+	pthread_mutex_unlock(&hw->lock);
+}
+
+FIXTURE_SETUP(share)
+{
+	struct sockaddr_in lo = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct pw_ctl_share_cfg cfg = {
+		.policy = variant->policy,
+		.window = 1,
+		.clients_administer = variant->administer,
+	};
+	const uint32_t shape[1] = { 4 };
+	struct pw_fn_builder *b = pw_fn_begin("add");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
+	struct sockaddr_in ctl_addr;
+	struct pw_transport *t;
+	struct pw_node_peer *to_ctl;
+	struct pw_wire_msg m;
+	int i;
+
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x, x));
+	ASSERT_EQ(0, pw_fn_build(b, &self->fn));
+	if (!variant->administer) {
+		/* The operator's weights, by the names clients connect with. */
+		cfg.nweights = 2;
+		strcpy(cfg.weights[0].name, "heavy");
+		cfg.weights[0].weight = 3;
+		strcpy(cfg.weights[1].name, "light");
+		cfg.weights[1].weight = 1;
+	}
+	memset(&self->hw, 0, sizeof(self->hw));
+	pthread_mutex_init(&self->hw.lock, NULL);
+	atomic_init(&self->stop, false);
+	ASSERT_EQ(0, pw_udp_open(&t, &lo));
+	ASSERT_EQ(0, pw_controller_init(&self->c, t, 0, 600000, 0));
+	ASSERT_EQ(0, pw_ctl_share_configure(&self->c, &cfg));
+	ASSERT_EQ(0, pw_transport_local_addr(t, &ctl_addr));
+	snprintf(self->addr, sizeof(self->addr), "127.0.0.1:%u",
+		 ntohs(ctl_addr.sin_port));
+	ASSERT_EQ(0, pw_udp_open(&t, &lo));
+	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t,
+				  worker_handler, &self->hw));
+	to_ctl = pw_node_peer(&self->wk, PW_NODE_CONTROLLER, &ctl_addr);
+	ASSERT_NE(NULL, to_ctl);
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_REGISTER;
+	m.body.reg.ndevices = 1;
+	m.body.reg.data_port = 4791;
+	m.body.reg.hbm_bytes = 16ull << 20;
+	strcpy(m.body.reg.mesh, "1x1");
+	ASSERT_EQ(0, pw_node_send(&self->wk, to_ctl, &m, pw_now_ns()));
+	ASSERT_EQ(0, pthread_create(&self->loop, NULL, serve, self));
+	self->looping = true;
+	for (i = 0; i < 10000 && !snapshot(&self->hw).registered; i++)
+		usleep(1000);
+	ASSERT_TRUE(snapshot(&self->hw).registered);
+}
+
+FIXTURE_TEARDOWN(share)
+{
+	pw_fn_put(self->fn);
+	if (self->looping) {
+		atomic_store(&self->stop, true);
+		pthread_join(self->loop, NULL);
+	}
+	pw_node_fini(&self->wk);
+	pw_controller_fini(&self->c);
+	pthread_mutex_destroy(&self->hw.lock);
+}
+
+/* A client called @name with the one-node program of the fixture's fn. */
+static int client_open(FIXTURE_DATA(share) *self, const char *name,
+		       struct pw_remote **r, uint32_t *prog)
+{
+	const uint32_t shape[1] = { 4 };
+	struct pw_rprog *p;
+	uint32_t fid;
+	int a, y, ret;
+
+	ret = pw_remote_connect(self->addr, name, r);
+	if (!ret)
+		ret = pw_remote_function(*r, self->fn, &fid);
+	if (ret)
+		return ret;
+	p = pw_rprog_begin();
+	a = pw_rprog_arg(p, 0, 0, PWTPU_DT_F32, 1, shape);
+	ret = pw_rprog_call(p, self->fn, fid, 0, 0, &a, 1, &y);
+	if (!ret)
+		ret = pw_rprog_results(p, &y, 1);
+	if (!ret)
+		ret = pw_remote_program(*r, p, prog);
+	pw_rprog_free(p);
+	return ret;
+}
+
+/* Any buffer id will do: only the (fake) worker would look it up. */
+#define ARG_ID (77u << PW_WIRE_SHARD_BITS)
+
+static int queue_runs(struct pw_remote *r, uint32_t prog, unsigned int n,
+		      uint32_t *tickets)
+{
+	uint32_t out;
+	unsigned int k;
+	int ret = 0;
+
+	for (k = 0; k < n && !ret; k++)
+		ret = pw_remote_run_async(r, prog, (uint32_t[]){ ARG_ID }, 1,
+					  &out, 1, &tickets[k]);
+	return ret;
+}
+
+/*
+ * Two backlogged clients weighted 3:1 get the island's runs 3:1: of the
+ * first 40 the worker sees after both queued theirs, 30 are the heavy
+ * client's (stride scheduling alternates exactly, up to the first pick).
+ */
+TEST_F_TIMEOUT(share, backlogged_clients_share_the_island_by_weight, 120)
+{
+	uint32_t th[RUNS], tl[RUNS], ph, pl;
+	struct pw_remote *heavy, *light;
+	struct held_worker w;
+	unsigned int k, nheavy = 0, first;
+
+	ASSERT_EQ(0, client_open(self, "heavy", &heavy, &ph))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, client_open(self, "light", &light, &pl))
+		TH_LOG("%s", pw_last_error());
+	if (variant->administer) {
+		/* A process running its own controller is its operator. */
+		ASSERT_EQ(0, pw_remote_set_policy(heavy, PW_SCHED_SHARE, 1))
+			TH_LOG("%s", pw_last_error());
+		ASSERT_EQ(0, pw_remote_set_weight(light, "heavy", 3))
+			TH_LOG("%s", pw_last_error());
+	}
+	ASSERT_EQ(0, queue_runs(light, pl, RUNS, tl));
+	ASSERT_EQ(0, queue_runs(heavy, ph, RUNS, th));
+	/* One in flight (the window), the rest held at the controller. */
+	ASSERT_EQ(1u, wait_plans(&self->hw, 1));
+	ASSERT_EQ(2u * RUNS - 1, wait_held(self, 2 * RUNS - 1));
+	first = snapshot(&self->hw).nplans;
+	let_answer(&self->hw, 2 * RUNS);
+	ASSERT_EQ(2u * RUNS, wait_plans(&self->hw, 2 * RUNS));
+	w = snapshot(&self->hw);
+	for (k = first; k < first + RUNS; k++)
+		nheavy += w.client[k] == heavy->ack.client_id;
+	EXPECT_GE(nheavy, 28u);
+	EXPECT_LE(nheavy, 32u);
+	for (k = 0; k < RUNS; k++) {
+		ASSERT_EQ(0, pw_remote_wait(heavy, th[k]));
+		ASSERT_EQ(0, pw_remote_wait(light, tl[k]));
+	}
+	pw_remote_close(heavy);
+	pw_remote_close(light);
+}
+
+/* SHARE with a window of one run, as the operator or the process sets it. */
+static int make_share(const FIXTURE_VARIANT(share) *variant,
+		      struct pw_remote *r)
+{
+	return variant->administer ? pw_remote_set_policy(r, PW_SCHED_SHARE, 1) :
+	       0;
+}
+
+/*
+ * pathwaysd's weights and policy are its operator's: a client's ADMIN is
+ * refused by the controller with a message saying whose they are; a
+ * process running its own controller sets them.
+ */
+TEST_F_TIMEOUT(share, weights_are_the_operators, 60)
+{
+	struct pw_remote *r;
+	uint32_t prog;
+	int want = variant->administer ? 0 : -EPERM;
+
+	ASSERT_EQ(0, client_open(self, "light", &r, &prog))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(want, pw_remote_set_weight(r, NULL, 8));
+	if (want)
+		EXPECT_NE(NULL, strstr(pw_last_error(), "operator"))
+			TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(want, pw_remote_set_weight(r, "heavy", 1));
+	EXPECT_EQ(want, pw_remote_set_policy(r, PW_SCHED_FIFO, 0));
+	/* Bad values never reach the controller. */
+	EXPECT_EQ(-EINVAL, pw_remote_set_weight(r, NULL, 0));
+	EXPECT_EQ(-EINVAL, pw_remote_set_weight(r, NULL, 1001));
+	EXPECT_EQ(-ENAMETOOLONG,
+		  pw_remote_set_weight(r, "a-name-longer-than-thirty-one-bytes", 2));
+	EXPECT_EQ(-EINVAL, pw_remote_set_policy(r, (enum pw_sched_policy)7, 0));
+	/* The operator's configuration stands. */
+	if (!variant->administer) {
+		EXPECT_EQ((int)PW_WIRE_SCHED_SHARE, (int)self->c.share.policy);
+		EXPECT_EQ(3u, self->c.share.weights[0].weight);
+	}
+	pw_remote_close(r);
+}
+
+/*
+ * FIFO sends every run's plans at once; SHARE keeps the window's number
+ * in flight on the island and holds the rest at the controller.
+ */
+TEST_F_TIMEOUT(share, the_window_bounds_runs_in_flight_under_share, 60)
+{
+	struct pw_remote *r;
+	uint32_t prog, t[10];
+	unsigned int k;
+
+	ASSERT_EQ(0, client_open(self, "light", &r, &prog))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, queue_runs(r, prog, 10, t));
+	if (variant->policy == PW_WIRE_SCHED_FIFO) {
+		EXPECT_EQ(10u, wait_plans(&self->hw, 10));
+		EXPECT_EQ(0u, wait_held(self, 0));
+	} else {
+		EXPECT_EQ(9u, wait_held(self, 9));
+		EXPECT_EQ(1u, snapshot(&self->hw).nplans);
+	}
+	let_answer(&self->hw, 10);
+	for (k = 0; k < 10; k++)
+		ASSERT_EQ(0, pw_remote_wait(r, t[k])) TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(10u, snapshot(&self->hw).nplans);
+	pw_remote_close(r);
+}
+
+/*
+ * A client that goes with runs held: they are dropped (never sent), the
+ * others' go on, and no island's window stays taken.
+ */
+TEST_F_TIMEOUT(share, held_runs_of_a_client_that_goes_are_dropped, 60)
+{
+	struct pw_remote *stay, *go;
+	uint32_t ps, pg, ts[10], tg[5];
+	unsigned int k, from_go = 0;
+	struct held_worker w;
+
+	ASSERT_EQ(0, client_open(self, "light", &stay, &ps))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, client_open(self, "heavy", &go, &pg))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, make_share(variant, stay)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, queue_runs(stay, ps, 10, ts));
+	ASSERT_EQ(0, queue_runs(go, pg, 5, tg));
+	ASSERT_EQ(14u, wait_held(self, 14));
+	pw_remote_close(go);
+	ASSERT_EQ(9u, wait_held(self, 9));
+	let_answer(&self->hw, 20);
+	for (k = 0; k < 10; k++)
+		ASSERT_EQ(0, pw_remote_wait(stay, ts[k]))
+			TH_LOG("%s", pw_last_error());
+	w = snapshot(&self->hw);
+	for (k = 0; k < w.nplans; k++)
+		from_go += w.client[k] != stay->ack.client_id;
+	EXPECT_GE(1u, from_go);	/* at most the one in flight before */
+	EXPECT_EQ(10u + from_go, w.nplans);
+	EXPECT_EQ(0u, __atomic_load_n(&self->c.inflight[0], __ATOMIC_RELAXED));
+	pw_remote_close(stay);
+}
+
+/* A run held past its deadline ends with ETIMEDOUT and is never sent. */
+TEST_F_TIMEOUT(share, a_held_run_past_its_deadline_times_out, 60)
+{
+	struct pw_remote *r;
+	uint32_t prog, first, late;
+
+	ASSERT_EQ(0, client_open(self, "light", &r, &prog))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, make_share(variant, r)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, queue_runs(r, prog, 1, &first));
+	ASSERT_EQ(1u, wait_plans(&self->hw, 1));
+	pw_remote_set_run_timeout(r, 100);
+	ASSERT_EQ(0, queue_runs(r, prog, 1, &late));
+	EXPECT_EQ(-ETIMEDOUT, pw_remote_wait(r, late));
+	EXPECT_EQ(0u, wait_held(self, 0));
+	let_answer(&self->hw, 1);
+	EXPECT_EQ(0, pw_remote_wait(r, first)) TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(1u, snapshot(&self->hw).nplans);
+	pw_remote_close(r);
+}
+
+/*
+ * Run pathwaysd's controller for a moment with @config as its --config
+ * file (and @extra as one more argument, or NULL): its exit status, and
+ * what it printed in @out.
+ */
+static int pathwaysd_with(const char *config, const char *extra, char *out,
+			  size_t size)
+{
+	char exe[PATH_MAX], self[PATH_MAX], file[] = "/tmp/pwshareXXXXXX";
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int fd = mkstemp(file), pipefd[2], status = -1;
+	size_t got = 0;
+	pid_t pid;
+
+	self[n > 0 ? n : 0] = '\0';
+	snprintf(exe, sizeof(exe), "%s/../../tools/pathwaysd", dirname(self));
+	if (fd < 0 || write(fd, config, strlen(config)) < 0 || pipe(pipefd))
+		return -1;
+	close(fd);
+	pid = fork();
+	if (pid == 0) {
+		dup2(pipefd[1], 1);
+		dup2(pipefd[1], 2);
+		close(pipefd[0]);
+		execl(exe, exe, "--role", "controller", "--listen",
+		      "127.0.0.1:0", "--run-for", "0.2", "--config", file,
+		      extra, (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while (got + 1 < size &&
+	       (n = read(pipefd[0], out + got, size - 1 - got)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	unlink(file);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * pathwaysd's operator configures the island scheduler in a file (or
+ * on the command line); what is wrong in it is named, with its line.
+ */
+TEST(pathwaysd_takes_the_operators_configuration)
+{
+	char out[4096];
+
+	ASSERT_EQ(0, pathwaysd_with("# the islands' scheduler\n"
+				    "sched share\n"
+				    "window 2   # runs per island\n"
+				    "\n"
+				    "weight trainer=4\n", "--weight=eval=1",
+				    out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "share window 2, 2 weights")) TH_LOG("%s", out);
+	ASSERT_EQ(0, pathwaysd_with("", NULL, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "fifo)")) TH_LOG("%s", out);
+
+	EXPECT_EQ(2, pathwaysd_with("sched share\nshare 3\n", NULL, out,
+				    sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, ":2: want \"option value\"")) TH_LOG("%s", out);
+	EXPECT_EQ(2, pathwaysd_with("sched lottery\n", NULL, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "want fifo or share")) TH_LOG("%s", out);
+	EXPECT_EQ(2, pathwaysd_with("weight trainer\n", NULL, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "want NAME=W")) TH_LOG("%s", out);
+	EXPECT_EQ(2, pathwaysd_with("weight trainer=0\n", NULL, out,
+				    sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "must be 1..1000")) TH_LOG("%s", out);
+	EXPECT_EQ(2, pathwaysd_with("window 0\n", NULL, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "want 1..4096")) TH_LOG("%s", out);
+	EXPECT_EQ(2, pathwaysd_with("config /etc/passwd\n", NULL, out,
+				    sizeof(out)));
+	EXPECT_EQ(1, pathwaysd_with("weight a=1\nweight a=2\n", NULL, out,
+				    sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "each --weight NAME once")) TH_LOG("%s", out);
+}
+
+TEST_HARNESS_MAIN
