@@ -97,6 +97,7 @@ static int ship_functions(struct pw_controller *c, struct pw_ctl_program *prog)
 static int add_nodes(struct pw_controller *c, struct pw_ctl_program *prog,
 		     const struct pw_wire_program *w)
 {
+	unsigned int i;
 	int ret;
 
 	if (w->first_node != prog->received || w->nnodes_total != prog->nnodes ||
@@ -108,6 +109,8 @@ static int add_nodes(struct pw_controller *c, struct pw_ctl_program *prog,
 	if (prog->received < prog->nnodes)
 		return 0;
 	ret = pw_ctl_lower(c, prog);
+	for (i = 0; !ret && i < prog->ncmds; i++)
+		prog->execs += prog->cmds[i].c.op == PW_WIRE_CMD_EXEC;
 	if (!ret)
 		ret = ship_functions(c, prog);
 	free(prog->nodes);
@@ -182,14 +185,11 @@ int pw_ctl_program_cost(struct pw_controller *c, uint32_t client,
 			uint32_t program_id, uint64_t *hosts)
 {
 	const struct pw_ctl_program *prog = program_find(c, client, program_id);
-	unsigned int i, k = 0;
 
 	if (!prog || !prog->lowered)
 		return -1;
-	for (i = 0; i < prog->ncmds; i++)
-		k += prog->cmds[i].c.op == PW_WIRE_CMD_EXEC;
 	*hosts = prog->hosts;
-	return (int)k;
+	return (int)prog->execs;
 }
 
 /* A symbol of a lowered program bound to run @run's buffer ids. */

@@ -125,6 +125,7 @@ struct pw_ctl_cmd {
  * @cmds: see @ncmds.
  * @hosts: hosts with commands, one bit each.
  * @host_cmds: commands per host.
+ * @execs: its computations (EXEC commands): what a run costs under SHARE.
  */
 struct pw_ctl_program {
 	bool used;
@@ -140,6 +141,7 @@ struct pw_ctl_program {
 	struct pw_ctl_cmd *cmds;
 	uint64_t hosts;
 	unsigned int host_cmds[PW_MAX_HOSTS];
+	unsigned int execs;
 };
 
 /**
@@ -302,7 +304,7 @@ void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
 /* End run @r with @r->done (to its client, if still there); frees the slot. */
 void pw_ctl_run_end(struct pw_controller *c, struct pw_ctl_run *r,
 		    uint64_t now);
-/* Computations of program @program_id of @client for host @h; -1 if gone. */
+/* Computations of @client's program @program_id, its hosts; -1 if gone. */
 int pw_ctl_program_cost(struct pw_controller *c, uint32_t client,
 			uint32_t program_id, uint64_t *hosts);
 /* runtime/dcn/ctl_share.c: the island schedulers' policy and weights. */
