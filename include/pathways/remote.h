@@ -77,6 +77,9 @@ int pw_remote_set_weight(struct pw_remote *r, const char *name,
 			 unsigned int weight);
 /* The host whose island holds @slice (as the controller answered), or -ENOENT. */
 int pw_remote_slice_host(const struct pw_remote *r, uint32_t slice);
+/* The island device of @slice's virtual device @v; -EINVAL past its size. */
+int pw_remote_slice_device(const struct pw_remote *r, uint32_t slice,
+			   unsigned int v);
 /*
  * A buffer sharded over @slice: shard v (of @shard_shape) on its virtual
  * device v, from @data holding every shard in order (or, with

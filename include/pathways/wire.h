@@ -134,7 +134,8 @@
  *	the gangs of computations over it. (Version 4.)
  * @PW_WIRE_ADMIN: client -> controller: set the island schedulers' policy
  *	or a client's weight (answered by STATUS; refused with EPERM unless
- *	the controller lets clients administer it). (Version 5.)
+ *	the controller lets clients administer it). (Version 5, which also
+ *	let COPY_PEER gather byte ranges of several inputs.)
  */
 enum pw_wire_type {
 	PW_WIRE_ACK = 1,
@@ -415,8 +416,13 @@ enum pw_wire_cmd_op {
  * @gang_id: EXEC with collectives: its computation's number in the plan
  *	(1..), the same in every member's EXEC; the worker draws a gang id
  *	for each (run, number). Else 0.
- * @bytes: copies: bytes moved.
- * @peer_buf: DCN_SEND: the handle written on @peer_host; else 0.
+ * @bytes: copies: bytes moved (COPY_PEER: bytes of its output).
+ * @peer_buf: DCN_SEND: the handle written on @peer_host.
+ * @skip: COPY_PEER: bytes of its inputs, concatenated in order, skipped
+ *	before the first byte of its output (resharding: an output shard
+ *	takes its range of the logical value from the source shards that
+ *	hold it). Other commands: zero. (Version 5: COPY_PEER reads 1 to
+ *	PW_WIRE_MAX_BUFS - 1 inputs.)
  * @slice: EXEC with collectives: the run's client's slice whose devices
  *	are the gang (SLICE told the worker), this member's rank in
  *	@peer_dev; else 0.
@@ -440,7 +446,10 @@ struct pw_wire_plan_cmd {
 	uint32_t fn_id;
 	uint32_t gang_id;
 	uint64_t bytes;
-	uint32_t peer_buf;
+	union {
+		uint32_t peer_buf;
+		uint32_t skip;
+	};
 	uint32_t slice;
 	uint32_t bufs[PW_WIRE_MAX_BUFS];
 };

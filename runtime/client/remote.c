@@ -195,6 +195,7 @@ int pw_cr_add_slice(struct pw_vset *vs, unsigned int n, const char *shape,
 {
 	struct pw_cr *cr = cr_of(vs->client);
 	struct pw_slice **all, *s;
+	unsigned int i;
 	int ret;
 
 	all = realloc(cr->slices, (cr->nslices + 1) * sizeof(*all));
@@ -210,6 +211,8 @@ int pw_cr_add_slice(struct pw_vset *vs, unsigned int n, const char *shape,
 		return ret;
 	}
 	s->n = n;
+	for (i = 0; i < n; i++)
+		s->devs[i] = (uint8_t)pw_remote_slice_device(cr->r, s->rid, i);
 	all[cr->nslices++] = s;
 	*out = s;
 	return 0;
@@ -364,7 +367,12 @@ static int check_input(const struct pw_client *c, const struct pw_fn *fn,
 			       fn->name, i);
 	if (b->nshards == slice->n && pw_sig_equal(&b->sig, &fn->params[i]))
 		return 0;
-	return pw_fail(-EINVAL, "%s: input %u is %u shards of %s; the call needs %u shards of %s (a controller moves values between slices of as many shards)",
+	/* The controller reshards as many bytes of one dtype. */
+	if (b->sig.dtype == fn->params[i].dtype &&
+	    b->nshards * pw_sig_bytes(&b->sig) ==
+	    slice->n * pw_sig_bytes(&fn->params[i]))
+		return 0;
+	return pw_fail(-EINVAL, "%s: input %u is %u shards of %s; the call needs %u shards of %s (or as many bytes of that dtype to reshard)",
 		       fn->name, i, b->nshards,
 		       pw_sig_format(&b->sig, got, sizeof(got)), slice->n,
 		       pw_sig_format(&fn->params[i], want, sizeof(want)));
@@ -530,17 +538,9 @@ int pw_cr_program_end(struct pw_program *p)
 			break;
 		case PW_NODE_COMPUTE:
 			ret = fn_id(cr, n->fn, &id);
-			for (j = 0; j < n->nin && !ret; j++) {
-				struct pw_slice *s;
-				struct pw_sig sig;
-
-				edge_place(p, &n->in[j], &s, &sig);
-				if (s->n != n->slice->n)
-					ret = pw_fail(-EINVAL, "%s: input %u is %u shards, the call %u: a controller moves values between slices of as many shards",
-						      n->fn->name, j, s->n,
-						      n->slice->n);
+			/* The tracer checked the inputs; rprog does again. */
+			for (j = 0; j < n->nin && !ret; j++)
 				in[j] = val[n->in[j].node] + (int)n->in[j].output;
-			}
 			if (!ret)
 				ret = pw_rprog_call_sharded(rp, n->fn, id,
 							    n->slice->rid,

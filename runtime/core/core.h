@@ -322,12 +322,15 @@ struct pw_vset {
  * struct pw_slice - a slice of a client's set
  * @rs: the embedded resource manager's placement, or NULL.
  * @rid: a remote client's: the controller's slice, of @n devices.
+ * @devs: a remote client's: the island device of each virtual device, as
+ *	the controller placed it.
  * @n: see @rid.
  */
 struct pw_slice {
 	struct pw_rm_slice *rs;
 	uint32_t rid;
 	unsigned int n;
+	uint8_t devs[PW_RM_MAX_DEVICES];
 };
 
 /**

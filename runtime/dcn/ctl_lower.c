@@ -8,12 +8,18 @@
  * slice's host; a computation with collectives gets a gang number, the
  * same for all its shards (the worker draws the gang id per run).
  *
- * An input on another placement is moved shard by shard (shard v to
- * virtual device v of the consumer's slice, so both must have as many
- * shards of one signature): a COPY_PEER within an island, a DCN_RECV on
- * the consumer's host and a DCN_SEND on the producer's across islands.
- * Each value goes to each (host, device) once. Runs then only substitute
- * the client's buffer ids for the symbols.
+ * An input on another placement with as many shards of one signature
+ * is moved shard by shard (shard v to virtual device v of the consumer's
+ * slice): a COPY_PEER within an island, a DCN_RECV on the consumer's
+ * host and a DCN_SEND on the producer's across islands. Each value goes
+ * to each (host, device) once. An input sharded otherwise (another
+ * number of shards, or another shard shape, of as many bytes of its
+ * dtype) is resharded: a value is its shards concatenated, so consumer
+ * shard v takes bytes [v * db, (v + 1) * db) of it from the source
+ * shards that hold them, gathered by one COPY_PEER on v's device (a
+ * source shard on another island moves there whole first; more than 15
+ * source shards are gathered in groups first). Runs then only
+ * substitute the client's buffer ids for the symbols.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -54,8 +60,12 @@ struct lowering {
 	unsigned int nmoved;
 	unsigned int ntemps;	/* temporaries, each of up to 64 shards */
 	unsigned int ngangs;
-	unsigned int cap;	/* room in prog->cmds and moved */
+	unsigned int cap;	/* room in prog->cmds */
+	unsigned int moved_cap;	/* room in moved */
 };
+
+/* Inputs a COPY_PEER gathers at most: every binding but its output. */
+#define GATHER_MAX	(PW_WIRE_MAX_BUFS - 1)
 
 static bool sig_equal(const struct pw_wire_sig *a, const struct pw_wire_sig *b)
 {
@@ -176,14 +186,31 @@ static int assign_values(struct lowering *l)
 	return 0;
 }
 
+/* Room for one more entry of @tab (@n used of *@cap, @size each). */
+static int grow(void **tab, unsigned int n, unsigned int *cap, size_t size)
+{
+	unsigned int want = *cap ? 2 * *cap : 64;
+	void *t;
+
+	if (n < *cap)
+		return 0;
+	t = realloc(*tab, (size_t)want * size);
+	if (!t)
+		return -ENOMEM;
+	*tab = t;
+	*cap = want;
+	return 0;
+}
+
 static struct pw_ctl_cmd *emit(struct lowering *l, unsigned int host,
 			       uint8_t op, unsigned int dev)
 {
 	struct pw_ctl_program *prog = l->prog;
 	struct pw_ctl_cmd *k;
 
-	if (prog->ncmds == l->cap ||
-	    prog->host_cmds[host] == PW_WIRE_MAX_PLAN_CMDS)
+	if (prog->host_cmds[host] == PW_WIRE_MAX_PLAN_CMDS ||
+	    grow((void **)&prog->cmds, prog->ncmds, &l->cap,
+		 sizeof(*prog->cmds)))
 		return NULL;
 	k = &prog->cmds[prog->ncmds++];
 	memset(k, 0, sizeof(*k));
@@ -215,8 +242,9 @@ static int shard_at(struct lowering *l, unsigned int v, unsigned int s,
 			*sym = l->moved[i].sym;
 			return 0;
 		}
-	if (l->nmoved == l->cap)
-		return -E2BIG;
+	if (grow((void **)&l->moved, l->nmoved, &l->moved_cap,
+		 sizeof(*l->moved)))
+		return -ENOMEM;
 	*sym = tmp | s;
 	l->moved[l->nmoved++] = (struct moved){ .val = v, .shard = s,
 		.host = (uint16_t)host, .dev = (uint8_t)dev, .sym = *sym };
@@ -253,6 +281,96 @@ static int shard_at(struct lowering *l, unsigned int v, unsigned int s,
 	snd->c.bufs[0] = src->sym | s;
 	snd->c.peer_buf = *sym;
 	return 0;
+}
+
+/*
+ * Shard @s of value @v readable on @host: where it is, or moved there
+ * once (to @dev, the first consumer's device, when it lives elsewhere).
+ */
+static int shard_on_host(struct lowering *l, unsigned int v, unsigned int s,
+			 unsigned int host, unsigned int dev, uint32_t tmp,
+			 uint32_t *sym)
+{
+	unsigned int i;
+
+	if (l->vals[v].at.host == host) {
+		*sym = l->vals[v].sym | s;
+		return 0;
+	}
+	for (i = 0; i < l->nmoved; i++)
+		if (l->moved[i].val == v && l->moved[i].shard == s &&
+		    l->moved[i].host == host) {
+			*sym = l->moved[i].sym;
+			return 0;
+		}
+	return shard_at(l, v, s, host, dev, tmp, sym);
+}
+
+/* COPY_PEER on @dev of @host: @bytes of @in[@n] concatenated, after @skip. */
+static int gather(struct lowering *l, unsigned int host, unsigned int dev,
+		  const uint32_t *in, unsigned int n, uint64_t skip,
+		  uint64_t bytes, uint32_t out)
+{
+	struct pw_ctl_cmd *k;
+
+	if (skip > UINT32_MAX)
+		return -E2BIG;	/* a shard of 4 GiB and more */
+	k = emit(l, host, PW_WIRE_CMD_COPY_PEER, dev);
+	if (!k)
+		return -E2BIG;
+	k->c.peer_dev = (uint8_t)dev;
+	k->c.nin = (uint8_t)n;
+	k->c.nout = 1;
+	k->c.bytes = bytes;
+	k->c.skip = (uint32_t)skip;
+	memcpy(k->c.bufs, in, n * sizeof(in[0]));
+	k->c.bufs[n] = out;
+	return 0;
+}
+
+/*
+ * Shard @d of @db bytes on @at, from value @v sharded otherwise: its
+ * range of the value, gathered from the source shards that hold it.
+ */
+static int reshard(struct lowering *l, unsigned int v, unsigned int d,
+		   const struct place *at, uint64_t db, uint32_t tmp,
+		   uint32_t *sym)
+{
+	const struct val *src = &l->vals[v];
+	uint64_t sb = pw_wire_sig_bytes(&src->sig), lo = d * db;
+	unsigned int s0 = (unsigned int)(lo / sb);
+	unsigned int s1 = (unsigned int)((lo + db - 1) / sb);
+	unsigned int host = at->host, dev = at->devs[d], n = 0, s, j, k;
+	bool grouped = s1 - s0 + 1 > GATHER_MAX;
+	uint32_t in[GATHER_MAX], grp[GATHER_MAX];
+	int ret;
+
+	if (!sb || s1 >= src->at.n)
+		return -EINVAL;
+	/* One whole source shard (another shape of its bytes): a move. */
+	if (s0 == s1 && lo == s0 * sb && db == sb)
+		return shard_at(l, v, s0, host, dev, tmp, sym);
+	for (s = s0; s <= s1; s += k) {
+		k = s1 + 1 - s < GATHER_MAX ? s1 + 1 - s : GATHER_MAX;
+		for (j = 0; j < k; j++) {
+			ret = shard_on_host(l, v, s + j, host, dev, tmp,
+					    grouped ? &grp[j] : &in[n++]);
+			if (ret)
+				return ret;
+		}
+		if (!grouped)
+			break;
+		/* Too many for one copy: groups of whole shards first. */
+		if (n == GATHER_MAX)
+			return -E2BIG;
+		in[n] = new_temp(l) | d;
+		ret = gather(l, host, dev, grp, k, 0, k * sb, in[n]);
+		if (ret)
+			return ret;
+		n++;
+	}
+	*sym = new_temp(l) | d;
+	return gather(l, host, dev, in, n, lo - s0 * sb, db, *sym);
 }
 
 /*
@@ -295,8 +413,14 @@ static int emit_shard(struct lowering *l, unsigned int n, unsigned int s,
 
 	for (i = 0; i < nd->nin; i++) {
 		v = edge_val(l, n, &nd->in[i]);
-		ret = shard_at(l, (unsigned int)v, s, at->host, at->devs[s],
-			       tmp[i], &in[i]);
+		if (l->vals[v].at.n == at->n &&
+		    sig_equal(&l->vals[v].sig, &fn->pl.desc.sigs[i]))
+			ret = shard_at(l, (unsigned int)v, s, at->host,
+				       at->devs[s], tmp[i], &in[i]);
+		else
+			ret = reshard(l, (unsigned int)v, s, at,
+				      pw_wire_sig_bytes(&fn->pl.desc.sigs[i]),
+				      tmp[i], &in[i]);
 		if (!ret)
 			ret = unalias(l, at, s,
 				      pw_wire_sig_bytes(&fn->pl.desc.sigs[i]),
@@ -345,8 +469,11 @@ static int emit_commands(struct lowering *l)
 			v = edge_val(l, n, &nd->in[i]);
 			if (v < 0)
 				return v;
-			if (!sig_equal(&l->vals[v].sig, &fn->pl.desc.sigs[i]) ||
-			    l->vals[v].at.n != at.n)
+			/* As many bytes of one dtype, however sharded. */
+			if (l->vals[v].sig.dtype != fn->pl.desc.sigs[i].dtype ||
+			    l->vals[v].at.n *
+			    pw_wire_sig_bytes(&l->vals[v].sig) !=
+			    at.n * pw_wire_sig_bytes(&fn->pl.desc.sigs[i]))
 				return -EINVAL;
 			/* One temporary per moved input, its shards | v. */
 			tmp[i] = new_temp(l);
@@ -374,16 +501,12 @@ int pw_ctl_lower(struct pw_controller *c, struct pw_ctl_program *prog)
 		shards += prog->nodes[n].kind == PW_WIRE_NODE_COMPUTE ?
 			  prog->nodes[n].nshards : 0;
 	}
-	/*
-	 * Per shard of a computation at most an EXEC and, per input, two
-	 * transfer commands and an unaliasing copy.
-	 */
-	l.cap = shards * (1 + 3 * PW_WIRE_MAX_BUFS);
+	/* Commands and moves grow as they come; a guess to start with. */
+	l.cap = shards + 1;
 	l.vals = calloc(nvals, sizeof(*l.vals));
 	l.first = calloc(prog->nnodes + 1, sizeof(*l.first));
-	l.moved = calloc(l.cap ? l.cap : 1, sizeof(*l.moved));
-	prog->cmds = calloc(l.cap ? l.cap : 1, sizeof(*prog->cmds));
-	if (l.vals && l.first && l.moved && prog->cmds)
+	prog->cmds = calloc(l.cap, sizeof(*prog->cmds));
+	if (l.vals && l.first && prog->cmds)
 		ret = assign_values(&l);
 	if (!ret)
 		ret = emit_commands(&l);

@@ -169,6 +169,23 @@ static void tell_worker(struct pw_controller *c, const struct pw_ctl_slice *s,
 	pw_node_send(&c->node, wp, &m, now);
 }
 
+/* Where @s went: its devices, before the STATUS that answers MAKE. */
+static void tell_client(struct pw_controller *c, struct pw_node_peer *p,
+			const struct pw_ctl_slice *s, uint64_t now)
+{
+	struct pw_wire_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_SLICE;
+	m.body.slice.op = PW_WIRE_SLICE_MAKE;
+	m.body.slice.host = s->host;
+	m.body.slice.client = s->client;
+	m.body.slice.id = s->id;
+	m.body.slice.n = s->n;
+	memcpy(m.body.slice.devices, s->devs, s->n);
+	pw_node_send(&c->node, p, &m, now);
+}
+
 static void slice_free(struct pw_controller *c, struct pw_ctl_slice *s,
 		       bool tell, uint64_t now)
 {
@@ -211,6 +228,7 @@ int pw_ctl_on_slice(struct pw_controller *c, struct pw_node_peer *p,
 		} else {
 			s->used = true;
 			tell_worker(c, s, PW_WIRE_SLICE_MAKE, now);
+			tell_client(c, p, s, now);
 			st.body.status.value = s->host;
 		}
 	}

@@ -65,6 +65,13 @@ static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 		if (msg->body.buffer.op == PW_WIRE_BUF_DATA)
 			on_data(r, &msg->body.buffer);
 		return 0;
+	case PW_WIRE_SLICE:
+		/* Where the slice asked for went; its STATUS follows. */
+		if (msg->body.slice.op == PW_WIRE_SLICE_MAKE &&
+		    r->want_type == PW_WIRE_SLICE &&
+		    msg->body.slice.id == r->want_id && !r->have_status)
+			r->slice_ans = msg->body.slice;
+		return 0;
 	case PW_WIRE_DONE:
 		run = run_slot(r, msg->body.done.run_id);
 		if (!run->used || run->run_id != msg->body.done.run_id ||
@@ -477,18 +484,22 @@ static int slice_make(struct pw_remote *r, struct pw_wire_slice *req,
 	req->id = pw_remote_next_obj_id(r);
 	m.body.slice = *req;
 	expect_status(r, PW_WIRE_SLICE, req->id);
+	memset(&r->slice_ans, 0, sizeof(r->slice_ans));
 	ret = pw_rc_send(r, &m);
 	if (!ret)
 		ret = wait_status(r, &host);
 	if (ret)
 		return ret;
+	/* The controller says where it went; a pinned one is where asked. */
+	if (!(req->flags & PW_WIRE_SLICE_PINNED) &&
+	    (r->slice_ans.id != req->id || r->slice_ans.n != req->n))
+		return -EPROTO;
 	s = &r->slices[r->nslices++];
 	*s = (struct pw_rc_slice){ .id = req->id, .host = (uint16_t)host,
-				   .n = req->n };
-	if (req->flags & PW_WIRE_SLICE_PINNED) {
-		s->pinned = true;
-		s->dev = req->devices[0];
-	}
+				   .n = req->n,
+				   .pinned = req->flags & PW_WIRE_SLICE_PINNED };
+	memcpy(s->devs, s->pinned ? req->devices : r->slice_ans.devices,
+	       req->n);
 	*id = req->id;
 	return 0;
 }
@@ -498,6 +509,16 @@ int pw_remote_slice_host(const struct pw_remote *r, uint32_t slice)
 	const struct pw_rc_slice *s = pw_remote_slice_find(r, slice);
 
 	return s ? s->host : -ENOENT;
+}
+
+int pw_remote_slice_device(const struct pw_remote *r, uint32_t slice,
+			   unsigned int v)
+{
+	const struct pw_rc_slice *s = pw_remote_slice_find(r, slice);
+
+	if (!s)
+		return -ENOENT;
+	return v < s->n ? s->devs[v] : -EINVAL;
 }
 
 int pw_remote_slice(struct pw_remote *r, unsigned int n, const char *shape,
@@ -540,7 +561,7 @@ int pw_remote_pinned_slice(struct pw_remote *r, unsigned int host,
 
 	for (i = 0; i < r->nslices; i++)
 		if (r->slices[i].pinned && r->slices[i].host == host &&
-		    r->slices[i].dev == dev) {
+		    r->slices[i].devs[0] == dev) {
 			*slice = r->slices[i].id;
 			return 0;
 		}

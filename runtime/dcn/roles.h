@@ -659,7 +659,7 @@ struct pw_rc_slice {
 	uint16_t host;
 	uint8_t n;
 	bool pinned;
-	uint8_t dev;
+	uint8_t devs[PW_WIRE_MAX_DEVICES];
 };
 
 /**
@@ -675,6 +675,8 @@ struct pw_rc_slice {
  * @have_status: see @status.
  * @want_type: see @status.
  * @want_id: see @status.
+ * @slice_ans: the controller's SLICE with the devices of the slice MAKE
+ *	(@want_id) asked for, before its STATUS.
  * @read_buf: a read's destination, @read_size bytes, @read_got so far.
  * @read_size: see @read_buf.
  * @read_got: see @read_buf.
@@ -711,6 +713,7 @@ struct pw_remote {
 	bool have_status;
 	uint8_t want_type;
 	uint32_t want_id;
+	struct pw_wire_slice slice_ans;
 	uint8_t *read_buf;
 	uint64_t read_size;
 	uint64_t read_got;

@@ -189,7 +189,7 @@ static int add_call(struct pw_rprog *p, const struct pw_fn *fn,
 	struct pw_wire_prog_node *n;
 	const struct pw_sig *s;
 	char want[48], got[48];
-	unsigned int i, node;
+	unsigned int i, node, has;
 
 	if (p->err)
 		return p->err;
@@ -204,17 +204,19 @@ static int add_call(struct pw_rprog *p, const struct pw_fn *fn,
 		if (!s)
 			return sticky(p, pw_fail(-EINVAL, "%s: input %u is no value of this program",
 						 fn->name, i));
-		if (!pw_sig_equal(s, &fn->params[i]))
-			return sticky(p, pw_fail(-EINVAL, "%s: input %u is %s, parameter %u wants %s",
-						 fn->name, i,
-						 pw_sig_format(s, got, sizeof(got)), i,
-						 pw_sig_format(&fn->params[i], want,
-							       sizeof(want))));
-		if (p->nodes[VAL_NODE(in[i])].nshards != nshards)
-			return sticky(p, pw_fail(-EINVAL, "%s: input %u has %u shards, the call %u",
-						 fn->name, i,
-						 p->nodes[VAL_NODE(in[i])].nshards,
-						 nshards));
+		has = p->nodes[VAL_NODE(in[i])].nshards;
+		if (has == nshards && pw_sig_equal(s, &fn->params[i]))
+			continue;
+		/* Another sharding of as many bytes is resharded. */
+		if (s->dtype == fn->params[i].dtype &&
+		    has * pw_sig_bytes(s) == nshards * pw_sig_bytes(&fn->params[i]))
+			continue;
+		return sticky(p, pw_fail(-EINVAL, "%s: input %u is %u shards of %s; the call needs %u shards of %s (or as many bytes of that dtype to reshard)",
+					 fn->name, i, has,
+					 pw_sig_format(s, got, sizeof(got)),
+					 nshards,
+					 pw_sig_format(&fn->params[i], want,
+						       sizeof(want))));
 	}
 	n = add_node(p, PW_WIRE_NODE_COMPUTE);
 	if (!n)

@@ -277,27 +277,54 @@ static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
 	return ret ? ret : 1;
 }
 
-/* COPY_PEER on one island: the host copies between the two mappings. */
+/*
+ * COPY_PEER on one island: the host copies between the mappings. The
+ * output is @bytes of the inputs' concatenation, after @skip of them:
+ * one input whole (a move), or a range over several (resharding).
+ */
 static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
 		      struct pw_wk_cmd *c)
 {
 	const struct pw_wire_plan_cmd *pc = &c->c;
-	struct pw_wbuf *src = cmd_buf(w, r, c, 0);
+	uint64_t skip = pc->skip, pos = 0;
+	struct pw_wbuf *src, *dst;
+	unsigned int i;
 	int err = 0, ret;
 
-	if (pc->nin != 1 || pc->nout != 1)
+	if (!pc->nin || pc->nin >= PW_WIRE_MAX_BUFS || pc->nout != 1)
 		return -EINVAL;
-	if (!input_ok(src, pc->dev, false, &err))
-		return err;
-	if (src->bytes != pc->bytes)
-		return -EINVAL;
-	hold(c, src);
-	c->nin_held = 1;
-	ret = take_output(w, r, c, 1);
+	for (i = 0; i < pc->nin; i++)
+		if (!input_ok(cmd_buf(w, r, c, i), pc->dev, false, &err))
+			return err;
+	for (i = 0; i < pc->nin; i++)
+		hold(c, cmd_buf(w, r, c, i));
+	c->nin_held = pc->nin;
+	ret = take_output(w, r, c, pc->nin);
 	if (ret)
 		return ret;
-	c->held[1]->sig = src->sig;
-	memcpy(c->held[1]->bo.map, src->bo.map, pc->bytes);
+	dst = c->held[pc->nin];
+	src = c->held[0];
+	if (pc->nin == 1 && !skip && src->bytes == pc->bytes)
+		dst->sig = src->sig;
+	for (i = 0; i < pc->nin && pos < pc->bytes; i++) {
+		uint64_t len;
+
+		src = c->held[i];
+		if (skip >= src->bytes) {
+			skip -= src->bytes;
+			continue;
+		}
+		len = src->bytes - skip;
+		if (len > pc->bytes - pos)
+			len = pc->bytes - pos;
+		memcpy((uint8_t *)dst->bo.map + pos,
+		       (const uint8_t *)src->bo.map + skip, len);
+		pos += len;
+		skip = 0;
+	}
+	/* Inputs shorter than the range, or one not used: a bad plan. */
+	if (pos != pc->bytes || i != pc->nin)
+		return -EINVAL;
 	return 2;	/* done already */
 }
 

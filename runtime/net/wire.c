@@ -544,7 +544,8 @@ static enum pw_wire_err check_plan_cmd(const struct pw_wire_plan_cmd *c)
 	if (used > PW_WIRE_MAX_BUFS)
 		return PW_WIRE_E_COUNT;
 	if (c->reserved ||
-	    (c->op != PW_WIRE_CMD_DCN_SEND && c->peer_buf) ||
+	    (c->op != PW_WIRE_CMD_DCN_SEND && c->op != PW_WIRE_CMD_COPY_PEER &&
+	     c->peer_buf) ||
 	    (c->op != PW_WIRE_CMD_EXEC && (c->slice || c->gang_id)) ||
 	    (!c->gang_id != !c->slice) ||
 	    !zero(&c->bufs[used],
@@ -553,6 +554,9 @@ static enum pw_wire_err check_plan_cmd(const struct pw_wire_plan_cmd *c)
 	if (c->op < PW_WIRE_CMD_NOP || c->op >= PW_WIRE_CMD_NOPS ||
 	    c->dev >= PW_WIRE_MAX_DEVICES || c->peer_dev >= PW_WIRE_MAX_DEVICES)
 		return PW_WIRE_E_VALUE;
+	/* A copy gathers its inputs' bytes into one output. */
+	if (c->op == PW_WIRE_CMD_COPY_PEER && (!c->nin || c->nout != 1))
+		return PW_WIRE_E_COUNT;
 	return PW_WIRE_OK;
 }
 

@@ -34,3 +34,11 @@ $(DCN_TEST_DIR)/test_share: $(DCN_TEST_DIR)/test_share.o \
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_share
+
+# The controller's lowering of moves and resharding, read from the PLAN
+# commands a bare worker node receives, over UDP on loopback.
+$(DCN_TEST_DIR)/test_lower: $(DCN_TEST_DIR)/test_lower.o \
+		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
+
+HOST_TESTS += $(DCN_TEST_DIR)/test_lower

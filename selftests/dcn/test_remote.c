@@ -284,7 +284,7 @@ TEST_F_TIMEOUT(remote, bad_input_is_refused_clearly, 300)
 	a = pw_rprog_arg(p, 0, 0, PWTPU_DT_F32, 1, s8);
 	EXPECT_EQ(-EINVAL, pw_rprog_call(p, fn, fid, 0, 0, (int[]){ a, a }, 2,
 					 &y));
-	EXPECT_NE(NULL, strstr(pw_last_error(), "wants f32[4]"))
+	EXPECT_NE(NULL, strstr(pw_last_error(), "needs 1 shards of f32[4]"))
 		TH_LOG("%s", pw_last_error());
 	EXPECT_EQ(-EINVAL, pw_remote_program(self->r, p, &prog));
 	pw_rprog_free(p);
@@ -379,6 +379,58 @@ TEST_F_TIMEOUT(remote, all_reduce_on_each_island_then_combined_over_the_dcn,
 	pw_rprog_free(p);
 	pw_fn_put(ar);
 	pw_fn_put(add);
+}
+
+/*
+ * Resharding across islands: a value of n shards on one island, y = x +
+ * 100 on a slice of n / 2 devices of the other. The source shards cross
+ * the DCN whole, then each destination shard gathers its range there.
+ */
+TEST_F_TIMEOUT(remote, reshard_across_islands, 300)
+{
+	unsigned int n = pw_remote_host_devices(self->r, 0), i;
+	const uint32_t src_shape[1] = { 2 }, dst_shape[1] = { 4 };
+	struct pw_fn_builder *b = pw_fn_begin("plus100");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, dst_shape);
+	float v[64 * 2], got[64 * 2];
+	uint32_t sa, sb, fid, prog, in, out;
+	struct pw_rprog *p = pw_rprog_begin();
+	struct pw_fn *fn;
+	int val;
+
+	ASSERT_LE(2u, n);
+	ASSERT_EQ(0u, n % 2);
+	ASSERT_LE(n, 64u);
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
+				     pw_fn_scalar(b, PWTPU_DT_F32, 100)));
+	ASSERT_EQ(0, pw_fn_build(b, &fn));
+	ASSERT_EQ(0, pw_remote_function(self->r, fn, &fid));
+	/* The first takes a whole island: the second is on the other. */
+	ASSERT_EQ(0, pw_remote_slice(self->r, n, NULL, &sa))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_slice(self->r, n / 2, NULL, &sb))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_NE(pw_remote_slice_host(self->r, sa),
+		  pw_remote_slice_host(self->r, sb));
+	for (i = 0; i < 2 * n; i++)
+		v[i] = 0.5f * i - 3;
+	ASSERT_EQ(0, pw_remote_buffer_sharded(self->r, sa, PWTPU_DT_F32, 1,
+					      src_shape, v, false, &in));
+	val = pw_rprog_arg_sharded(p, sa, n, PWTPU_DT_F32, 1, src_shape);
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, fn, fid, sb, n / 2, &val, 1,
+					   &val)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_rprog_results(p, &val, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_run(self->r, prog, &in, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_read(self->r, 0, out, got,
+				    n / 2 * 4 * sizeof(float)))
+		TH_LOG("%s", pw_last_error());
+	for (i = 0; i < n / 2 * 4; i++)
+		ASSERT_EQ(v[i] + 100, got[i]) TH_LOG("element %u", i);
+	pw_rprog_free(p);
+	pw_fn_put(fn);
 }
 
 /*

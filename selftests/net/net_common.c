@@ -68,6 +68,11 @@ static void gen_plan_cmd(struct pw_wire_plan_cmd *c, uint64_t *rng)
 		c->gang_id = 1 + net_below(rng, UINT32_MAX);
 		c->slice = 1 + net_below(rng, UINT32_MAX);
 	}
+	if (c->op == PW_WIRE_CMD_COPY_PEER) {
+		c->nin = 1 + net_below(rng, PW_WIRE_MAX_BUFS - 1);
+		c->nout = 1;
+		c->skip = net_rand(rng);
+	}
 	c->bytes = net_rand(rng);
 	if (c->op == PW_WIRE_CMD_DCN_SEND)
 		c->peer_buf = net_rand(rng);

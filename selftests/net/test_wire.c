@@ -255,6 +255,12 @@ TEST(round_trip_at_bounds)
 		c->dev = PW_WIRE_MAX_DEVICES - 1;
 		c->nin = i % (PW_WIRE_MAX_BUFS + 1);
 		c->nout = PW_WIRE_MAX_BUFS - c->nin;
+		if (c->op == PW_WIRE_CMD_COPY_PEER) {
+			/* A gather of every binding but its output. */
+			c->nin = PW_WIRE_MAX_BUFS - 1;
+			c->nout = 1;
+			c->skip = 0xffffffff;
+		}
 		c->peer_dev = i;
 		c->peer_host = 0xffff;
 		c->fn_id = i;
@@ -942,7 +948,7 @@ TEST(reject_v2_fields)
 	c.buf[BODY(struct pw_wire_plan, cmds[1].slice)] = 1;
 	c.buf[BODY(struct pw_wire_plan, cmds[1].gang_id)] = 1;
 	REJECT(&c, PW_WIRE_E_RESERVED);
-	/* peer_buf is DCN_SEND's alone. */
+	/* peer_buf is DCN_SEND's; its place is COPY_PEER's skip. */
 	CRAFT(&c, PW_WIRE_PLAN, 1);
 	net_put32(c.buf + BODY(struct pw_wire_plan, cmds[0].peer_buf), 9);
 	REJECT(&c, PW_WIRE_E_RESERVED);
@@ -950,6 +956,15 @@ TEST(reject_v2_fields)
 	REJECT(&c, PW_WIRE_E_RESERVED);
 	c.buf[BODY(struct pw_wire_plan, cmds[0].op)] = PW_WIRE_CMD_DCN_SEND;
 	REJECT(&c, PW_WIRE_OK);
+	c.buf[BODY(struct pw_wire_plan, cmds[0].op)] = PW_WIRE_CMD_COPY_PEER;
+	REJECT(&c, PW_WIRE_OK);
+	/* A copy has one output and at least one input. */
+	c.buf[BODY(struct pw_wire_plan, cmds[0].nout)] = 2;
+	REJECT(&c, PW_WIRE_E_COUNT);
+	c.buf[BODY(struct pw_wire_plan, cmds[0].nout)] = 1;
+	c.buf[BODY(struct pw_wire_plan, cmds[0].nin)] = 0;
+	net_put32(c.buf + BODY(struct pw_wire_plan, cmds[0].bufs[1]), 0);
+	REJECT(&c, PW_WIRE_E_COUNT);
 	CRAFT(&c, PW_WIRE_PLAN, 1);
 	c.buf[BODY(struct pw_wire_plan, cmds[1].peer_dev)] =
 		PW_WIRE_MAX_DEVICES;

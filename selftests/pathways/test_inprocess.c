@@ -7,7 +7,8 @@
  * gives the right values, 64 runs in flight each their own; slices
  * placed by the controller's resource manager hold sharded buffers, SPMD
  * calls run one shard per device, all-reduces run as gangs over a slice,
- * and values move shard by shard between slices; a slice no island can
+ * and values move shard by shard between slices, or are resharded
+ * between slices of other sizes; a slice no island can
  * hold is refused clearly; two clients' all-reduces on the same devices,
  * many in flight, all complete (the worker gang-schedules them in the
  * controller's order); clients of the process share the cluster but not
@@ -198,6 +199,17 @@ TEST_F(inproc, spmd_over_a_placed_slice)
 
 	ASSERT_EQ(0, pw_remote_slice(self->r, n, NULL, &slice))
 		TH_LOG("%s", pw_last_error());
+	/* The controller says where each virtual device went: all distinct. */
+	for (i = 0; i < n; i++) {
+		int d = pw_remote_slice_device(self->r, slice, i);
+		unsigned int j;
+
+		ASSERT_LE(0, d);
+		ASSERT_GT((int)n, d);
+		for (j = 0; j < i; j++)
+			ASSERT_NE(d, pw_remote_slice_device(self->r, slice, j));
+	}
+	EXPECT_EQ(-EINVAL, pw_remote_slice_device(self->r, slice, n));
 	for (i = 0; i < n * N; i++)
 		x[i] = (float)i;
 	ASSERT_EQ(0, pw_remote_buffer_sharded(self->r, slice, PWTPU_DT_F32, 1,
@@ -217,6 +229,75 @@ TEST_F(inproc, spmd_over_a_placed_slice)
 		ASSERT_EQ(x[i] + 1, got[i]) TH_LOG("element %u", i);
 	pw_rprog_free(p);
 	pw_fn_put(fn);
+}
+
+#define LOGICAL	24	/* elements of a resharded vector */
+
+/*
+ * A vector of LOGICAL floats on a slice of @from devices, y = x + 100 on
+ * a slice of @to: the controller reshards it (each destination shard
+ * gathers its byte range from the source shards that hold it) and y is
+ * x + 100 element for element.
+ */
+static void check_reshard(struct __test_metadata *_metadata,
+			  struct pw_remote *r, unsigned int from,
+			  unsigned int to)
+{
+	const uint32_t src_shape[1] = { LOGICAL / from };
+	const uint32_t dst_shape[1] = { LOGICAL / to };
+	struct pw_fn_builder *b = pw_fn_begin("plus100");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, dst_shape);
+	float v[LOGICAL], got[LOGICAL];
+	uint32_t a, d, fid, prog, in, out;
+	struct pw_rprog *p;
+	struct pw_fn *fn;
+	unsigned int i;
+	int val;
+
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
+				     pw_fn_scalar(b, PWTPU_DT_F32, 100)));
+	ASSERT_EQ(0, pw_fn_build(b, &fn));
+	ASSERT_EQ(0, pw_remote_slice(r, from, NULL, &a))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_slice(r, to, NULL, &d))
+		TH_LOG("%s", pw_last_error());
+	for (i = 0; i < LOGICAL; i++)
+		v[i] = 3.0f * i + 1;
+	ASSERT_EQ(0, pw_remote_buffer_sharded(r, a, PWTPU_DT_F32, 1, src_shape,
+					      v, false, &in));
+	ASSERT_EQ(0, pw_remote_function(r, fn, &fid));
+	p = pw_rprog_begin();
+	val = pw_rprog_arg_sharded(p, a, from, PWTPU_DT_F32, 1, src_shape);
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, fn, fid, d, to, &val, 1, &val))
+		TH_LOG("%u -> %u: %s", from, to, pw_last_error());
+	ASSERT_EQ(0, pw_rprog_results(p, &val, 1));
+	ASSERT_EQ(0, pw_remote_program(r, p, &prog))
+		TH_LOG("%u -> %u: %s", from, to, pw_last_error());
+	ASSERT_EQ(0, pw_remote_run(r, prog, &in, 1, &out, 1))
+		TH_LOG("%u -> %u: %s", from, to, pw_last_error());
+	ASSERT_EQ(0, pw_remote_read(r, 0, out, got, sizeof(got)));
+	for (i = 0; pwt_values_checked() && i < LOGICAL; i++)
+		ASSERT_EQ(v[i] + 100, got[i])
+			TH_LOG("%u -> %u shards: element %u", from, to, i);
+	pw_rprog_free(p);
+	pw_fn_put(fn);
+	pw_remote_free(r, 0, in);
+	pw_remote_free(r, 0, out);
+}
+
+/* More shards, fewer, unaligned ranges, and every device to one. */
+TEST_F(inproc, reshard_between_slice_sizes)
+{
+	static const unsigned int pairs[][2] = {
+		{ 2, 4 }, { 4, 2 }, { 3, 2 }, { 2, 3 }, { 1, 8 }, { 8, 1 },
+		{ 8, 3 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (pairs[i][0] <= self->ndev && pairs[i][1] <= self->ndev)
+			check_reshard(_metadata, self->r, pairs[i][0],
+				      pairs[i][1]);
 }
 
 /*

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_lower.c - what the controller's lowering (runtime/dcn/ctl_lower.c)
+ * sends a worker for values that move between slices, on the host over
+ * kernel UDP on loopback: a real controller and remote client, and in a
+ * worker's place a bare node with a 64-device island that keeps every
+ * PLAN command it gets (and answers DONE). A value moves shard by shard
+ * to a slice of as many shards; to a slice of another size it is
+ * resharded, each consumer shard gathering its byte range of the value
+ * with one COPY_PEER (inputs, the bytes skipped, the bytes it makes), in
+ * groups when more than 15 source shards hold it. The testbed's
+ * test_program checks the values such plans compute on the devices.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pathways/remote.h>
+
+#include "kselftest_harness.h"
+#include "../../runtime/dcn/roles.h"
+#include "../../runtime/net/transport.h"
+
+#define MS 1000000ull
+#define MAX_CMDS 1024
+
+/* The worker node's PLAN commands, under @lock. */
+struct plan_log {
+	pthread_mutex_t lock;
+	bool registered;
+	struct pw_wire_plan_cmd cmds[MAX_CMDS];
+	unsigned int ncmds;
+	unsigned int runs_done;
+};
+
+static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
+			  const struct pw_wire_msg *msg, uint64_t now)
+{
+	struct plan_log *pl = node->ctx;
+	const struct pw_wire_plan *p = &msg->body.plan;
+	struct pw_wire_msg done;
+	unsigned int i;
+
+	pthread_mutex_lock(&pl->lock);
+	if (msg->hdr.type == PW_WIRE_REGISTER_ACK)
+		pl->registered = msg->body.reg_ack.status == 0;
+	for (i = 0; msg->hdr.type == PW_WIRE_PLAN && i < p->ncmds &&
+	     pl->ncmds < MAX_CMDS; i++)
+		pl->cmds[pl->ncmds++] = p->cmds[i];
+	pthread_mutex_unlock(&pl->lock);
+	if (msg->hdr.type != PW_WIRE_PLAN ||
+	    p->first_cmd + p->ncmds != p->ncmds_total)
+		return 0;
+	memset(&done, 0, sizeof(done));
+	done.hdr.type = PW_WIRE_DONE;
+	done.body.done.run_id = p->run_id;
+	done.body.done.ncmds = p->ncmds_total;
+	return pw_node_send(node, peer, &done, now);
+}
+
+FIXTURE(lower) {
+	struct pw_controller c;
+	struct pw_node wk;
+	struct plan_log pl;
+	pthread_t loop;
+	atomic_bool stop;
+	bool looping;
+	struct pw_remote *r;
+};
+
+static void *serve(void *arg)
+{
+	FIXTURE_DATA(lower) *self = arg;
+
+	while (!atomic_load(&self->stop)) {
+		pw_controller_step(&self->c, 1 * MS);
+		pw_node_step(&self->wk, 0);
+	}
+	return NULL;
+}
+
+FIXTURE_SETUP(lower)
+{
+	struct sockaddr_in lo = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct sockaddr_in ctl_addr;
+	struct pw_transport *t;
+	struct pw_node_peer *to_ctl;
+	struct pw_wire_msg m;
+	char addr[32];
+	int i;
+
+	memset(&self->pl, 0, sizeof(self->pl));
+	pthread_mutex_init(&self->pl.lock, NULL);
+	atomic_init(&self->stop, false);
+	ASSERT_EQ(0, pw_udp_open(&t, &lo));
+	ASSERT_EQ(0, pw_controller_init(&self->c, t, 0, 600000, 0));
+	ASSERT_EQ(0, pw_transport_local_addr(t, &ctl_addr));
+	ASSERT_EQ(0, pw_udp_open(&t, &lo));
+	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t,
+				  worker_handler, &self->pl));
+	to_ctl = pw_node_peer(&self->wk, PW_NODE_CONTROLLER, &ctl_addr);
+	ASSERT_NE(NULL, to_ctl);
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_REGISTER;
+	m.body.reg.ndevices = 64;
+	m.body.reg.data_port = 4791;
+	m.body.reg.hbm_bytes = 16ull << 20;
+	strcpy(m.body.reg.mesh, "8x8");
+	ASSERT_EQ(0, pw_node_send(&self->wk, to_ctl, &m, pw_now_ns()));
+	ASSERT_EQ(0, pthread_create(&self->loop, NULL, serve, self));
+	self->looping = true;
+	for (i = 0; i < 10000; i++) {
+		pthread_mutex_lock(&self->pl.lock);
+		if (self->pl.registered)
+			i = 10000;
+		pthread_mutex_unlock(&self->pl.lock);
+		usleep(1000);
+	}
+	ASSERT_TRUE(self->pl.registered);
+	snprintf(addr, sizeof(addr), "127.0.0.1:%u", ntohs(ctl_addr.sin_port));
+	ASSERT_EQ(0, pw_remote_connect(addr, "test_lower", &self->r))
+		TH_LOG("%s", pw_last_error());
+}
+
+FIXTURE_TEARDOWN(lower)
+{
+	if (self->r)
+		pw_remote_close(self->r);
+	if (self->looping) {
+		atomic_store(&self->stop, true);
+		pthread_join(self->loop, NULL);
+	}
+	pw_node_fini(&self->wk);
+	pw_controller_fini(&self->c);
+	pthread_mutex_destroy(&self->pl.lock);
+}
+
+/* y = x + 1 over f32[@n]. */
+static struct pw_fn *plus_fn(unsigned int n)
+{
+	const uint32_t shape[1] = { n };
+	struct pw_fn_builder *b = pw_fn_begin("plus");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
+	struct pw_fn *fn = NULL;
+
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
+				     pw_fn_scalar(b, PWTPU_DT_F32, 1)));
+	pw_fn_build(b, &fn);
+	return fn;
+}
+
+/*
+ * One run of: an argument of @elems f32 in @from shards on a slice of
+ * @from devices, y = x + 1 on a slice of @to devices. The commands the
+ * worker got are in self->pl.
+ */
+static int run_move(FIXTURE_DATA(lower) *self, unsigned int elems,
+		    unsigned int from, unsigned int to)
+{
+	const uint32_t shard = elems / from;
+	struct pw_fn *fn = plus_fn(elems / to);
+	uint32_t a_slice, b_slice, fid, prog, out;
+	struct pw_rprog *p;
+	int x, y, ret;
+
+	if (!fn)
+		return -ENOMEM;
+	ret = pw_remote_slice(self->r, from, NULL, &a_slice);
+	if (!ret)
+		ret = pw_remote_slice(self->r, to, NULL, &b_slice);
+	if (!ret)
+		ret = pw_remote_function(self->r, fn, &fid);
+	if (ret) {
+		pw_fn_put(fn);
+		return ret;
+	}
+	p = pw_rprog_begin();
+	x = pw_rprog_arg_sharded(p, a_slice, from, PWTPU_DT_F32, 1, &shard);
+	ret = pw_rprog_call_sharded(p, fn, fid, b_slice, to, &x, 1, &y);
+	if (!ret)
+		ret = pw_rprog_results(p, &y, 1);
+	if (!ret)
+		ret = pw_remote_program(self->r, p, &prog);
+	pw_rprog_free(p);
+	pw_fn_put(fn);
+	if (!ret)
+		ret = pw_remote_run(self->r, prog,
+				    (uint32_t[]){ 1u << PW_WIRE_SHARD_BITS }, 1,
+				    &out, 1);
+	return ret;
+}
+
+/* The worker's commands of @op, in order, into @out (at most @max). */
+static unsigned int cmds_of(FIXTURE_DATA(lower) *self, uint8_t op,
+			    struct pw_wire_plan_cmd *out, unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	pthread_mutex_lock(&self->pl.lock);
+	for (i = 0; i < self->pl.ncmds; i++)
+		if (self->pl.cmds[i].op == op && n < max)
+			out[n++] = self->pl.cmds[i];
+	pthread_mutex_unlock(&self->pl.lock);
+	return n;
+}
+
+TEST_F(lower, as_many_shards_move_shard_by_shard)
+{
+	struct pw_wire_plan_cmd k[16];
+	unsigned int i;
+
+	ASSERT_EQ(0, run_move(self, 8, 2, 2)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(2u, cmds_of(self, PW_WIRE_CMD_COPY_PEER, k, 16));
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(1, k[i].nin);
+		EXPECT_EQ(0u, k[i].skip);
+		EXPECT_EQ(16u, k[i].bytes);
+	}
+	EXPECT_EQ(2u, cmds_of(self, PW_WIRE_CMD_EXEC, k, 16));
+}
+
+/* 2 -> 4: each half of a source shard, skipping 0 or 8 bytes. */
+TEST_F(lower, more_shards_take_a_range_of_one)
+{
+	struct pw_wire_plan_cmd k[16];
+	unsigned int i;
+
+	ASSERT_EQ(0, run_move(self, 8, 2, 4)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(4u, cmds_of(self, PW_WIRE_CMD_COPY_PEER, k, 16));
+	for (i = 0; i < 4; i++) {
+		EXPECT_EQ(1, k[i].nin);
+		EXPECT_EQ(i % 2 * 8u, k[i].skip);
+		EXPECT_EQ(8u, k[i].bytes);
+	}
+	/* Consumer shard i's copy and EXEC are on its device. */
+	EXPECT_EQ(4u, cmds_of(self, PW_WIRE_CMD_EXEC, k + 4, 12));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(k[i].dev, k[4 + i].dev);
+}
+
+/* 3 -> 2 over 12 floats: shard 1 takes 8 bytes of one and 16 of the next. */
+TEST_F(lower, fewer_shards_gather_ranges_of_several)
+{
+	struct pw_wire_plan_cmd k[16];
+
+	ASSERT_EQ(0, run_move(self, 12, 3, 2)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(2u, cmds_of(self, PW_WIRE_CMD_COPY_PEER, k, 16));
+	EXPECT_EQ(2, k[0].nin);
+	EXPECT_EQ(0u, k[0].skip);
+	EXPECT_EQ(24u, k[0].bytes);
+	EXPECT_EQ(2, k[1].nin);
+	EXPECT_EQ(8u, k[1].skip);
+	EXPECT_EQ(24u, k[1].bytes);
+	EXPECT_NE(k[0].bufs[2], k[1].bufs[2]);
+}
+
+/*
+ * 32 -> 2: 16 source shards per consumer shard, more than one copy
+ * takes: groups of 15 and 1 whole shards, then one gather of the two.
+ */
+TEST_F(lower, many_source_shards_are_gathered_in_groups)
+{
+	struct pw_wire_plan_cmd k[16];
+	unsigned int d;
+
+	ASSERT_EQ(0, run_move(self, 64, 32, 2)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(6u, cmds_of(self, PW_WIRE_CMD_COPY_PEER, k, 16));
+	for (d = 0; d < 2; d++) {
+		const struct pw_wire_plan_cmd *g = &k[3 * d];
+
+		EXPECT_EQ(15, g[0].nin);
+		EXPECT_EQ(15 * 8u, g[0].bytes);
+		EXPECT_EQ(1, g[1].nin);
+		EXPECT_EQ(8u, g[1].bytes);
+		EXPECT_EQ(2, g[2].nin);
+		EXPECT_EQ(0u, g[2].skip);
+		EXPECT_EQ(128u, g[2].bytes);
+		/* The final gather reads the two groups' outputs. */
+		EXPECT_EQ(g[0].bufs[15], g[2].bufs[0]);
+		EXPECT_EQ(g[1].bufs[1], g[2].bufs[1]);
+	}
+	EXPECT_EQ(2u, cmds_of(self, PW_WIRE_CMD_EXEC, k, 16));
+}
+
+/* Bytes that do not match are refused before anything is registered. */
+TEST_F(lower, other_bytes_are_refused_by_name)
+{
+	EXPECT_EQ(-EINVAL, run_move(self, 8, 2, 3));
+	EXPECT_NE(NULL, strstr(pw_last_error(), "as many bytes"))
+		TH_LOG("%s", pw_last_error());
+}
+
+TEST_HARNESS_MAIN
