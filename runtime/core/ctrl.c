@@ -153,8 +153,6 @@ int pw_connect(const struct pw_connect_opts *opts, struct pw_client **out)
 		  getenv("PATHWAYS_CONTROLLER");
 	if (address && *address)
 		return pw_cr_connect(opts, address, out);
-	if (getenv("PW_EXPERIMENT_ONE"))
-		return pw_cr_connect(opts, NULL, out);
 	if (weight > 1000)
 		return pw_fail(-EINVAL, "weight %u: must be 1..1000", weight);
 	c = calloc(1, sizeof(*c));
