@@ -14,10 +14,10 @@
  * loaded pwtpu.ko, heartbeats, and runs remote clients' plans, moving
  * cross-island values over its data plane (RDMA verbs where the listen
  * address has an RDMA device, else TCP; --data forces one); status connects as a client and prints
- * what the controller knows. The controller's islands schedule runs
- * FIFO or by proportional share (--sched share: at most --window runs in
- * flight per island, clients weighted by the name they connect with,
- * --weight NAME=W, 1 for names not given); these are the operator's, and
+ * what the controller knows. The controller keeps at most --window runs
+ * in flight per island (64) and releases the others FIFO or by
+ * proportional share (--sched share: clients weighted by the name they
+ * connect with, --weight NAME=W, 1 for names not given); these are the operator's, and
  * the controller refuses a client's ADMIN to change them. --config FILE
  * reads options from a file, one "option value" per line ("sched share",
  * "weight trainer=4"; "#" starts a comment), before the command line's.

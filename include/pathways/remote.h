@@ -65,8 +65,9 @@ int pw_remote_function(struct pw_remote *r, const struct pw_fn *fn,
 int pw_remote_slice(struct pw_remote *r, unsigned int n, const char *shape,
 		    uint32_t *slice);
 /*
- * How the islands schedule runs (FIFO, or proportional share with at
- * most @window runs in flight per island, 0: unchanged), and the weight
+ * How the islands schedule runs: at most @window runs in flight per
+ * island (0: unchanged), the others released FIFO or by proportional
+ * share; and the weight
  * (1..1000) of the clients called @name (NULL: this client). These are
  * the operator's: pathwaysd refuses them with -EPERM (its configuration
  * sets them); a controller inside this process (NULL address) takes them.
@@ -165,6 +166,12 @@ void pw_remote_set_run_timeout(struct pw_remote *r, unsigned int timeout_ms);
  * slot (of PW_RC_MAX_RUNS in flight) instead of being kept.
  */
 void pw_remote_forget(struct pw_remote *r, uint32_t ticket);
+/*
+ * The computations (one per call of a program) of this client's runs:
+ * submitted, and completed (failed among them) or cancelled as their
+ * runs ended, whether waited for or not. @hbm_bytes is not filled.
+ */
+void pw_remote_stats(struct pw_remote *r, struct pw_client_stats *st);
 /* Wait for run @ticket: 0, or the errno the run failed with. */
 int pw_remote_wait(struct pw_remote *r, uint32_t ticket);
 /* Both. */

@@ -125,6 +125,18 @@ int pw_cr_connect(const struct pw_connect_opts *opts, const char *address,
 	return 0;
 }
 
+void pw_cr_stats(struct pw_client *c, struct pw_client_stats *st)
+{
+	struct pw_cr *cr = cr_of(c);
+	unsigned int i;
+
+	pw_remote_stats(cr->r, st);
+	/* The shards of its live buffers, wherever the workers hold them. */
+	for (i = 0; i < cr->nbufs; i++)
+		st->hbm_bytes += cr->bufs[i]->nshards *
+				 cr->bufs[i]->shard_bytes;
+}
+
 int pw_cr_set_policy(struct pw_client *c, enum pw_sched_policy policy,
 		     unsigned int window)
 {
@@ -290,8 +302,6 @@ static int cr_wait(struct pw_buffer *buf)
 		/* Given up on: its DONE, if it ever comes, frees its slot. */
 		if (run->err == -ETIMEDOUT)
 			pw_remote_forget(cr_of(buf->owner)->r, run->ticket);
-		atomic_fetch_add(run->err ? &buf->owner->failed :
-				 &buf->owner->completed, 1);
 	}
 	if (run && run->err)
 		return pw_fail(run->err, "the computation making this buffer failed: %s",
@@ -458,7 +468,6 @@ static int run(struct pw_client *c, uint32_t prog, const uint32_t *args,
 		return ret;
 	}
 	r->refs = 1;
-	atomic_fetch_add(&c->submitted, 1);
 	for (i = 0; i < nres; i++) {
 		ret = buf_new(c, &sigs[i], slices[i], ids[i], r, &out[i]);
 		if (ret)

@@ -389,6 +389,7 @@ struct pw_client {
 int pw_cr_connect(const struct pw_connect_opts *opts, const char *address,
 		  struct pw_client **out);
 void pw_cr_disconnect(struct pw_client *c);
+void pw_cr_stats(struct pw_client *c, struct pw_client_stats *st);
 /* The controller's ADMIN: -EPERM from pathwaysd (its operator's). */
 int pw_cr_set_policy(struct pw_client *c, enum pw_sched_policy policy,
 		     unsigned int window);

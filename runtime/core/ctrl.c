@@ -359,6 +359,10 @@ void pw_client_stats(struct pw_client *c, struct pw_client_stats *st)
 	memset(st, 0, sizeof(*st));
 	if (!c)
 		return;
+	if (c->remote_state) {
+		pw_cr_stats(c, st);
+		return;
+	}
 	st->submitted = atomic_load(&c->submitted);
 	st->completed = atomic_load(&c->completed);
 	st->failed = atomic_load(&c->failed);

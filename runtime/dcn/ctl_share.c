@@ -3,13 +3,13 @@
  * ctl_share.c - how the islands schedule the runs of every client: the
  * controller's one scheduler for them (docs/dcn.md, "Scheduling").
  *
- * FIFO sends each run's plans when it comes, so every island sees the
- * runs in the controller's arrival order. SHARE holds runs here while
- * an island they use has the window's number of runs in flight, and
- * releases them by stride scheduling over clients: a run advances its
- * client's pass by its computations / weight, and the backlogged client
- * of least pass goes next, so backlogged clients get computations in
- * proportion to their weights. The policy, window and weights are the
+ * A run goes to its workers when it comes if every island it uses has
+ * fewer than the window's number of runs in flight; else it is held
+ * here, where the order is still open, and released when they have
+ * room: FIFO in arrival order, SHARE by stride scheduling over clients
+ * (a run advances its client's pass by its computations / weight, and
+ * the backlogged client of least pass goes next, so backlogged clients
+ * get computations in proportion to their weights). The policy, window and weights are the
  * operator's (pathwaysd's configuration); a client may change them with
  * ADMIN only where the controller says clients administer it (in a
  * process that runs its own, embedded).
@@ -118,13 +118,32 @@ void pw_ctl_share_forget_client(struct pw_controller *c, uint32_t client)
 		memset(t, 0, sizeof(*t));
 }
 
+/* Room on every island of @hosts, none of them kept for a client first. */
+static bool fits(const struct pw_controller *c, uint64_t hosts,
+		 uint64_t kept)
+{
+	unsigned int h;
+
+	if (hosts & kept)
+		return false;
+	for (h = 0; h < PW_MAX_HOSTS; h++)
+		if (hosts & (1ull << h) && c->inflight[h] >= c->share.window)
+			return false;
+	return true;
+}
+
 int pw_ctl_share_submit(struct pw_controller *c, struct pw_ctl_run *r,
 			const struct pw_wire_run *run, uint64_t now)
 {
 	struct pw_ctl_tenant *t;
 	int idx = (int)(r - c->runs);
 
-	if (c->share.policy == PW_WIRE_SCHED_FIFO && !c->nheld) {
+	uint64_t hosts = 0;
+
+	/* Nothing waits and its islands have room: it goes now. */
+	if (!c->nheld &&
+	    (pw_ctl_program_cost(c, r->client, run->program_id, &hosts) < 0 ||
+	     fits(c, hosts, 0))) {
 		pw_ctl_run_start(c, r, run, now);
 		return 0;
 	}
@@ -200,20 +219,6 @@ void pw_ctl_share_end(struct pw_controller *c, struct pw_ctl_run *r)
 	}
 }
 
-/* Room on every island of @hosts, none of them kept for a client first. */
-static bool fits(const struct pw_controller *c, uint64_t hosts,
-		 uint64_t kept)
-{
-	unsigned int h;
-
-	if (hosts & kept)
-		return false;
-	for (h = 0; h < PW_MAX_HOSTS; h++)
-		if (hosts & (1ull << h) && c->inflight[h] >= c->share.window)
-			return false;
-	return true;
-}
-
 /* run ids grow by one per run (and wrap): is @a older than @b? */
 static bool older(uint32_t a, uint32_t b)
 {
@@ -261,7 +266,7 @@ void pw_ctl_share_pump(struct pw_controller *c, uint64_t now)
 		 * others go only elsewhere, so a run over several islands
 		 * is not starved by runs on one of them.
 		 */
-		if (share && cost >= 0 && !fits(c, hosts, kept)) {
+		if (cost >= 0 && !fits(c, hosts, kept)) {
 			kept |= hosts;
 			t->skipped = c->pick_round;
 			continue;

@@ -9,9 +9,13 @@
  * PW_RC_HEARTBEAT_MS; calls that wait send them too. The node is the
  * caller's while it holds the client's lock: the thread only tries it,
  * and only once the client has been idle a while, so it never stands in
- * a measurement's way.
+ * a measurement's way. It also wakes when datagrams come while no call
+ * holds the node (a run's DONE the program has not waited for yet): it
+ * reads and acknowledges them at once, so the controller does not send
+ * them again and pw_remote_stats() counts the run when it ended.
  */
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <time.h>
 
@@ -19,6 +23,8 @@
 
 /* The thread looks this often, and acts after a tick without calls. */
 #define RC_BEAT_TICK_NS		(PW_RC_HEARTBEAT_MS * 1000000ull / 4)
+/* Input came while a call holds the node: look again this much later. */
+#define RC_BEAT_BUSY_NS		10000000L
 
 void pw_rc_lock(struct pw_remote *r)
 {
@@ -46,22 +52,44 @@ void pw_rc_keepalive(struct pw_remote *r, uint64_t now)
 		r->last_sent_ns = now;
 }
 
+/*
+ * Until @tick passes or the client's transport has datagrams: whether it
+ * has (a polled transport without a descriptor only sleeps).
+ */
+static bool wait_input(struct pw_remote *r, const struct timespec *tick)
+{
+	struct pollfd pfd = { .fd = pw_transport_poll_fd(r->node.t),
+			      .events = POLLIN };
+
+	if (pfd.fd < 0) {
+		nanosleep(tick, NULL);
+		return false;
+	}
+	return ppoll(&pfd, 1, tick, NULL) > 0;
+}
+
 static void *beat_main(void *arg)
 {
 	struct timespec tick = { .tv_nsec = (long)RC_BEAT_TICK_NS };
+	const struct timespec busy = { .tv_nsec = RC_BEAT_BUSY_NS };
 	struct pw_remote *r = arg;
 	uint_fast64_t seen = atomic_load(&r->uses), now_uses;
+	bool input;
 
 	while (!atomic_load(&r->beat_stop)) {
-		nanosleep(&tick, NULL);
+		input = wait_input(r, &tick);
 		/* Calls came during the last tick: the client is not idle. */
 		now_uses = atomic_load(&r->uses);
-		if (now_uses != seen) {
+		if (!input && now_uses != seen) {
 			seen = now_uses;
 			continue;
 		}
-		if (pthread_mutex_trylock(&r->lock))
+		/* A call holds the node: it reads what came, or we do later. */
+		if (pthread_mutex_trylock(&r->lock)) {
+			if (input)
+				nanosleep(&busy, NULL);
 			continue;
+		}
 		pw_node_step(&r->node, 0);
 		pw_rc_keepalive(r, pw_now_ns());
 		pthread_mutex_unlock(&r->lock);

@@ -33,6 +33,19 @@ static void on_data(struct pw_remote *r, const struct pw_wire_buffer *b)
 	r->read_got += b->nbytes;
 }
 
+/* A run's computations ended with @status: completed, failed, cancelled. */
+static void count_done(struct pw_remote *r, const struct pw_rc_run *run,
+		       uint32_t status)
+{
+	if (status == ECANCELED) {
+		r->stats.cancelled += run->ncomp;
+		return;
+	}
+	r->stats.completed += run->ncomp;
+	if (status)
+		r->stats.failed += run->ncomp;
+}
+
 static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 		     const struct pw_wire_msg *msg, uint64_t now)
 {
@@ -77,6 +90,7 @@ static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 		if (!run->used || run->run_id != msg->body.done.run_id ||
 		    run->have_done)
 			return 0;	/* a run given up on */
+		count_done(r, run, msg->body.done.status);
 		if (run->forgotten) {
 			run->used = false;
 			return 0;
@@ -255,7 +269,7 @@ void pw_remote_shut(struct pw_remote *r)
 }
 
 int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
-			  const uint32_t *slice)
+			  unsigned int ncomp, const uint32_t *slice)
 {
 	struct pw_rc_prog *p = realloc(r->progs,
 				       (r->nprogs + 1) * sizeof(*p));
@@ -266,6 +280,7 @@ int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
 	p = &r->progs[r->nprogs++];
 	p->id = id;
 	p->nres = nres;
+	p->ncomp = ncomp;
 	memcpy(p->slice, slice, nres * sizeof(*slice));
 	return 0;
 }
@@ -509,6 +524,15 @@ int pw_remote_slice_host(const struct pw_remote *r, uint32_t slice)
 	const struct pw_rc_slice *s = pw_remote_slice_find(r, slice);
 
 	return s ? s->host : -ENOENT;
+}
+
+void pw_remote_stats(struct pw_remote *r, struct pw_client_stats *st)
+{
+	pw_rc_lock(r);
+	/* DONEs that came meanwhile count now, not at the next call. */
+	pw_node_step(&r->node, 0);
+	*st = r->stats;
+	pw_rc_unlock(r);
 }
 
 int pw_remote_slice_device(const struct pw_remote *r, uint32_t slice,
@@ -896,19 +920,22 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	for (i = 0; i < nres; i++)
 		m.body.run.ids[nargs + i] = results[i] = pw_remote_next_id(r);
 	memset(run, 0, sizeof(*run));
+	p = prog_find(r, prog);
 	run->used = true;
+	run->ncomp = p ? p->ncomp : 0;
 	run->run_id = r->next_run;
 	run->timeout_ms = m.body.run.timeout_ms = r->run_timeout_ms;
 	m.body.run.client_send_ns = run->sent_ns = pw_now_ns();
 	ret = pw_rc_send(r, &m);
 	if (ret)
 		run->used = false;
+	else
+		r->stats.submitted += run->ncomp;
 	pw_rc_unlock(r);
 	if (ret)
 		return pw_fail(ret, "run: sending: %s", strerror(-ret));
 	*ticket = run->run_id;
 	/* The results are the client's buffers: freed at close if not before. */
-	p = prog_find(r, prog);
 	for (i = 0; p && i < nres && i < p->nres; i++)
 		pw_remote_track(r, results[i], p->slice[i]);
 	return 0;

@@ -176,12 +176,13 @@ struct pw_ctl_run {
 /*
  * How the islands schedule runs (ctl_share.c): the operator's, from
  * pathwaysd's configuration, or from ADMIN where @clients_administer.
- * FIFO sends every run's plans at once, in arrival order; SHARE holds
- * runs at the controller while @window of them are in flight on an
- * island they use, and releases them by stride scheduling over clients:
- * each run advances its client's pass by its computations / weight.
+ * A run goes at once while each island it uses has fewer than @window
+ * runs in flight; else it is held at the controller and released when
+ * they have room, FIFO in arrival order or SHARE by stride scheduling
+ * over clients (each run advances its client's pass by its computations
+ * / weight).
  */
-#define PW_CTL_SHARE_WINDOW	4
+#define PW_CTL_SHARE_WINDOW	64
 #define PW_CTL_MAX_WEIGHTS	64
 
 struct pw_ctl_weight {
@@ -634,13 +635,18 @@ struct pw_rc_run {
 	uint64_t sent_ns;
 	uint64_t recv_ns;
 	struct pw_wire_done done;
+	unsigned int ncomp;
 };
 
-/* A program a remote client registered: where its results live. */
+/*
+ * A program a remote client registered: where its results live, and its
+ * computations (one per sharded call: what a run counts in the stats).
+ */
 struct pw_rc_prog {
 	uint32_t id;
 	unsigned int nres;
 	uint32_t slice[PW_WIRE_MAX_BUFS];
+	unsigned int ncomp;
 };
 
 /* A buffer a remote client made and has not freed: on @slice. */
@@ -692,6 +698,8 @@ struct pw_rc_slice {
  * @progs: programs registered (@nprogs), for their results' hosts.
  * @nprogs: see @progs.
  * @local: its controller runs in this process (runtime/dcn/local.c).
+ * @stats: computations of its runs: submitted, and completed, failed or
+ *	cancelled as their DONEs came (hbm_bytes unused).
  * @slices: slices it made (@nslices).
  * @nslices: see @slices.
  * @lock: held while a call (or the heartbeat thread) uses @node.
@@ -729,6 +737,7 @@ struct pw_remote {
 	struct pw_rc_prog *progs;
 	unsigned int nprogs;
 	bool local;
+	struct pw_client_stats stats;
 	struct pw_rc_slice *slices;
 	unsigned int nslices;
 	pthread_mutex_t lock;
@@ -768,9 +777,9 @@ uint32_t pw_remote_next_id(struct pw_remote *r);
 uint32_t pw_remote_next_obj_id(struct pw_remote *r);
 /* Wait for the PROGRAM_ACK of the program just sent: 0 or -errno. */
 int pw_remote_program_wait(struct pw_remote *r);
-/* Remember program @id's results live on @slice[@nres]. */
+/* Remember program @id's results live on @slice[@nres]; @ncomp calls. */
 int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
-			  const uint32_t *slice);
+			  unsigned int ncomp, const uint32_t *slice);
 /* Remember buffer @id on @slice, to free it at close. */
 int pw_remote_track(struct pw_remote *r, uint32_t id, uint32_t slice);
 /* The slice @id of @r, or NULL. */

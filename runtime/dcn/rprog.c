@@ -321,7 +321,7 @@ int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 		      uint32_t *prog_id)
 {
 	uint32_t *slices, res_slice[PW_WIRE_MAX_BUFS];
-	unsigned int i = 0, n, nres = 0;
+	unsigned int i = 0, n, nres = 0, ncomp = 0;
 	struct pw_wire_program *w;
 	struct pw_wire_msg m;
 	uint32_t id;
@@ -378,7 +378,9 @@ int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 	if (ret)
 		return pw_fail(ret, "program of %u nodes: the controller refused it: %s",
 			       p->nnodes, strerror(-ret));
-	ret = pw_remote_program_add(r, id, nres, res_slice);
+	for (n = 0; n < p->nnodes; n++)
+		ncomp += p->nodes[n].kind == PW_WIRE_NODE_COMPUTE;
+	ret = pw_remote_program_add(r, id, nres, ncomp, res_slice);
 	if (ret)
 		return pw_fail(ret, "program: no memory");
 	*prog_id = id;
