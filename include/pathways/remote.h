@@ -81,6 +81,8 @@ int pw_remote_slice_host(const struct pw_remote *r, uint32_t slice);
 /* The island device of @slice's virtual device @v; -EINVAL past its size. */
 int pw_remote_slice_device(const struct pw_remote *r, uint32_t slice,
 			   unsigned int v);
+/* HBM of each device of @slice's island (0: no such slice). */
+uint64_t pw_remote_slice_hbm(const struct pw_remote *r, uint32_t slice);
 /*
  * A buffer sharded over @slice: shard v (of @shard_shape) on its virtual
  * device v, from @data holding every shard in order (or, with

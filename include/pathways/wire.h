@@ -753,6 +753,8 @@ enum pw_wire_slice_op {
  * @shape: MAKE from a client: extents; entries past @ndims zero.
  * @devices: MAKE from the controller, or pinned: the island device of
  *	each virtual device (@n entries, distinct); the rest zero.
+ * @hbm_bytes: MAKE from the controller: HBM of each device of the
+ *	island; else zero. (Version 5.)
  *
  * The controller answers a client's MAKE with STATUS (the host in
  * @value) once it has placed the slice, and tells that host's worker.
@@ -768,6 +770,7 @@ struct pw_wire_slice {
 	uint32_t id;
 	uint32_t shape[PW_WIRE_MAX_DIMS];
 	uint8_t devices[PW_WIRE_MAX_DEVICES];
+	uint64_t hbm_bytes;
 };
 
 /* ADMIN operations. */
@@ -919,8 +922,9 @@ PW_WIRE_SIZE(struct pw_wire_ready, 48);
 PW_WIRE_OFF(struct pw_wire_ready, desc, 24);
 PW_WIRE_SIZE(struct pw_wire_cancel, 8);
 PW_WIRE_SIZE(struct pw_wire_bye, 8);
-PW_WIRE_SIZE(struct pw_wire_slice, 96);
+PW_WIRE_SIZE(struct pw_wire_slice, 104);
 PW_WIRE_OFF(struct pw_wire_slice, devices, 32);
+PW_WIRE_OFF(struct pw_wire_slice, hbm_bytes, 96);
 PW_WIRE_SIZE(struct pw_wire_admin, 48);
 PW_WIRE_OFF(struct pw_wire_admin, name, 16);
 

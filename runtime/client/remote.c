@@ -372,9 +372,12 @@ static int check_input(const struct pw_client *c, const struct pw_fn *fn,
 
 	if (!b)
 		return pw_fail(-EINVAL, "%s: input %u is NULL", fn->name, i);
-	if (!b->rpriv || b->owner != c)
-		return pw_fail(-EINVAL, "%s: input %u is not a buffer of this client",
+	if (b->prog)
+		return pw_fail(-EINVAL, "%s: input %u is a traced value outside its program",
 			       fn->name, i);
+	if (!b->rpriv || b->owner != c)
+		return pw_fail(-EINVAL, "%s: input %u belongs to client \"%s\": a client computes on its own buffers",
+			       fn->name, i, b->owner->name);
 	if (b->nshards == slice->n && pw_sig_equal(&b->sig, &fn->params[i]))
 		return 0;
 	/* The controller reshards as many bytes of one dtype. */
@@ -480,6 +483,22 @@ static int run(struct pw_client *c, uint32_t prog, const uint32_t *args,
 	return ret;
 }
 
+/* A result shard larger than a device's HBM can never be made. */
+static int check_results(struct pw_cr *cr, const struct pw_fn *fn,
+			 const struct pw_slice *slice)
+{
+	uint64_t hbm = pw_remote_slice_hbm(cr->r, slice->rid);
+	unsigned int i;
+
+	for (i = 0; i < fn->nresults; i++)
+		if (pw_sig_bytes(&fn->results[i]) > hbm)
+			return pw_fail(-E2BIG, "%s: result %u of %llu bytes a shard is larger than a device's HBM (%llu bytes)",
+				       fn->name, i,
+				       (unsigned long long)pw_sig_bytes(&fn->results[i]),
+				       (unsigned long long)hbm);
+	return 0;
+}
+
 int pw_cr_call(struct pw_client *c, struct pw_fn *fn, struct pw_slice *slice,
 	       struct pw_buffer *const *in, unsigned int nin,
 	       struct pw_buffer **out)
@@ -500,7 +519,9 @@ int pw_cr_call(struct pw_client *c, struct pw_fn *fn, struct pw_slice *slice,
 			return ret;
 		args[i] = ((struct pw_cr_buf *)in[i]->rpriv)->id;
 	}
-	ret = call_prog(c, fn, slice, in, &prog);
+	ret = check_results(cr_of(c), fn, slice);
+	if (!ret)
+		ret = call_prog(c, fn, slice, in, &prog);
 	if (ret)
 		return ret;
 	for (i = 0; i < fn->nresults; i++)
@@ -527,6 +548,13 @@ int pw_cr_program_end(struct pw_program *p)
 	uint32_t id;
 	int ret = 0;
 
+	/* Nothing computed: nothing to register, and a run does nothing. */
+	for (i = 0; i < p->nnodes && p->nodes[i].kind != PW_NODE_COMPUTE; i++)
+		;
+	if (i == p->nnodes) {
+		pw_rprog_free(rp);
+		return 0;
+	}
 	val = calloc(p->nnodes, sizeof(*val));
 	p->rargs = calloc(p->nnodes, sizeof(*p->rargs));
 	if (!rp || !val || !p->rargs) {
@@ -546,7 +574,9 @@ int pw_cr_program_end(struct pw_program *p)
 					 n->arg_index;
 			break;
 		case PW_NODE_COMPUTE:
-			ret = fn_id(cr, n->fn, &id);
+			ret = check_results(cr, n->fn, n->slice);
+			if (!ret)
+				ret = fn_id(cr, n->fn, &id);
 			/* The tracer checked the inputs; rprog does again. */
 			for (j = 0; j < n->nin && !ret; j++)
 				in[j] = val[n->in[j].node] + (int)n->in[j].output;
@@ -574,6 +604,18 @@ out:
 	return ret;
 }
 
+/* The node of argument @a of @p. */
+static const struct pw_node *arg_node(const struct pw_program *p, int a)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nnodes; i++)
+		if (p->nodes[i].kind == PW_NODE_ARG && !p->nodes[i].captured &&
+		    p->nodes[i].arg_index == a)
+			return &p->nodes[i];
+	return NULL;
+}
+
 int pw_cr_program_run(struct pw_program *p, struct pw_buffer *const *args,
 		      unsigned int nargs, struct pw_buffer **results)
 {
@@ -583,19 +625,26 @@ int pw_cr_program_run(struct pw_program *p, struct pw_buffer *const *args,
 	uint32_t ids[PW_WIRE_RUN_IDS];
 	unsigned int i;
 
+	if (!p->rid)
+		return 0;	/* it computes nothing */
 	if (p->nrargs > PW_WIRE_RUN_IDS)
 		return pw_fail(-E2BIG, "%u arguments and captured buffers: at most %u",
 			       p->nrargs, PW_WIRE_RUN_IDS);
 	for (i = 0; i < p->nrargs; i++) {
 		int a = p->rargs[i];
-		const struct pw_buffer *b = a >= 0 ? args[a] :
-					    p->nodes[-1 - a].captured;
+		const struct pw_node *n = a >= 0 ? arg_node(p, a) :
+					  &p->nodes[-1 - a];
+		const struct pw_buffer *b = a >= 0 ? args[a] : n->captured;
 
 		if (a >= 0 && (unsigned int)a >= nargs)
 			return pw_fail(-EINVAL, "argument %d missing", a);
 		if (!b || !b->rpriv || b->owner != p->client)
 			return pw_fail(-EINVAL, "argument %u is not a buffer of this client",
 				       i);
+		/* The program was lowered for its arguments' slices. */
+		if (((const struct pw_cr_buf *)b->rpriv)->slice != n->slice)
+			return pw_fail(-EINVAL, "argument %d lives on another slice than the program's argument: make it on that slice",
+				       a);
 		ids[i] = ((const struct pw_cr_buf *)b->rpriv)->id;
 	}
 	for (i = 0; i < res->nin; i++)

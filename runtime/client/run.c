@@ -113,6 +113,16 @@ int pw_program_run(struct pw_program *p, enum pw_dispatch dispatch,
 		return pw_fail(-EINVAL, "the program takes %u arguments and gives %u results, not %u and %u",
 			       p->nargs, res->nin, nargs, nresults);
 	/* One RUN: the controller's lowering and dispatch do the rest. */
+	for (i = 0; c->remote_state && i < p->nnodes - 1; i++) {
+		const struct pw_node *n = &p->nodes[i];
+
+		if (n->kind != PW_NODE_ARG || n->captured)
+			continue;
+		ret = check_arg(c, n, args[n->arg_index],
+				(unsigned int)n->arg_index);
+		if (ret)
+			return ret;
+	}
 	if (c->remote_state)
 		return pw_cr_program_run(p, args, nargs, results);
 	if (atomic_load(&c->closing))

@@ -183,6 +183,7 @@ static void tell_client(struct pw_controller *c, struct pw_node_peer *p,
 	m.body.slice.id = s->id;
 	m.body.slice.n = s->n;
 	memcpy(m.body.slice.devices, s->devs, s->n);
+	m.body.slice.hbm_bytes = c->isl[s->host].reg.hbm_bytes;
 	pw_node_send(&c->node, p, &m, now);
 }
 

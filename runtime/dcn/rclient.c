@@ -505,16 +505,15 @@ static int slice_make(struct pw_remote *r, struct pw_wire_slice *req,
 		ret = wait_status(r, &host);
 	if (ret)
 		return ret;
-	/* The controller says where it went; a pinned one is where asked. */
-	if (!(req->flags & PW_WIRE_SLICE_PINNED) &&
-	    (r->slice_ans.id != req->id || r->slice_ans.n != req->n))
+	/* The controller says where it went (a pinned one: where asked). */
+	if (r->slice_ans.id != req->id || r->slice_ans.n != req->n)
 		return -EPROTO;
 	s = &r->slices[r->nslices++];
 	*s = (struct pw_rc_slice){ .id = req->id, .host = (uint16_t)host,
 				   .n = req->n,
 				   .pinned = req->flags & PW_WIRE_SLICE_PINNED };
-	memcpy(s->devs, s->pinned ? req->devices : r->slice_ans.devices,
-	       req->n);
+	memcpy(s->devs, r->slice_ans.devices, req->n);
+	s->hbm_bytes = r->slice_ans.hbm_bytes;
 	*id = req->id;
 	return 0;
 }
@@ -533,6 +532,13 @@ void pw_remote_stats(struct pw_remote *r, struct pw_client_stats *st)
 	pw_node_step(&r->node, 0);
 	*st = r->stats;
 	pw_rc_unlock(r);
+}
+
+uint64_t pw_remote_slice_hbm(const struct pw_remote *r, uint32_t slice)
+{
+	const struct pw_rc_slice *s = pw_remote_slice_find(r, slice);
+
+	return s ? s->hbm_bytes : 0;
 }
 
 int pw_remote_slice_device(const struct pw_remote *r, uint32_t slice,
@@ -727,8 +733,12 @@ int pw_remote_buffer_sharded(struct pw_remote *r, uint32_t slice,
 			       dtype, rank, PW_WIRE_MAX_DIMS);
 	memcpy(sig.shape, shard_shape, rank * sizeof(*shard_shape));
 	total = pw_wire_sig_bytes(&sig);
+	if (total > s->hbm_bytes)
+		return pw_fail(-E2BIG, "buffer: a shard of %llu bytes is larger than a device's HBM (%llu bytes)",
+			       (unsigned long long)total,
+			       (unsigned long long)s->hbm_bytes);
 	if (!total || total > PW_WIRE_MAX_BUF_BYTES)
-		return pw_fail(-EINVAL, "buffer: %llu bytes a shard: want 1..%u",
+		return pw_fail(-EINVAL, "buffer: %llu bytes a shard: from host memory, 1..%u bytes a shard go over the control plane (make larger ones on the devices)",
 			       (unsigned long long)total, PW_WIRE_MAX_BUF_BYTES);
 	base = pw_remote_next_id(r);
 	for (v = 0; v < s->n && !ret; v++)
@@ -739,6 +749,9 @@ int pw_remote_buffer_sharded(struct pw_remote *r, uint32_t slice,
 		/* What was made goes again: the worker frees what it has. */
 		while (v-- > 0)
 			pw_remote_free_shard(r, slice, base | v);
+		if (ret == -ENOSPC)
+			return pw_fail(-ENOMEM, "buffer of %u shards on host %u: a device's HBM is full",
+				       s->n, s->host);
 		return pw_fail(ret, "buffer of %u shards on host %u: %s", s->n,
 			       s->host, strerror(-ret));
 	}

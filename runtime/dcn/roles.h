@@ -452,6 +452,7 @@ struct pw_worker {
 	struct pw_wk_xfer *send;
 	unsigned int nparked;
 	unsigned int hbm_waits;
+	uint64_t grace_due_ns;
 	uint64_t arrivals;
 	uint64_t runs_ended;
 	uint64_t seen_ended;
@@ -464,6 +465,12 @@ struct pw_worker {
 
 /* Runs in flight on a worker: the device tags' 16 bits (the table grows). */
 #define PW_WK_MAX_RUNS		65535
+/*
+ * A run waiting for HBM while no run is under way fails with ENOMEM
+ * after this long without a FREE making room (a client's frees travel
+ * through the controller, after the runs that read the buffers).
+ */
+#define PW_WK_HBM_GRACE_MS	500
 #define PW_WK_MAX_RECV		4096
 #define PW_WK_MAX_SEND		256
 
@@ -504,6 +511,7 @@ enum pw_wk_cmd_state {
  * @bos: EXEC: the buffer objects it binds, read when the ring is flushed.
  * @outs_made: outputs made so far (all of them once its run is not
  *	waiting for HBM at it).
+ * @free_out: outputs (bits) the client freed before they were made.
  * @gang: EXEC with collectives: its gang descriptor while the driver may
  *	read it (until the ring is flushed), else NULL.
  * @pin: per buffer of @c, a reference on a client's buffer taken when the
@@ -522,6 +530,7 @@ struct pw_wk_cmd {
 	struct pw_wbuf *held[PW_WIRE_MAX_BUFS];
 	uint32_t bos[PW_WIRE_MAX_BUFS];
 	unsigned int outs_made;
+	uint16_t free_out;
 	struct pwtpu_gang *gang;
 	struct pw_wbuf *pin[PW_WIRE_MAX_BUFS];
 };
@@ -542,6 +551,8 @@ struct pw_wk_cmd {
  * @park_at: see @parked.
  * @arrival: its place in line for HBM (the worker's @arrivals).
  * @waited: it has waited for HBM (once counted in @hbm_waits).
+ * @grace_end_ns: waiting for HBM with no run under way: FREEs a client
+ *	sent may still be coming, so it waits until then before ENOMEM.
  * @gang_base: drawn at random when it came: its gang number k has id
  *	@gang_base + k.
  * @cmds: the commands (@total of them).
@@ -560,11 +571,17 @@ struct pw_wk_run {
 	unsigned int park_at;
 	uint64_t arrival;
 	bool waited;
+	uint64_t grace_end_ns;
 	uint64_t gang_base;
 	struct pw_wk_cmd *cmds;
 };
 
 /* runtime/dcn/wk_run.c */
+/*
+ * FREE of a client's buffer not made yet: its run waits for HBM. It is
+ * freed once made (its readers hold it meanwhile); false: no such one.
+ */
+bool pw_wk_free_unmade(struct pw_worker *w, uint32_t client, uint32_t id);
 int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		  uint64_t now);
 int pw_wk_on_ready(struct pw_worker *w, const struct pw_wire_ready *rd);
@@ -666,6 +683,7 @@ struct pw_rc_slice {
 	uint8_t n;
 	bool pinned;
 	uint8_t devs[PW_WIRE_MAX_DEVICES];
+	uint64_t hbm_bytes;
 };
 
 /**

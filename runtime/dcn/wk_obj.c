@@ -126,6 +126,8 @@ int pw_wk_on_buffer(struct pw_worker *w, const struct pw_wire_buffer *b)
 		wb = pw_wbuf_find(&w->store, b->client, b->id);
 		if (wb)
 			pw_wbuf_release(&w->store, wb);
+		else
+			pw_wk_free_unmade(w, b->client, b->id);
 		return 0;
 	default:
 		ret = -EOPNOTSUPP;

@@ -661,6 +661,23 @@ static bool hbm_may_come_free(struct pw_worker *w, const struct pw_wk_run *r)
 	return false;
 }
 
+/*
+ * Whether @r, with no run under way, still waits for FREEs in flight:
+ * until its grace ends (the worker looks again then).
+ */
+static bool frees_may_come(struct pw_worker *w, struct pw_wk_run *r)
+{
+	uint64_t now = pw_now_ns();
+
+	if (!r->grace_end_ns)
+		r->grace_end_ns = now + PW_WK_HBM_GRACE_MS * 1000000ull;
+	if (now >= r->grace_end_ns)
+		return false;
+	if (!w->grace_due_ns || r->grace_end_ns < w->grace_due_ns)
+		w->grace_due_ns = r->grace_end_ns;
+	return true;
+}
+
 static void park(struct pw_worker *w, struct pw_wk_run *r, unsigned int at)
 {
 	r->parked = true;
@@ -671,14 +688,72 @@ static void park(struct pw_worker *w, struct pw_wk_run *r, unsigned int at)
 	r->waited = true;
 }
 
+bool pw_wk_free_unmade(struct pw_worker *w, uint32_t client, uint32_t id)
+{
+	unsigned int i, j, k, nout;
+	const uint32_t *out;
+
+	for (i = 0; i < w->nruns; i++) {
+		struct pw_wk_run *r = &w->runs[i];
+
+		if (!r->used || !r->parked || r->client != client)
+			continue;
+		for (j = r->park_at; j < r->received; j++) {
+			struct pw_wk_cmd *c = &r->cmds[j];
+
+			out = outputs(&c->c, &nout);
+			for (k = c->outs_made; k < nout; k++)
+				if (out[k] == id) {
+					c->free_out |= 1u << k;
+					return true;
+				}
+		}
+	}
+	return false;
+}
+
+/*
+ * Output @b of @r's command @c, made late (its run waited for HBM):
+ * commands that read it arrived before it existed and hold nothing, so
+ * they pin it now; a FREE that came meanwhile takes effect, the pins
+ * keeping it for them.
+ */
+static void made_late(struct pw_worker *w, struct pw_wk_run *r,
+		      struct pw_wk_cmd *c, unsigned int k, struct pw_wbuf *b)
+{
+	unsigned int i, j, in;
+
+	if (b->handle & PW_WIRE_BUF_TEMP)
+		return;	/* a run's own: its readers find it by handle */
+	for (i = 0; i < w->nruns; i++) {
+		struct pw_wk_run *rr = &w->runs[i];
+
+		if (!rr->used || rr->client != r->client)
+			continue;
+		for (j = rr->next; j < rr->received; j++) {
+			struct pw_wk_cmd *rc = &rr->cmds[j];
+
+			if (rc->state != PW_WK_WAITING)
+				continue;
+			for (in = 0; in < rc->c.nin && in < PW_WIRE_MAX_BUFS;
+			     in++)
+				if (rc->c.bufs[in] == b->handle)
+					pin(rc, in, b);
+		}
+	}
+	if (c->free_out & (1u << k))
+		pw_wbuf_release(&w->store, b);
+}
+
 /*
  * Make the outputs of commands @first.. of @r at once, PENDING: a later
  * command, or a later run of the client, that reads one waits for it
  * instead of finding nothing, and memory is claimed when work arrives.
  * HBM full (-ENOSPC) is back-pressure: the run waits at that command,
  * in line behind earlier runs, until runs under way end and free theirs;
- * with none under way nothing can free it, and the command fails with
- * -ENOMEM. Returns false when the run waits.
+ * with none under way only a client's FREE can, so it waits up to
+ * PW_WK_HBM_GRACE_MS for one, then the command fails with -ENOMEM.
+ * Returns false when the run waits.
  */
 static bool plan_outputs(struct pw_worker *w, struct pw_wk_run *r,
 			 unsigned int first)
@@ -709,18 +784,23 @@ static bool plan_outputs(struct pw_worker *w, struct pw_wk_run *r,
 			if (sig)
 				b->sig = *sig;
 			pin(c, c->c.nin + k, b);
+			if (r->waited)
+				made_late(w, r, c, k, b);
 		}
 		if (ret == -ENOSPC && !r->done.status && !r->cancelled &&
-		    hbm_may_come_free(w, r)) {
+		    (hbm_may_come_free(w, r) || frees_may_come(w, r))) {
 			park(w, r, i);
 			return false;
 		}
 		if (ret == -ENOSPC) {
-			pw_log("worker %u: run %u: %llu bytes on device %u: HBM is full and no run under way can free it",
+			pw_log("worker %u: run %u: %llu bytes on device %u: HBM is full and no run under way or FREE within %u ms freed it",
 			       w->reg.host_id, r->id,
-			       (unsigned long long)bytes, c->c.dev);
+			       (unsigned long long)bytes, c->c.dev,
+			       PW_WK_HBM_GRACE_MS);
 			ret = -ENOMEM;
 		}
+		if (!ret)
+			r->grace_end_ns = 0;
 		if (ret) {
 			/* Its outputs, made or not, fail with it. */
 			c->outs_made = nout;
@@ -751,11 +831,14 @@ static void unpark_runs(struct pw_worker *w)
 {
 	struct pw_wk_run *r;
 
+	bool grace_due = w->grace_due_ns && pw_now_ns() >= w->grace_due_ns;
+
 	if (!w->nparked || (w->store.freed == w->seen_freed &&
-			    w->runs_ended == w->seen_ended))
+			    w->runs_ended == w->seen_ended && !grace_due))
 		return;
 	w->seen_freed = w->store.freed;
 	w->seen_ended = w->runs_ended;
+	w->grace_due_ns = 0;	/* set again by runs still waiting */
 	while ((r = oldest_parked(w))) {
 		unpark(w, r);
 		if (!plan_outputs(w, r, r->park_at))

@@ -390,6 +390,7 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		ORD(b->id);
 		for (i = 0; i < PW_WIRE_MAX_DIMS; i++)
 			ORD(b->shape[i]);
+		ORD(b->hbm_bytes);
 		break;
 	}
 	case PW_WIRE_ADMIN:
@@ -655,7 +656,7 @@ static enum pw_wire_err check_slice(const struct pw_wire_slice *b)
 		  (PW_WIRE_MAX_DIMS - b->ndims) * sizeof(b->shape[0])) ||
 	    !zero(&b->devices[b->n], PW_WIRE_MAX_DEVICES - b->n))
 		return PW_WIRE_E_RESERVED;
-	if (!make && (b->flags || b->n || b->ndims))
+	if (!make && (b->flags || b->n || b->ndims || b->hbm_bytes))
 		return PW_WIRE_E_RESERVED;
 	if (!b->id || (make && !b->n) ||
 	    (b->host >= PW_WIRE_MAX_HOSTS && b->host != PW_WIRE_ANY_HOST))

@@ -290,6 +290,7 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 		if (b->op != PW_WIRE_SLICE_MAKE)
 			break;
 		b->n = 1 + net_below(rng, PW_WIRE_MAX_DEVICES);
+		b->hbm_bytes = net_rand(rng);
 		b->ndims = net_below(rng, PW_WIRE_MAX_DIMS + 1);
 		for (i = 0; i < b->ndims; i++)
 			b->shape[i] = net_rand(rng);

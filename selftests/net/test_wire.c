@@ -1712,6 +1712,18 @@ TEST(reject_slice_fields)
 	CRAFT(&c, PW_WIRE_SLICE, 1);
 	c.buf[BODY(struct pw_wire_slice, op)] = PW_WIRE_SLICE_FREE;
 	REJECT(&c, PW_WIRE_E_RESERVED);
+	/* ...not even an island's HBM (version 5), which MAKE may carry. */
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	c.buf[BODY(struct pw_wire_slice, hbm_bytes) + 7] = 1;
+	REJECT(&c, PW_WIRE_OK);
+	c.buf[BODY(struct pw_wire_slice, op)] = PW_WIRE_SLICE_FREE;
+	c.buf[BODY(struct pw_wire_slice, n)] = 0;
+	c.buf[BODY(struct pw_wire_slice, ndims)] = 0;
+	memset(c.buf + BODY(struct pw_wire_slice, shape), 0,
+	       sizeof(((struct pw_wire_slice *)0)->shape));
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	c.buf[BODY(struct pw_wire_slice, hbm_bytes) + 7] = 0;
+	REJECT(&c, PW_WIRE_OK);
 }
 
 /* ADMIN (version 5): every field that must be refused is. */

@@ -285,6 +285,66 @@ static void check_reshard(struct __test_metadata *_metadata,
 	pw_remote_free(r, 0, out);
 }
 
+/*
+ * y[i+1] = y[i] + 1 for 40 steps of 8 MiB on one device of 64 MiB (five
+ * times its HBM in all), each input freed right after the call reading
+ * it: runs wait for HBM at the worker and go as memory frees, and a FREE
+ * that reaches the worker before the output it names is made (its run
+ * still waiting) frees it once it is.
+ */
+TEST_F_TIMEOUT(inproc, a_chain_five_times_hbm_waits_instead_of_failing, 300)
+{
+	const uint32_t elems = 2 << 20, steps = 40;
+	struct pw_fn_builder *b = pw_fn_begin("plus1");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, &elems);
+	uint32_t slice, fid, prog, y, next, ticket = 0;
+	struct pw_rprog *p = pw_rprog_begin();
+	float *host = malloc(elems * sizeof(float));
+	float *got = malloc(elems * sizeof(float));
+	struct pw_fn *fn;
+	unsigned int i, bad = 0;
+	int v;
+
+	ASSERT_NE(NULL, host);
+	ASSERT_NE(NULL, got);
+	if (5 * pwt_hbm_total() < (uint64_t)steps * elems * sizeof(float))
+		TH_LOG("HBM of %llu bytes: the chain fits, no run waits",
+		       (unsigned long long)pwt_hbm_total());
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
+				     pw_fn_scalar(b, PWTPU_DT_F32, 1)));
+	ASSERT_EQ(0, pw_fn_build(b, &fn));
+	ASSERT_EQ(0, pw_remote_slice(self->r, 1, NULL, &slice));
+	ASSERT_EQ(0, pw_remote_function(self->r, fn, &fid));
+	v = pw_rprog_arg_sharded(p, slice, 1, PWTPU_DT_F32, 1, &elems);
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, fn, fid, slice, 1, &v, 1, &v));
+	ASSERT_EQ(0, pw_rprog_results(p, &v, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog));
+	for (i = 0; i < elems; i++)
+		host[i] = (float)(i % 1000);
+	ASSERT_EQ(0, pw_remote_buffer_sharded(self->r, slice, PWTPU_DT_F32, 1,
+					      &elems, host, false, &y));
+	for (i = 0; i < steps; i++) {
+		ASSERT_EQ(0, pw_remote_run_async(self->r, prog, &y, 1, &next, 1,
+						 &ticket))
+			TH_LOG("step %u: %s", i, pw_last_error());
+		if (i + 1 < steps)
+			pw_remote_forget(self->r, ticket);
+		ASSERT_EQ(0, pw_remote_free(self->r, 0, y));
+		y = next;
+	}
+	ASSERT_EQ(0, pw_remote_wait(self->r, ticket)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_read(self->r, 0, y, got, elems * sizeof(float)))
+		TH_LOG("%s", pw_last_error());
+	for (i = 0; pwt_values_checked() && i < elems; i++)
+		bad += got[i] != host[i] + steps;
+	EXPECT_EQ(0u, bad);
+	ASSERT_EQ(0, pw_remote_free(self->r, 0, y));
+	pw_rprog_free(p);
+	pw_fn_put(fn);
+	free(host);
+	free(got);
+}
+
 /* More shards, fewer, unaligned ranges, and every device to one. */
 TEST_F(inproc, reshard_between_slice_sizes)
 {
