@@ -76,6 +76,14 @@ int pw_remote_set_policy(struct pw_remote *r, enum pw_sched_policy policy,
 			 unsigned int window);
 int pw_remote_set_weight(struct pw_remote *r, const char *name,
 			 unsigned int weight);
+/*
+ * Take device @dev of host @host's island out of service (or back): the
+ * controller places nothing on it, runs that use it fail -ENODEV, and
+ * its worker fails the commands on it not yet started with -ENODEV.
+ * -EALREADY when it is so already. The operator's, like the policy.
+ */
+int pw_remote_set_device(struct pw_remote *r, unsigned int host,
+			 unsigned int dev, bool in_service);
 /* The host whose island holds @slice (as the controller answered), or -ENOENT. */
 int pw_remote_slice_host(const struct pw_remote *r, uint32_t slice);
 /* The island device of @slice's virtual device @v; -EINVAL past its size. */

@@ -777,6 +777,8 @@ struct pw_wire_slice {
 enum pw_wire_admin_op {
 	PW_WIRE_ADMIN_WEIGHT = 1,
 	PW_WIRE_ADMIN_POLICY,
+	PW_WIRE_ADMIN_DEVICE_OUT,
+	PW_WIRE_ADMIN_DEVICE_IN,
 	PW_WIRE_ADMIN_NOPS,
 };
 
@@ -791,20 +793,23 @@ enum pw_wire_sched {
 #define PW_WIRE_MAX_SHARE_WINDOW 4096	/* runs in flight on an island */
 
 /**
- * struct pw_wire_admin - ADMIN: the operator sets how islands schedule
+ * struct pw_wire_admin - ADMIN: the operator sets how islands schedule,
+ *	and takes devices out of service and back (client -> controller;
+ *	the controller passes DEVICE_OUT and DEVICE_IN on to the island's
+ *	worker)
  * @op: enum pw_wire_admin_op.
- * @reserved: zero.
+ * @host: DEVICE_*: the island's host; else zero.
  * @id: the request's id, nonzero; STATUS answers with it in @ref_id.
  * @value: WEIGHT: the weight, 1..PW_WIRE_MAX_WEIGHT; POLICY: enum
- *	pw_wire_sched.
+ *	pw_wire_sched; DEVICE_*: the island's device.
  * @window: POLICY: runs of SHARE in flight on each island at once,
- *	0..PW_WIRE_MAX_SHARE_WINDOW (0: leave it); WEIGHT: zero.
+ *	0..PW_WIRE_MAX_SHARE_WINDOW (0: leave it); else zero.
  * @name: WEIGHT: the clients it applies to, by their CONNECT name, now
- *	and when they connect later ("": the sender only); POLICY: zero.
+ *	and when they connect later ("": the sender only); else zero.
  */
 struct pw_wire_admin {
 	uint16_t op;
-	uint16_t reserved;
+	uint16_t host;
 	uint32_t id;
 	uint32_t value;
 	uint32_t window;

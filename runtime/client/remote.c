@@ -137,6 +137,47 @@ void pw_cr_stats(struct pw_client *c, struct pw_client_stats *st)
 				 cr->bufs[i]->shard_bytes;
 }
 
+int pw_cr_set_device(struct pw_client *c, unsigned int dev, bool in_service)
+{
+	struct pw_cr *cr = cr_of(c);
+	unsigned int h, first = 0, n, i, v;
+	int ret;
+
+	/* Devices are numbered over the islands, in host order. */
+	for (h = 0; h < PW_WIRE_MAX_HOSTS; h++) {
+		n = pw_remote_host_devices(cr->r, h);
+		if (dev < first + n)
+			break;
+		first += n;
+	}
+	if (h == PW_WIRE_MAX_HOSTS)
+		return pw_fail(-EINVAL, "device %u: the cluster has %u devices",
+			       dev, first);
+	ret = pw_remote_set_device(cr->r, h, dev - first, in_service);
+	if (ret || in_service)
+		return ret;
+	/* This client's slices on it fail, and stay failed. */
+	for (i = 0; i < cr->nslices; i++) {
+		struct pw_slice *s = cr->slices[i];
+
+		if (pw_remote_slice_host(cr->r, s->rid) != (int)h)
+			continue;
+		for (v = 0; v < s->n; v++)
+			if (s->devs[v] == dev - first && !s->failed_dev)
+				s->failed_dev = (int)(dev - first) + 1;
+	}
+	return 0;
+}
+
+/* -ENODEV naming the device when @s lost one this client took out. */
+static int slice_ok(const struct pw_slice *s)
+{
+	if (s->failed_dev)
+		return pw_fail(-ENODEV, "the slice's device %d was taken out of service: the slice stays failed",
+			       s->failed_dev - 1);
+	return 0;
+}
+
 int pw_cr_set_policy(struct pw_client *c, enum pw_sched_policy policy,
 		     unsigned int window)
 {
@@ -285,6 +326,9 @@ int pw_cr_buffer_from_host(struct pw_client *c, struct pw_slice *slice,
 
 	if (!slice->rid)
 		return pw_fail(-EINVAL, "a slice of another runtime");
+	ret = slice_ok(slice);
+	if (ret)
+		return ret;
 	ret = pw_remote_buffer_sharded(cr_of(c)->r, slice->rid, sig->dtype,
 				       sig->rank, sig->shape, data, replicate,
 				       &id);
@@ -510,6 +554,9 @@ int pw_cr_call(struct pw_client *c, struct pw_fn *fn, struct pw_slice *slice,
 
 	if (!slice->rid)
 		return pw_fail(-EINVAL, "%s: a slice of another runtime", fn->name);
+	ret = slice_ok(slice);
+	if (ret)
+		return ret;
 	if (fn->group_size && fn->group_size != slice->n)
 		return pw_fail(-EINVAL, "%s: its collectives are shaped for %u devices, the slice has %u",
 			       fn->name, fn->group_size, slice->n);
@@ -627,6 +674,9 @@ int pw_cr_program_run(struct pw_program *p, struct pw_buffer *const *args,
 
 	if (!p->rid)
 		return 0;	/* it computes nothing */
+	for (i = 0; i < p->nnodes; i++)
+		if (p->nodes[i].slice && slice_ok(p->nodes[i].slice))
+			return -ENODEV;
 	if (p->nrargs > PW_WIRE_RUN_IDS)
 		return pw_fail(-E2BIG, "%u arguments and captured buffers: at most %u",
 			       p->nrargs, PW_WIRE_RUN_IDS);

@@ -324,6 +324,8 @@ struct pw_vset {
  * @rid: a remote client's: the controller's slice, of @n devices.
  * @devs: a remote client's: the island device of each virtual device, as
  *	the controller placed it.
+ * @failed_dev: a remote client's: 1 + the device this client took out of
+ *	service under the slice (the slice stays failed); 0 if none.
  * @n: see @rid.
  */
 struct pw_slice {
@@ -331,6 +333,7 @@ struct pw_slice {
 	uint32_t rid;
 	unsigned int n;
 	uint8_t devs[PW_RM_MAX_DEVICES];
+	int failed_dev;
 };
 
 /**
@@ -390,6 +393,8 @@ int pw_cr_connect(const struct pw_connect_opts *opts, const char *address,
 		  struct pw_client **out);
 void pw_cr_disconnect(struct pw_client *c);
 void pw_cr_stats(struct pw_client *c, struct pw_client_stats *st);
+/* Device @dev (numbered over the islands in host order) out or back. */
+int pw_cr_set_device(struct pw_client *c, unsigned int dev, bool in_service);
 /* The controller's ADMIN: -EPERM from pathwaysd (its operator's). */
 int pw_cr_set_policy(struct pw_client *c, enum pw_sched_policy policy,
 		     unsigned int window);

@@ -326,7 +326,7 @@ int pw_remove_device(struct pw_client *c, unsigned int dev)
 	if (!c)
 		return pw_fail(-EINVAL, "pw_remove_device: no client");
 	if (c->remote_state)
-		return pw_fail(-EOPNOTSUPP, "a pathwaysd cluster's devices come and go with their hosts' workers, not with a client");
+		return pw_cr_set_device(c, dev, false);
 	ret = pw_rm_remove_device(c->ctrl->rm, dev);
 	if (ret < 0)
 		return pw_fail(ret, "removing device %u: %s", dev,
@@ -344,7 +344,7 @@ int pw_add_device(struct pw_client *c, unsigned int dev)
 	if (!c)
 		return pw_fail(-EINVAL, "pw_add_device: no client");
 	if (c->remote_state)
-		return pw_fail(-EOPNOTSUPP, "a pathwaysd cluster's devices come and go with their hosts' workers, not with a client");
+		return pw_cr_set_device(c, dev, true);
 	ret = pw_rm_add_device(c->ctrl->rm, dev);
 	if (ret < 0)
 		return pw_fail(ret, "adding device %u: %s", dev,

@@ -83,6 +83,7 @@ static int on_register(struct pw_controller *c, struct pw_node_peer *p,
 		isl->node = p->id;
 		isl->reg = *r;
 		isl->last_ns = now;
+		isl->out = 0;	/* a new worker: every device in service */
 		pw_ctl_log("host %u registered: island %u, %u devices (%s), %llu MiB HBM each",
 			   r->host_id, r->island_id, r->ndevices, r->mesh,
 			   (unsigned long long)(r->hbm_bytes >> 20));

@@ -186,7 +186,8 @@ int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,
 	}
 	to = worker_peer(c, b->host);
 	if (!to || (b->op == PW_WIRE_BUF_CREATE &&
-		    b->dev >= c->isl[b->host].reg.ndevices)) {
+		    (b->dev >= c->isl[b->host].reg.ndevices ||
+		     c->isl[b->host].out & (1ull << b->dev)))) {
 		/* Answer once per request, not once per part. */
 		if (b->op != PW_WIRE_BUF_WRITE && b->op != PW_WIRE_BUF_FREE)
 			send_status(c, p, PW_WIRE_BUFFER, b->id,

@@ -330,6 +330,23 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 	return pw_ctl_share_submit(c, r, run, now);
 }
 
+/* -ENODEV when @prog runs on a device taken out of service. */
+static int devices_in_service(const struct pw_controller *c,
+			      const struct pw_ctl_program *prog)
+{
+	unsigned int i, h;
+	uint64_t out = 0;
+
+	for (h = 0; h < PW_MAX_HOSTS; h++)
+		if (prog->hosts & (1ull << h))
+			out |= c->isl[h].out;
+	for (i = 0; out && i < prog->ncmds; i++)
+		if (c->isl[prog->cmds[i].host].out &
+		    (1ull << prog->cmds[i].c.dev))
+			return -ENODEV;
+	return 0;
+}
+
 void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
 		      const struct pw_wire_run *run, uint64_t now)
 {
@@ -346,6 +363,8 @@ void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
 	for (h = 0; !ret && h < PW_MAX_HOSTS; h++)
 		if (prog->hosts & (1ull << h) && !c->isl[h].up)
 			ret = -EHOSTDOWN;
+	if (!ret)
+		ret = devices_in_service(c, prog);
 	if (!ret)
 		ret = ship_functions(c, prog);	/* a worker may be new */
 	for (h = 0; !ret && h < PW_MAX_HOSTS; h++) {

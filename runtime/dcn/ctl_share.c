@@ -315,6 +315,44 @@ static int set_weight(struct pw_controller *c, uint32_t client,
 	return 0;
 }
 
+/*
+ * Device @a->value of host @a->host out of service or back: its island's
+ * resource manager places nothing on it, runs that use it fail ENODEV,
+ * and its worker fails the commands on it it has not started.
+ */
+static int set_device(struct pw_controller *c, const struct pw_wire_admin *a,
+		      uint64_t now)
+{
+	struct pw_ctl_island *isl = &c->isl[a->host];
+	bool out = a->op == PW_WIRE_ADMIN_DEVICE_OUT;
+	struct pw_node_peer *wp;
+	struct pw_wire_msg m;
+	int ret;
+
+	if (!isl->used || !isl->up)
+		return -EHOSTDOWN;
+	if (a->value >= isl->reg.ndevices)
+		return -ENODEV;
+	ret = out ? pw_rm_remove_device(isl->rm, a->value) :
+	      pw_rm_add_device(isl->rm, a->value);
+	if (ret < 0)
+		return ret;
+	if (out)
+		isl->out |= 1ull << a->value;
+	else
+		isl->out &= ~(1ull << a->value);
+	wp = pw_node_find(&c->node, isl->node);
+	if (wp) {
+		memset(&m, 0, sizeof(m));
+		m.hdr.type = PW_WIRE_ADMIN;
+		m.body.admin = *a;
+		pw_node_send(&c->node, wp, &m, now);
+	}
+	pw_ctl_log("host %u device %u %s", a->host, a->value,
+		   out ? "out of service" : "back in service");
+	return 0;
+}
+
 int pw_ctl_on_admin(struct pw_controller *c, struct pw_node_peer *p,
 		    const struct pw_wire_msg *msg, uint64_t now)
 {
@@ -328,13 +366,15 @@ int pw_ctl_on_admin(struct pw_controller *c, struct pw_node_peer *p,
 		ret = -EPERM;
 	else if (a->op == PW_WIRE_ADMIN_WEIGHT)
 		ret = set_weight(c, p->id, a->name, a->value);
-	else {
+	else if (a->op == PW_WIRE_ADMIN_POLICY) {
 		c->share.policy = (enum pw_wire_sched)a->value;
 		if (a->window)
 			c->share.window = a->window;
+	} else {
+		ret = set_device(c, a, now);
 	}
 	if (ret == -EPERM)
-		pw_ctl_log("client node %u: ADMIN refused: the operator sets the policy and weights (pathwaysd's configuration)",
+		pw_ctl_log("client node %u: ADMIN refused: the operator sets the policy, weights and devices (pathwaysd's configuration)",
 			   p->id);
 	memset(&st, 0, sizeof(st));
 	st.hdr.type = PW_WIRE_STATUS;

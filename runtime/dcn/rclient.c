@@ -629,10 +629,12 @@ static int admin(struct pw_remote *r, struct pw_wire_admin *a,
 	if (!ret)
 		ret = wait_status(r, NULL);
 	if (ret == -EPERM)
-		return pw_fail(ret, "%s: the operator of pathwaysd sets the scheduling policy and weights (its configuration: --sched, --weight NAME=W), not a client",
+		return pw_fail(ret, "%s: the operator of pathwaysd sets the scheduling policy and weights (its configuration: --sched, --weight NAME=W) and its devices, not a client",
 			       what);
 	if (ret)
-		return pw_fail(ret, "%s: %s", what, strerror(-ret));
+		return pw_fail(ret, "%s: %s", what,
+			       ret == -EALREADY ? "it is so already" :
+			       strerror(-ret));
 	return 0;
 }
 
@@ -651,6 +653,21 @@ int pw_remote_set_weight(struct pw_remote *r, const char *name,
 	if (name)
 		memcpy(a.name, name, strlen(name));
 	return admin(r, &a, "weight");
+}
+
+int pw_remote_set_device(struct pw_remote *r, unsigned int host,
+			 unsigned int dev, bool in_service)
+{
+	struct pw_wire_admin a = {
+		.op = in_service ? PW_WIRE_ADMIN_DEVICE_IN :
+		      PW_WIRE_ADMIN_DEVICE_OUT,
+		.host = (uint16_t)host, .value = dev };
+	char what[48];
+
+	snprintf(what, sizeof(what), "device %u of host %u", dev, host);
+	if (host >= PW_WIRE_MAX_HOSTS || dev >= PW_WIRE_MAX_DEVICES)
+		return pw_fail(-EINVAL, "%s: no such device", what);
+	return admin(r, &a, what);
 }
 
 int pw_remote_set_policy(struct pw_remote *r, enum pw_sched_policy policy,

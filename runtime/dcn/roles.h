@@ -40,6 +40,7 @@
  * @reg: what it registered.
  * @rm: the island's resource manager.
  * @last_ns: when the worker was last heard.
+ * @out: devices taken out of service (ADMIN DEVICE_OUT), one bit each.
  */
 struct pw_ctl_island {
 	bool used;
@@ -48,6 +49,7 @@ struct pw_ctl_island {
 	struct pw_wire_register reg;
 	struct pw_rm *rm;
 	uint64_t last_ns;
+	uint64_t out;
 };
 
 /* What one client may hold at the controller (the tables grow). */
@@ -453,6 +455,7 @@ struct pw_worker {
 	unsigned int nparked;
 	unsigned int hbm_waits;
 	uint64_t grace_due_ns;
+	uint64_t dev_out;
 	uint64_t arrivals;
 	uint64_t runs_ended;
 	uint64_t seen_ended;
@@ -582,6 +585,8 @@ struct pw_wk_run {
  * freed once made (its readers hold it meanwhile); false: no such one.
  */
 bool pw_wk_free_unmade(struct pw_worker *w, uint32_t client, uint32_t id);
+/* ADMIN DEVICE_OUT / DEVICE_IN from the controller. */
+int pw_wk_on_admin(struct pw_worker *w, const struct pw_wire_admin *a);
 int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		  uint64_t now);
 int pw_wk_on_ready(struct pw_worker *w, const struct pw_wire_ready *rd);

@@ -165,8 +165,10 @@ static void finish(struct pw_worker *w, struct pw_wk_run *r,
 
 		/* Not another's final buffer an id clash ran into. */
 		if (b && b->state != PW_WBUF_READY &&
-		    b->state != PW_WBUF_FAILED)
+		    b->state != PW_WBUF_FAILED) {
 			b->state = err ? PW_WBUF_FAILED : PW_WBUF_READY;
+			b->err = err;
+		}
 	}
 	for (i = 0; i < c->nheld; i++)
 		pw_wbuf_put(&w->store, c->held[i]);
@@ -196,7 +198,8 @@ static bool input_ok(const struct pw_wbuf *b, unsigned int dev, bool on_dev,
 		return false;
 	}
 	if (b->state == PW_WBUF_FAILED) {
-		*err = -ECANCELED;
+		/* Readers fail as it did (a device out of service: ENODEV). */
+		*err = b->err == -ENODEV ? -ENODEV : -ECANCELED;
 		return false;
 	}
 	if (b->state == PW_WBUF_READY)
@@ -477,6 +480,8 @@ static void try_issue_gang(struct pw_worker *w, struct pw_wk_run *r,
 			return;
 		if (n == PW_WIRE_MAX_DEVICES) {
 			ret = -EPROTO;
+		} else if (w->dev_out & (1ull << c->c.dev)) {
+			ret = -ENODEV;
 		} else if (!exec_inputs_ready(w, r, c, &err)) {
 			if (!err)
 				return;	/* a member waits: the gang waits */
@@ -530,6 +535,11 @@ static void try_issue(struct pw_worker *w, struct pw_wk_run *r,
 	}
 	if (c->c.op == PW_WIRE_CMD_EXEC && c->c.gang_id) {
 		try_issue_gang(w, r, idx);
+		return;
+	}
+	/* Taken out of service: what has not reached it never will. */
+	if (w->dev_out & (1ull << c->c.dev)) {
+		finish(w, r, c, -ENODEV);
 		return;
 	}
 	switch (c->c.op) {
@@ -909,6 +919,25 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 	else
 		plan_outputs(w, r, first);
 	progress(w, r);
+	return 0;
+}
+
+int pw_wk_on_admin(struct pw_worker *w, const struct pw_wire_admin *a)
+{
+	unsigned int i;
+
+	if (a->value >= w->dev.ndev || a->host != w->reg.host_id)
+		return -ENODEV;
+	if (a->op == PW_WIRE_ADMIN_DEVICE_OUT)
+		w->dev_out |= 1ull << a->value;
+	else if (a->op == PW_WIRE_ADMIN_DEVICE_IN)
+		w->dev_out &= ~(1ull << a->value);
+	else
+		return -EPROTO;
+	/* What waits for that device fails now. */
+	for (i = 0; i < w->nruns; i++)
+		if (w->runs[i].used)
+			progress(w, &w->runs[i]);
 	return 0;
 }
 

@@ -78,6 +78,7 @@ static int wk_handle(struct pw_node *node, struct pw_node_peer *p,
 		}
 		w->registered = true;
 		w->registrations++;
+		w->dev_out = 0;	/* the controller's view: all in service */
 		w->heartbeat_ms = msg->body.reg_ack.heartbeat_ms;
 		w->down_ms = msg->body.reg_ack.down_ms;
 		snprintf(line, sizeof(line), "registered (heartbeat %u ms, down after %u ms)",
@@ -100,6 +101,8 @@ static int wk_handle(struct pw_node *node, struct pw_node_peer *p,
 		return pw_wk_on_bye(w, &msg->body.bye);
 	case PW_WIRE_SLICE:
 		return pw_wk_on_slice(w, &msg->body.slice);
+	case PW_WIRE_ADMIN:
+		return pw_wk_on_admin(w, &msg->body.admin);
 	default:
 		return -EOPNOTSUPP;
 	}

@@ -47,6 +47,7 @@ enum pw_wbuf_state {
  * @filled: bytes written so far (FILLING by BUFFER).
  * @sig: dtype and shape, when the creator knew them (dtype 0 if not).
  * @region: its data-plane registration, made on first use.
+ * @err: FAILED: why its producer failed (what its readers fail with).
  */
 struct pw_wbuf {
 	struct pw_wbuf *next;
@@ -61,6 +62,7 @@ struct pw_wbuf {
 	uint64_t filled;
 	struct pw_wire_sig sig;
 	struct pw_dp_region *region;
+	int err;
 };
 
 /**

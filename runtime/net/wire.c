@@ -395,7 +395,7 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 	}
 	case PW_WIRE_ADMIN:
 		ORD(m->body.admin.op);
-		ORD(m->body.admin.reserved);
+		ORD(m->body.admin.host);
 		ORD(m->body.admin.id);
 		ORD(m->body.admin.value);
 		ORD(m->body.admin.window);
@@ -680,17 +680,21 @@ static enum pw_wire_err check_status(const struct pw_wire_status *b)
 static enum pw_wire_err check_admin(const struct pw_wire_admin *b)
 {
 	bool weight = b->op == PW_WIRE_ADMIN_WEIGHT;
+	bool device = b->op == PW_WIRE_ADMIN_DEVICE_OUT ||
+		      b->op == PW_WIRE_ADMIN_DEVICE_IN;
 
 	if (b->op < PW_WIRE_ADMIN_WEIGHT || b->op >= PW_WIRE_ADMIN_NOPS)
 		return PW_WIRE_E_VALUE;
-	if (b->reserved || (weight && b->window) ||
+	if ((!device && b->host) || ((weight || device) && b->window) ||
 	    (!weight && !zero(b->name, sizeof(b->name))))
 		return PW_WIRE_E_RESERVED;
 	if (!string_ok(b->name, sizeof(b->name)))
 		return PW_WIRE_E_STRING;
 	if (!b->id)
 		return PW_WIRE_E_VALUE;
-	if (weight ? !b->value || b->value > PW_WIRE_MAX_WEIGHT :
+	if (device ? b->host >= PW_WIRE_MAX_HOSTS ||
+		     b->value >= PW_WIRE_MAX_DEVICES :
+	    weight ? !b->value || b->value > PW_WIRE_MAX_WEIGHT :
 	    b->value >= PW_WIRE_SCHED_NPOLICIES)
 		return PW_WIRE_E_VALUE;
 	if (b->window > PW_WIRE_MAX_SHARE_WINDOW)

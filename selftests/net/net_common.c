@@ -311,6 +311,11 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 			b->window = net_below(rng, PW_WIRE_MAX_SHARE_WINDOW + 1);
 			break;
 		}
+		if (b->op != PW_WIRE_ADMIN_WEIGHT) {
+			b->host = net_below(rng, PW_WIRE_MAX_HOSTS);
+			b->value = net_below(rng, PW_WIRE_MAX_DEVICES);
+			break;
+		}
 		b->value = 1 + net_below(rng, PW_WIRE_MAX_WEIGHT);
 		n = net_below(rng, PW_WIRE_NAME_LEN);
 		for (i = 0; i < n; i++)

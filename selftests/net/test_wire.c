@@ -1736,8 +1736,21 @@ TEST(reject_admin_fields)
 	net_put16(c.buf + BODY(struct pw_wire_admin, op), PW_WIRE_ADMIN_NOPS);
 	REJECT(&c, PW_WIRE_E_VALUE);
 	CRAFT(&c, PW_WIRE_ADMIN, 1);
-	net_put16(c.buf + BODY(struct pw_wire_admin, reserved), 1);
+	net_put16(c.buf + BODY(struct pw_wire_admin, host), 1);
 	REJECT(&c, PW_WIRE_E_RESERVED);
+	/* DEVICE_OUT: a host and device in range, no name (version 5). */
+	net_put16(c.buf + BODY(struct pw_wire_admin, op),
+		  PW_WIRE_ADMIN_DEVICE_OUT);
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	memset(c.buf + BODY(struct pw_wire_admin, name), 0, PW_WIRE_NAME_LEN);
+	REJECT(&c, PW_WIRE_OK);
+	net_put32(c.buf + BODY(struct pw_wire_admin, value),
+		  PW_WIRE_MAX_DEVICES);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	net_put32(c.buf + BODY(struct pw_wire_admin, value), 3);
+	net_put16(c.buf + BODY(struct pw_wire_admin, host),
+		  PW_WIRE_MAX_HOSTS);
+	REJECT(&c, PW_WIRE_E_VALUE);
 	/* no id; weights 0 and past the bound */
 	CRAFT(&c, PW_WIRE_ADMIN, 1);
 	net_put32(c.buf + BODY(struct pw_wire_admin, id), 0);

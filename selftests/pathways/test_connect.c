@@ -246,7 +246,9 @@ TEST_F(conn, the_operator_owns_weights_and_devices)
 	TH_LOG("%s", pw_last_error());
 	EXPECT_EQ(-EPERM, pw_set_sched_policy(self->c, PW_SCHED_SHARE, 0));
 	EXPECT_EQ(-EPERM, pw_connect(&o, &other));
-	EXPECT_EQ(-EOPNOTSUPP, pw_remove_device(self->c, 0));
+	EXPECT_EQ(-EPERM, pw_remove_device(self->c, 0));
+	EXPECT_EQ(-EPERM, pw_add_device(self->c, 0));
+	EXPECT_EQ(-EINVAL, pw_remove_device(self->c, 1000));
 	/* Where the controller placed it: a device of the island. */
 	ASSERT_NE(NULL, s);
 	EXPECT_LE(0, pw_slice_device(s, 0));

@@ -47,6 +47,24 @@ static struct pw_fn *plus_fn(float k)
 	return fn;
 }
 
+/* The program y = @fn(x) over f32[1] on @slice, registered. */
+static uint32_t one_node_program(struct __test_metadata *_metadata,
+				 struct pw_remote *r, struct pw_fn *fn,
+				 uint32_t fid, uint32_t slice)
+{
+	struct pw_rprog *p = pw_rprog_begin();
+	const uint32_t one = 1;
+	uint32_t prog = 0;
+	int v;
+
+	v = pw_rprog_arg_sharded(p, slice, 1, PWTPU_DT_F32, 1, &one);
+	EXPECT_EQ(0, pw_rprog_call_sharded(p, fn, fid, slice, 1, &v, 1, &v));
+	EXPECT_EQ(0, pw_rprog_results(p, &v, 1));
+	EXPECT_EQ(0, pw_remote_program(r, p, &prog)) TH_LOG("%s", pw_last_error());
+	pw_rprog_free(p);
+	return prog;
+}
+
 FIXTURE(inproc) {
 	struct pw_remote *r;
 	uint64_t hbm_before;
@@ -343,6 +361,80 @@ TEST_F_TIMEOUT(inproc, a_chain_five_times_hbm_waits_instead_of_failing, 300)
 	pw_fn_put(fn);
 	free(host);
 	free(got);
+}
+
+/*
+ * A device taken out of service while runs wait for it: y = slow(x) on
+ * one device, then z = y + 1 on the device taken out, three runs. What
+ * has not reached that device fails -ENODEV; new runs on it fail at the
+ * controller; runs elsewhere go on; back in service, runs on it go.
+ */
+TEST_F_TIMEOUT(inproc, a_device_out_of_service_fails_what_waits_for_it, 300)
+{
+	const uint32_t one = 1;
+	struct pw_fn_builder *b = pw_fn_begin("slow_plus1");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, &one);
+	uint32_t sa, sc, fslow, fplus, prog, pc, xc, z[3], t[3];
+	struct pw_rprog *p = pw_rprog_begin();
+	struct pw_fn *slow, *plus;
+	unsigned int i;
+	float v = 1, got;
+	int dev, y;
+
+	pw_fn_delay(b, 500000000);
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
+				     pw_fn_scalar(b, PWTPU_DT_F32, 1)));
+	ASSERT_EQ(0, pw_fn_build(b, &slow));
+	ASSERT_EQ(0, pw_remote_function(self->r, slow, &fslow));
+	ASSERT_EQ(0, pw_remote_slice(self->r, 1, NULL, &sc));
+	ASSERT_EQ(0, pw_remote_slice(self->r, 1, NULL, &sa));
+	b = pw_fn_begin("plus1");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, &one);
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
+				     pw_fn_scalar(b, PWTPU_DT_F32, 1)));
+	ASSERT_EQ(0, pw_fn_build(b, &plus));
+	ASSERT_EQ(0, pw_remote_function(self->r, plus, &fplus));
+	y = pw_rprog_arg_sharded(p, sc, 1, PWTPU_DT_F32, 1, &one);
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, slow, fslow, sc, 1, &y, 1, &y));
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, plus, fplus, sa, 1, &y, 1, &y));
+	ASSERT_EQ(0, pw_rprog_results(p, &y, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog))
+		TH_LOG("%s", pw_last_error());
+	pc = one_node_program(_metadata, self->r, slow, fslow, sc);
+	ASSERT_EQ(0, pw_remote_buffer_sharded(self->r, sc, PWTPU_DT_F32, 1,
+					      &one, &v, false, &xc));
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, pw_remote_run_async(self->r, prog, &xc, 1, &z[i], 1,
+						 &t[i]));
+	dev = pw_remote_slice_device(self->r, sa, 0);
+	ASSERT_LE(0, dev);
+	ASSERT_EQ(0, pw_remote_set_device(self->r, 0, (unsigned int)dev, false))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(-EALREADY,
+		  pw_remote_set_device(self->r, 0, (unsigned int)dev, false));
+	/* 1.5 s of slow work ahead of them: none reached the device. */
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(-ENODEV, pw_remote_wait(self->r, t[i]))
+			TH_LOG("run %u: %s", i, pw_last_error());
+	/* New runs on it fail at the controller; elsewhere they go on. */
+	EXPECT_EQ(-ENODEV, pw_remote_run(self->r, prog, &xc, 1, &z[0], 1));
+	ASSERT_EQ(0, pw_remote_run(self->r, pc, &xc, 1, &z[1], 1))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_read(self->r, 0, z[1], &got, sizeof(got)));
+	if (pwt_values_checked())
+		EXPECT_EQ(v + 1, got);
+	EXPECT_EQ(-ENODEV, pw_remote_set_device(self->r, 0, 63, false));
+	ASSERT_EQ(0, pw_remote_set_device(self->r, 0, (unsigned int)dev, true));
+	EXPECT_EQ(-EALREADY,
+		  pw_remote_set_device(self->r, 0, (unsigned int)dev, true));
+	ASSERT_EQ(0, pw_remote_run(self->r, prog, &xc, 1, &z[2], 1))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_read(self->r, 0, z[2], &got, sizeof(got)));
+	if (pwt_values_checked())
+		EXPECT_EQ(v + 2, got);
+	pw_rprog_free(p);
+	pw_fn_put(slow);
+	pw_fn_put(plus);
 }
 
 /* More shards, fewer, unaligned ranges, and every device to one. */
