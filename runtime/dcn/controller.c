@@ -76,6 +76,7 @@ static int on_register(struct pw_controller *c, struct pw_node_peer *p,
 			pw_ctl_host_down(c, r->host_id, now);
 		pw_ctl_fn_host_reset(c, r->host_id);
 		pw_ctl_slices_host_reset(c, r->host_id);
+		pw_ctl_programs_host_reset(c, r->host_id);
 		pw_rm_destroy(isl->rm);
 		isl->rm = rm;
 		isl->used = true;

@@ -358,6 +358,8 @@ void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
 	/* Held for its turn: the program may have gone or changed since. */
 	if (!prog || !prog->lowered)
 		ret = -ENOENT;
+	else if (prog->stale)
+		ret = -ESTALE;
 	else if (run->nargs != prog->nargs || run->nresults != prog->nresults)
 		ret = -EINVAL;
 	for (h = 0; !ret && h < PW_MAX_HOSTS; h++)
@@ -437,6 +439,15 @@ void pw_ctl_runs_forget_client(struct pw_controller *c, uint32_t client,
 		pw_ctl_share_end(c, r);
 		memset(r, 0, sizeof(*r));
 	}
+}
+
+void pw_ctl_programs_host_reset(struct pw_controller *c, unsigned int h)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nprograms; i++)
+		if (c->programs[i].used && c->programs[i].hosts & (1ull << h))
+			c->programs[i].stale = true;
 }
 
 void pw_ctl_host_down(struct pw_controller *c, unsigned int host,

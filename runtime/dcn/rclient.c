@@ -582,6 +582,23 @@ int pw_remote_slice(struct pw_remote *r, unsigned int n, const char *shape,
 	return 0;
 }
 
+/*
+ * A worker restarted: the (host, device) slices the controller dropped
+ * with it are made again when next named.
+ */
+static void forget_pinned(struct pw_remote *r)
+{
+	unsigned int i = 0;
+
+	pw_rc_lock(r);
+	while (i < r->nslices)
+		if (r->slices[i].pinned)
+			r->slices[i] = r->slices[--r->nslices];
+		else
+			i++;
+	pw_rc_unlock(r);
+}
+
 int pw_remote_pinned_slice(struct pw_remote *r, unsigned int host,
 			   unsigned int dev, uint32_t *slice)
 {
@@ -1003,6 +1020,11 @@ int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
 	if (ret)
 		return pw_fail(ret, "run %u: no answer: %s", ticket,
 			       strerror(-ret));
+	if (status == ESTALE) {
+		forget_pinned(r);
+		return pw_fail(-ESTALE, "run %u failed: a host of its program registered again (its worker restarted, losing its slices and buffers): make them and the program again",
+			       ticket);
+	}
 	if (status)
 		return pw_fail(-(int)status, "run %u failed: %s", ticket,
 			       strerror((int)status));

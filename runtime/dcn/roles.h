@@ -121,6 +121,9 @@ struct pw_ctl_cmd {
  * @received: see @nnodes.
  * @nodes: the nodes, kept until the last arrives and it is lowered.
  * @lowered: @cmds are valid: the program can run.
+ * @stale: a host it runs on registered again (its worker restarted): the
+ *	slices, buffers and gangs it was lowered for are gone there, so a
+ *	run fails ESTALE until it is registered again.
  * @nargs: arguments a run binds.
  * @nresults: results a run names.
  * @ncmds: commands of all hosts in @cmds, in program order.
@@ -137,6 +140,7 @@ struct pw_ctl_program {
 	unsigned int received;
 	struct pw_wire_prog_node *nodes;
 	bool lowered;
+	bool stale;
 	unsigned int nargs;
 	unsigned int nresults;
 	unsigned int ncmds;
@@ -290,6 +294,8 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 /* Client @client has gone: forget its programs, end its runs. */
 void pw_ctl_runs_forget_client(struct pw_controller *c, uint32_t client,
 			       uint64_t now);
+/* Host @h registered again: programs on it go stale. */
+void pw_ctl_programs_host_reset(struct pw_controller *c, unsigned int h);
 /* Host @host went down: its runs fail with -EHOSTDOWN. */
 void pw_ctl_host_down(struct pw_controller *c, unsigned int host,
 		      uint64_t now);

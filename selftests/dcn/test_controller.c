@@ -10,7 +10,8 @@
  * a run without a deadline waits for a late answer. The testbed's
  * test_remote checks the same with real workers. The controller's
  * tables grow past their old fixed sizes; a client's own bound on
- * programs is refused with a message naming it.
+ * programs is refused with a message naming it; a program on a worker
+ * that registered again fails ESTALE until registered again.
  *
  * Not under valgrind: it keeps its lock while a thread blocks in
  * io_uring_enter() (the UDP transport's wait), so the serving thread
@@ -356,6 +357,59 @@ TEST_F_TIMEOUT(ctl, tables_grow_and_a_clients_bound_is_named, 120)
 	EXPECT_NE(NULL, strstr(pw_last_error(), "its limit"))
 		TH_LOG("%s", pw_last_error());
 	pw_rprog_free(p);
+}
+
+/*
+ * The worker registers again (it restarted): what the fixture's program
+ * was lowered for is gone there, so its runs fail ESTALE, named; the
+ * same program registered again runs.
+ */
+TEST_F_TIMEOUT(ctl, a_program_on_a_restarted_worker_is_stale, 60)
+{
+	struct pw_node_peer *to_ctl;
+	const uint32_t shape[1] = { 4 };
+	struct pw_wire_msg m;
+	struct pw_rprog *p;
+	uint32_t out, fid, prog;
+	unsigned int before = __atomic_load_n(&self->c.isl[0].reg.ndevices,
+					      __ATOMIC_RELAXED);
+	int a, y, i;
+
+	ASSERT_EQ(1u, before);
+	set_answer(&self->fw, true);
+	ASSERT_EQ(0, pw_remote_run(self->r, self->prog,
+				   (uint32_t[]){ ARG_ID }, 1, &out, 1));
+	pthread_mutex_lock(&self->fw.lock);
+	self->fw.registered = false;
+	pthread_mutex_unlock(&self->fw.lock);
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_REGISTER;
+	m.body.reg.ndevices = 1;
+	m.body.reg.data_port = 4791;
+	m.body.reg.hbm_bytes = 16ull << 20;
+	strcpy(m.body.reg.mesh, "1x1");
+	pthread_mutex_lock(&self->fw.lock);
+	to_ctl = pw_node_find(&self->wk, PW_NODE_CONTROLLER);
+	ASSERT_EQ(0, pw_node_send(&self->wk, to_ctl, &m, pw_now_ns()));
+	pthread_mutex_unlock(&self->fw.lock);
+	for (i = 0; i < 10000 && !registered(&self->fw); i++)
+		usleep(1000);
+	ASSERT_TRUE(registered(&self->fw));
+	EXPECT_EQ(-ESTALE, pw_remote_run(self->r, self->prog,
+					 (uint32_t[]){ ARG_ID }, 1, &out, 1));
+	EXPECT_NE(NULL, strstr(pw_last_error(), "registered again"))
+		TH_LOG("%s", pw_last_error());
+	/* Registered again, the program runs on the new worker. */
+	ASSERT_EQ(0, pw_remote_function(self->r, self->fn, &fid));
+	p = pw_rprog_begin();
+	a = pw_rprog_arg(p, 0, 0, PWTPU_DT_F32, 1, shape);
+	ASSERT_EQ(0, pw_rprog_call(p, self->fn, fid, 0, 0, &a, 1, &y));
+	ASSERT_EQ(0, pw_rprog_results(p, &y, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog))
+		TH_LOG("%s", pw_last_error());
+	pw_rprog_free(p);
+	EXPECT_EQ(0, pw_remote_run(self->r, prog, (uint32_t[]){ ARG_ID }, 1,
+				   &out, 1)) TH_LOG("%s", pw_last_error());
 }
 
 /* Clients the controller gave up on so far (read from the test's thread). */
