@@ -347,6 +347,8 @@ static int cr_wait(struct pw_buffer *buf)
 		if (run->err == -ETIMEDOUT)
 			pw_remote_forget(cr_of(buf->owner)->r, run->ticket);
 	}
+	if (run && run->err == -ENOMEM)
+		return pw_fail(run->err, "the computation making this buffer failed: a device's HBM was full and nothing under way freed it");
 	if (run && run->err)
 		return pw_fail(run->err, "the computation making this buffer failed: %s",
 			       strerror(-run->err));
