@@ -195,6 +195,13 @@ int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,
 		return to ? -ENODEV : -EHOSTDOWN;
 	}
 	m.body.buffer.client = p->id;
+	/* Not past the client's held runs, which may read the buffer. */
+	if (b->op == PW_WIRE_BUF_FREE) {
+		int held = pw_ctl_share_hold_free(c, p->id, b->host, b->id);
+
+		if (held)
+			return held < 0 ? held : 0;
+	}
 	return pw_node_send(&c->node, to, &m, now);
 }
 

@@ -114,8 +114,58 @@ void pw_ctl_share_forget_client(struct pw_controller *c, uint32_t client)
 	struct pw_ctl_tenant *t = tenant_find(c, client);
 
 	/* Its held runs ended before (pw_ctl_runs_forget_client). */
-	if (t)
+	if (t) {
+		free(t->frees);
 		memset(t, 0, sizeof(*t));
+	}
+}
+
+int pw_ctl_share_hold_free(struct pw_controller *c, uint32_t client,
+			   unsigned int host, uint32_t id)
+{
+	struct pw_ctl_tenant *t = tenant_find(c, client);
+	struct pw_ctl_free *f;
+
+	if (!t || t->tail < 0)
+		return 0;
+	f = realloc(t->frees, (t->nfrees + 1) * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	t->frees = f;
+	t->frees[t->nfrees++] = (struct pw_ctl_free){
+		.after = c->runs[t->tail].id, .host = (uint16_t)host,
+		.id = id };
+	return 1;
+}
+
+/* Held run @run_id of @t has gone (sent or ended): the FREEs behind it go. */
+static void send_frees(struct pw_controller *c, struct pw_ctl_tenant *t,
+		       uint32_t run_id, uint64_t now)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < t->nfrees; i++) {
+		struct pw_ctl_free *f = &t->frees[i];
+		struct pw_node_peer *wp;
+		struct pw_wire_msg m;
+
+		if (f->after != run_id) {
+			t->frees[k++] = *f;
+			continue;
+		}
+		wp = c->isl[f->host].used && c->isl[f->host].up ?
+		     pw_node_find(&c->node, c->isl[f->host].node) : NULL;
+		if (!wp)
+			continue;	/* its worker has gone, and the buffer */
+		memset(&m, 0, sizeof(m));
+		m.hdr.type = PW_WIRE_BUFFER;
+		m.body.buffer.op = PW_WIRE_BUF_FREE;
+		m.body.buffer.host = f->host;
+		m.body.buffer.client = t->client;
+		m.body.buffer.id = f->id;
+		pw_node_send(&c->node, wp, &m, now);
+	}
+	t->nfrees = k;
 }
 
 /* Room on every island of @hosts, none of them kept for a client first. */
@@ -212,8 +262,10 @@ void pw_ctl_share_end(struct pw_controller *c, struct pw_ctl_run *r)
 	if (r->held) {
 		struct pw_ctl_tenant *t = tenant_find(c, r->client);
 
-		if (t)
+		if (t) {
 			unlink_held(c, t, (int)(r - c->runs));
+			send_frees(c, t, r->id, pw_now_ns());
+		}
 		free(r->held);
 		r->held = NULL;
 	}
@@ -255,6 +307,7 @@ void pw_ctl_share_pump(struct pw_controller *c, uint64_t now)
 	if (++c->pick_round == 0)
 		c->pick_round = 1;
 	while (c->nheld && (t = pick(c))) {
+		uint32_t id;
 		int idx = t->head;
 		struct pw_ctl_run *r = &c->runs[idx];
 		struct pw_wire_run *run = r->held;
@@ -279,8 +332,11 @@ void pw_ctl_share_pump(struct pw_controller *c, uint64_t now)
 				   SHARE_STRIDE / t->weight;
 		}
 		/* A program gone meanwhile: the start fails the run. */
+		id = r->id;
 		pw_ctl_run_start(c, r, run, now);
 		free(run);
+		/* Its PLANs went first: the FREEs after it cannot overtake. */
+		send_frees(c, t, id, now);
 	}
 }
 
@@ -390,6 +446,10 @@ int pw_ctl_on_admin(struct pw_controller *c, struct pw_node_peer *p,
 
 void pw_ctl_share_fini(struct pw_controller *c)
 {
+	unsigned int i;
+
+	for (i = 0; i < c->ntenants; i++)
+		free(c->tenants[i].frees);
 	free(c->tenants);
 	c->tenants = NULL;
 	c->ntenants = 0;

@@ -205,8 +205,20 @@ struct pw_ctl_share_cfg {
 };
 
 /*
- * A connected client as the schedulers see it: its weight, its pass and
- * its held runs (indices into the runs table, oldest first; -1: none).
+ * A FREE of a client's buffer that came while the client had runs held:
+ * it goes to host @host once held run @after has gone (a run sent before
+ * the FREE may read the buffer; one sent after it cannot).
+ */
+struct pw_ctl_free {
+	uint32_t after;
+	uint16_t host;
+	uint32_t id;
+};
+
+/*
+ * A connected client as the schedulers see it: its weight, its pass, its
+ * held runs (indices into the runs table, oldest first; -1: none) and the
+ * FREEs behind them (@nfrees, oldest first).
  */
 struct pw_ctl_tenant {
 	bool used;
@@ -217,6 +229,8 @@ struct pw_ctl_tenant {
 	int head;
 	int tail;
 	unsigned int skipped;
+	struct pw_ctl_free *frees;
+	unsigned int nfrees;
 };
 
 /**
@@ -335,6 +349,12 @@ void pw_ctl_share_end(struct pw_controller *c, struct pw_ctl_run *r);
 void pw_ctl_share_pump(struct pw_controller *c, uint64_t now);
 int pw_ctl_on_admin(struct pw_controller *c, struct pw_node_peer *p,
 		    const struct pw_wire_msg *msg, uint64_t now);
+/*
+ * A client's FREE of buffer @id on host @host: held behind its held runs
+ * (1), or not (0: send it now); -ENOMEM.
+ */
+int pw_ctl_share_hold_free(struct pw_controller *c, uint32_t client,
+			   unsigned int host, uint32_t id);
 void pw_ctl_share_fini(struct pw_controller *c);
 /* runtime/dcn/ctl_slice.c: clients' slices, placed by islands' RMs. */
 struct pw_ctl_slice *pw_ctl_slice_find(struct pw_controller *c,

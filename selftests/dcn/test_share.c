@@ -41,6 +41,8 @@
  * @run, @client: PLANs received, in order (@nplans).
  * @answered: PLANs answered with DONE so far, in order.
  * @budget: PLANs the serving loop may answer now.
+ * @freed: buffers FREE named, in order (@nfreed), each with how many
+ *	PLANs had come before it (@freed_after).
  */
 struct held_worker {
 	pthread_mutex_t lock;
@@ -50,6 +52,9 @@ struct held_worker {
 	unsigned int nplans;
 	unsigned int answered;
 	unsigned int budget;
+	uint32_t freed[MAX_PLANS];
+	unsigned int freed_after[MAX_PLANS];
+	unsigned int nfreed;
 };
 
 static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
@@ -63,6 +68,11 @@ static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
 	if (msg->hdr.type == PW_WIRE_PLAN && hw->nplans < MAX_PLANS) {
 		hw->run[hw->nplans] = msg->body.plan.run_id;
 		hw->client[hw->nplans++] = msg->body.plan.client;
+	}
+	if (msg->hdr.type == PW_WIRE_BUFFER &&
+	    msg->body.buffer.op == PW_WIRE_BUF_FREE && hw->nfreed < MAX_PLANS) {
+		hw->freed_after[hw->nfreed] = hw->nplans;
+		hw->freed[hw->nfreed++] = msg->body.buffer.id;
 	}
 	pthread_mutex_unlock(&hw->lock);
 	return 0;
@@ -449,6 +459,41 @@ TEST_F_TIMEOUT(share, held_runs_of_a_client_that_goes_are_dropped, 60)
 	EXPECT_EQ(10u + from_go, w.nplans);
 	EXPECT_EQ(0u, __atomic_load_n(&self->c.inflight[0], __ATOMIC_RELAXED));
 	pw_remote_close(stay);
+}
+
+/*
+ * A FREE of a buffer a held run reads waits at the controller until that
+ * run's PLAN has gone: the worker must still find the buffer.
+ */
+TEST_F_TIMEOUT(share, a_free_does_not_overtake_a_held_run, 60)
+{
+	struct pw_remote *r;
+	uint32_t prog, y1, y2, t1, t2;
+	struct held_worker w;
+	unsigned int i;
+
+	ASSERT_EQ(0, client_open(self, "light", &r, &prog))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, make_share(variant, r)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_run_async(r, prog, (uint32_t[]){ ARG_ID }, 1,
+					 &y1, 1, &t1));
+	ASSERT_EQ(1u, wait_plans(&self->hw, 1));
+	/* The window is full: the run reading y1 is held. */
+	ASSERT_EQ(0, pw_remote_run_async(r, prog, &y1, 1, &y2, 1, &t2));
+	ASSERT_EQ(1u, wait_held(self, 1));
+	ASSERT_EQ(0, pw_remote_free(r, 0, y1));
+	usleep(100 * 1000);
+	EXPECT_EQ(0u, snapshot(&self->hw).nfreed);
+	let_answer(&self->hw, 2);
+	ASSERT_EQ(0, pw_remote_wait(r, t1));
+	ASSERT_EQ(0, pw_remote_wait(r, t2));
+	for (i = 0; i < 1000 && !snapshot(&self->hw).nfreed; i++)
+		usleep(1000);
+	w = snapshot(&self->hw);
+	ASSERT_EQ(1u, w.nfreed);
+	EXPECT_EQ(y1, w.freed[0]);
+	EXPECT_EQ(2u, w.freed_after[0]);	/* after the second PLAN */
+	pw_remote_close(r);
 }
 
 /* A run held past its deadline ends with ETIMEDOUT and is never sent. */
