@@ -202,6 +202,7 @@ static int grow(void **tab, unsigned int n, unsigned int *cap, size_t size)
 	return 0;
 }
 
+/* A new command; the table may move: pointers to earlier ones go stale. */
 static struct pw_ctl_cmd *emit(struct lowering *l, unsigned int host,
 			       uint8_t op, unsigned int dev)
 {
@@ -229,7 +230,7 @@ static int shard_at(struct lowering *l, unsigned int v, unsigned int s,
 {
 	const struct val *src = &l->vals[v];
 	uint64_t bytes = pw_wire_sig_bytes(&src->sig);
-	unsigned int sdev = src->at.devs[s], i;
+	unsigned int sdev = src->at.devs[s], i, recv;
 	struct pw_ctl_cmd *k, *snd;
 
 	if (src->at.host == host && sdev == dev) {
@@ -266,9 +267,13 @@ static int shard_at(struct lowering *l, unsigned int v, unsigned int s,
 		return -EOPNOTSUPP;
 	/* The target first: its READY can go while the value is made. */
 	k = emit(l, host, PW_WIRE_CMD_DCN_RECV, dev);
-	snd = k ? emit(l, src->at.host, PW_WIRE_CMD_DCN_SEND, sdev) : NULL;
+	if (!k)
+		return -E2BIG;
+	recv = (unsigned int)(k - l->prog->cmds);
+	snd = emit(l, src->at.host, PW_WIRE_CMD_DCN_SEND, sdev);
 	if (!snd)
 		return -E2BIG;
+	k = &l->prog->cmds[recv];	/* the table may have moved */
 	k->c.peer_dev = (uint8_t)sdev;
 	k->c.peer_host = src->at.host;
 	k->c.nout = 1;

@@ -120,20 +120,46 @@ void pw_ctl_share_forget_client(struct pw_controller *c, uint32_t client)
 	}
 }
 
+/*
+ * The last of @t's held runs (but @skip) that names buffer @id, as an
+ * argument or a result; -1 if none does.
+ */
+static int last_reader(const struct pw_controller *c,
+		       const struct pw_ctl_tenant *t, uint32_t id, int skip)
+{
+	uint32_t base = id & ~PW_WIRE_SHARD_MASK;
+	int i, last = -1;
+	unsigned int k;
+
+	for (i = t->head; i >= 0; i = c->runs[i].next_held) {
+		const struct pw_wire_run *run = c->runs[i].held;
+
+		if (i == skip)
+			continue;
+		for (k = 0; k < (unsigned int)run->nargs + run->nresults; k++)
+			if (run->ids[k] == base)
+				last = i;
+	}
+	return last;
+}
+
 int pw_ctl_share_hold_free(struct pw_controller *c, uint32_t client,
 			   unsigned int host, uint32_t id)
 {
 	struct pw_ctl_tenant *t = tenant_find(c, client);
 	struct pw_ctl_free *f;
+	int reader;
 
-	if (!t || t->tail < 0)
+	/* Only behind a held run that names it: others may free HBM now. */
+	reader = t && t->tail >= 0 ? last_reader(c, t, id, -1) : -1;
+	if (reader < 0)
 		return 0;
 	f = realloc(t->frees, (t->nfrees + 1) * sizeof(*f));
 	if (!f)
 		return -ENOMEM;
 	t->frees = f;
 	t->frees[t->nfrees++] = (struct pw_ctl_free){
-		.after = c->runs[t->tail].id, .host = (uint16_t)host,
+		.after = c->runs[reader].id, .host = (uint16_t)host,
 		.id = id };
 	return 1;
 }
@@ -256,6 +282,25 @@ static void unlink_held(struct pw_controller *c, struct pw_ctl_tenant *t,
 	c->nheld--;
 }
 
+/*
+ * Held run @r ends unsent: the FREEs behind it wait for the last other
+ * held run that names their buffer, if any (else they go now).
+ */
+static void retag_frees(struct pw_controller *c, struct pw_ctl_tenant *t,
+			const struct pw_ctl_run *r)
+{
+	unsigned int i;
+	int reader;
+
+	for (i = 0; i < t->nfrees; i++) {
+		if (t->frees[i].after != r->id)
+			continue;
+		reader = last_reader(c, t, t->frees[i].id, (int)(r - c->runs));
+		if (reader >= 0)
+			t->frees[i].after = c->runs[reader].id;
+	}
+}
+
 void pw_ctl_share_end(struct pw_controller *c, struct pw_ctl_run *r)
 {
 	uncharge(c, r, r->charged);
@@ -263,6 +308,7 @@ void pw_ctl_share_end(struct pw_controller *c, struct pw_ctl_run *r)
 		struct pw_ctl_tenant *t = tenant_find(c, r->client);
 
 		if (t) {
+			retag_frees(c, t, r);
 			unlink_held(c, t, (int)(r - c->runs));
 			send_frees(c, t, r->id, pw_now_ns());
 		}

@@ -9,10 +9,11 @@
  * PW_RC_HEARTBEAT_MS; calls that wait send them too. The node is the
  * caller's while it holds the client's lock: the thread only tries it,
  * and only once the client has been idle a while, so it never stands in
- * a measurement's way. It also wakes when datagrams come while no call
- * holds the node (a run's DONE the program has not waited for yet): it
- * reads and acknowledges them at once, so the controller does not send
- * them again and pw_remote_stats() counts the run when it ended.
+ * a measurement's way. It also wakes when datagrams come (a run's DONE
+ * the program has not waited for yet) and, once no call has come for
+ * RC_BEAT_BUSY_NS, reads and acknowledges them, so the controller does
+ * not send them again and pw_remote_stats() counts the run soon after
+ * it ended.
  */
 #include <errno.h>
 #include <poll.h>
@@ -78,10 +79,15 @@ static void *beat_main(void *arg)
 
 	while (!atomic_load(&r->beat_stop)) {
 		input = wait_input(r, &tick);
-		/* Calls came during the last tick: the client is not idle. */
+		/*
+		 * Calls came meanwhile: the client is busy and reads what
+		 * comes itself; look again once it has been quiet a while.
+		 */
 		now_uses = atomic_load(&r->uses);
-		if (!input && now_uses != seen) {
+		if (now_uses != seen) {
 			seen = now_uses;
+			if (input)
+				nanosleep(&busy, NULL);
 			continue;
 		}
 		/* A call holds the node: it reads what came, or we do later. */

@@ -456,6 +456,8 @@ int pw_remote_function_image(struct pw_remote *r, const void *image,
 
 int pw_remote_track(struct pw_remote *r, uint32_t id, uint32_t slice)
 {
+	const struct pw_rc_slice *s;
+
 	if (r->nbufs == r->cap) {
 		unsigned int cap = r->cap ? 2 * r->cap : 64;
 		struct pw_rc_buf *b = realloc(r->bufs, cap * sizeof(*b));
@@ -465,7 +467,10 @@ int pw_remote_track(struct pw_remote *r, uint32_t id, uint32_t slice)
 		r->bufs = b;
 		r->cap = cap;
 	}
-	r->bufs[r->nbufs++] = (struct pw_rc_buf){ .id = id, .slice = slice };
+	s = pw_remote_slice_find(r, slice);
+	/* Its shards, kept: a slice made again later must not lose them. */
+	r->bufs[r->nbufs++] = (struct pw_rc_buf){ .id = id, .slice = slice,
+						  .n = s ? s->n : 1 };
 	return 0;
 }
 
@@ -898,8 +903,7 @@ int pw_remote_free_shard(struct pw_remote *r, uint32_t slice, uint32_t id)
 
 int pw_remote_free(struct pw_remote *r, unsigned int host, uint32_t id)
 {
-	const struct pw_rc_slice *s;
-	unsigned int i, v;
+	unsigned int i, v, n;
 	uint32_t slice;
 	int ret = 0;
 
@@ -910,9 +914,10 @@ int pw_remote_free(struct pw_remote *r, unsigned int host, uint32_t id)
 	if (i == r->nbufs)
 		return pw_fail(-ENOENT, "free: no buffer %u", id);
 	slice = r->bufs[i].slice;
+	n = r->bufs[i].n;
 	r->bufs[i] = r->bufs[--r->nbufs];
-	s = pw_remote_slice_find(r, slice);
-	for (v = 0; s && v < s->n && !ret; v++)
+	/* By its slice, which the controller still has if its host does. */
+	for (v = 0; v < n && !ret; v++)
 		ret = pw_remote_free_shard(r, slice, id | v);
 	return ret;
 }

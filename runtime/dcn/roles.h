@@ -205,9 +205,9 @@ struct pw_ctl_share_cfg {
 };
 
 /*
- * A FREE of a client's buffer that came while the client had runs held:
- * it goes to host @host once held run @after has gone (a run sent before
- * the FREE may read the buffer; one sent after it cannot).
+ * A FREE of a client's buffer that a held run of the client names: it
+ * goes to host @host once @after, the last such run, has gone (a run
+ * sent before the FREE may read the buffer; one sent after it cannot).
  */
 struct pw_ctl_free {
 	uint32_t after;
@@ -350,8 +350,9 @@ void pw_ctl_share_pump(struct pw_controller *c, uint64_t now);
 int pw_ctl_on_admin(struct pw_controller *c, struct pw_node_peer *p,
 		    const struct pw_wire_msg *msg, uint64_t now);
 /*
- * A client's FREE of buffer @id on host @host: held behind its held runs
- * (1), or not (0: send it now); -ENOMEM.
+ * A client's FREE of buffer @id on host @host: held behind the last of
+ * its held runs that names the buffer (1), or not (0: send it now);
+ * -ENOMEM.
  */
 int pw_ctl_share_hold_free(struct pw_controller *c, uint32_t client,
 			   unsigned int host, uint32_t id);
@@ -697,10 +698,11 @@ struct pw_rc_prog {
 	unsigned int ncomp;
 };
 
-/* A buffer a remote client made and has not freed: on @slice. */
+/* A buffer a remote client made and has not freed: @n shards on @slice. */
 struct pw_rc_buf {
 	uint32_t id;
 	uint32_t slice;
+	unsigned int n;
 };
 
 /*

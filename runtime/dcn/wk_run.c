@@ -773,6 +773,7 @@ static bool plan_outputs(struct pw_worker *w, struct pw_wk_run *r,
 	struct pw_wbuf *b;
 	unsigned int i, nout;
 	uint64_t bytes;
+	bool others;
 	int ret;
 
 	for (i = first; i < r->received; i++) {
@@ -797,8 +798,11 @@ static bool plan_outputs(struct pw_worker *w, struct pw_wk_run *r,
 			if (r->waited)
 				made_late(w, r, c, k, b);
 		}
+		others = ret == -ENOSPC && hbm_may_come_free(w, r);
+		if (others)
+			r->grace_end_ns = 0;	/* it starts when none runs */
 		if (ret == -ENOSPC && !r->done.status && !r->cancelled &&
-		    (hbm_may_come_free(w, r) || frees_may_come(w, r))) {
+		    (others || frees_may_come(w, r))) {
 			park(w, r, i);
 			return false;
 		}

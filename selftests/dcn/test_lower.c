@@ -26,7 +26,7 @@
 #include "../../runtime/net/transport.h"
 
 #define MS 1000000ull
-#define MAX_CMDS 1024
+#define MAX_CMDS 1024	/* PLAN commands a worker node keeps */
 
 /* The worker node's PLAN commands, under @lock. */
 struct plan_log {
@@ -66,6 +66,9 @@ FIXTURE(lower) {
 	struct pw_controller c;
 	struct pw_node wk;
 	struct plan_log pl;
+	struct pw_node wk1;	/* host 1: a second island of 4 devices */
+	struct plan_log pl1;
+	struct sockaddr_in ctl_addr;
 	pthread_t loop;
 	atomic_bool stop;
 	bool looping;
@@ -79,6 +82,7 @@ static void *serve(void *arg)
 	while (!atomic_load(&self->stop)) {
 		pw_controller_step(&self->c, 1 * MS);
 		pw_node_step(&self->wk, 0);
+		pw_node_step(&self->wk1, 0);
 	}
 	return NULL;
 }
@@ -98,6 +102,8 @@ FIXTURE_SETUP(lower)
 
 	memset(&self->pl, 0, sizeof(self->pl));
 	pthread_mutex_init(&self->pl.lock, NULL);
+	memset(&self->pl1, 0, sizeof(self->pl1));
+	pthread_mutex_init(&self->pl1.lock, NULL);
 	atomic_init(&self->stop, false);
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
 	ASSERT_EQ(0, pw_controller_init(&self->c, t, 0, 600000, 0));
@@ -114,6 +120,11 @@ FIXTURE_SETUP(lower)
 	m.body.reg.hbm_bytes = 16ull << 20;
 	strcpy(m.body.reg.mesh, "8x8");
 	ASSERT_EQ(0, pw_node_send(&self->wk, to_ctl, &m, pw_now_ns()));
+	/* Host 1's node, registered by the test that wants a second island. */
+	ASSERT_EQ(0, pw_udp_open(&t, &lo));
+	ASSERT_EQ(0, pw_node_init(&self->wk1, PW_NODE_WORKER_BASE + 1, t,
+				  worker_handler, &self->pl1));
+	self->ctl_addr = ctl_addr;
 	ASSERT_EQ(0, pthread_create(&self->loop, NULL, serve, self));
 	self->looping = true;
 	for (i = 0; i < 10000; i++) {
@@ -138,8 +149,10 @@ FIXTURE_TEARDOWN(lower)
 		pthread_join(self->loop, NULL);
 	}
 	pw_node_fini(&self->wk);
+	pw_node_fini(&self->wk1);
 	pw_controller_fini(&self->c);
 	pthread_mutex_destroy(&self->pl.lock);
+	pthread_mutex_destroy(&self->pl1.lock);
 }
 
 /* y = x + 1 over f32[@n]. */
@@ -287,6 +300,96 @@ TEST_F(lower, many_source_shards_are_gathered_in_groups)
 		EXPECT_EQ(g[1].bufs[1], g[2].bufs[1]);
 	}
 	EXPECT_EQ(2u, cmds_of(self, PW_WIRE_CMD_EXEC, k, 16));
+}
+
+/* The worker node of host @h's commands of @op, in order. */
+static unsigned int host_cmds_of(FIXTURE_DATA(lower) *self, unsigned int h,
+				 uint8_t op, struct pw_wire_plan_cmd *out,
+				 unsigned int max)
+{
+	struct plan_log *pl = h ? &self->pl1 : &self->pl;
+	unsigned int i, n = 0;
+
+	pthread_mutex_lock(&pl->lock);
+	for (i = 0; i < pl->ncmds; i++)
+		if (pl->cmds[i].op == op && n < max)
+			out[n++] = pl->cmds[i];
+	pthread_mutex_unlock(&pl->lock);
+	return n;
+}
+
+/*
+ * Across islands: a value of 64 shards on one island consumed in 4 on
+ * the other. Each source shard crosses once, a DCN_RECV (one output of
+ * its 4 bytes) on the consumer's host and a DCN_SEND writing it on the
+ * producer's, whole commands however the lowering's table grew between
+ * the two; then each consumer shard gathers its 16 there.
+ */
+TEST_F(lower, a_reshard_across_islands_moves_each_source_shard_once)
+{
+	const uint32_t one = 1;
+	static struct pw_wire_plan_cmd recv[80], send[80], copy[20];
+	uint32_t sa, sb, fid, prog, out;
+	struct pw_fn *fn = plus_fn(16);
+	struct pw_wire_msg m;
+	struct pw_rprog *p;
+	unsigned int i, j, matched = 0;
+	int x, y;
+
+	ASSERT_NE(NULL, fn);
+	/* Host 1 registers a 2x2 island. */
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_REGISTER;
+	m.body.reg.host_id = 1;
+	m.body.reg.ndevices = 4;
+	m.body.reg.data_port = 4793;
+	m.body.reg.hbm_bytes = 16ull << 20;
+	strcpy(m.body.reg.mesh, "2x2");
+	pthread_mutex_lock(&self->pl1.lock);
+	ASSERT_EQ(0, pw_node_send(&self->wk1,
+				  pw_node_peer(&self->wk1, PW_NODE_CONTROLLER,
+					       &self->ctl_addr),
+				  &m, pw_now_ns()));
+	pthread_mutex_unlock(&self->pl1.lock);
+	for (i = 0; i < 10000; i++) {
+		pthread_mutex_lock(&self->pl1.lock);
+		if (self->pl1.registered)
+			i = 10000;
+		pthread_mutex_unlock(&self->pl1.lock);
+		usleep(1000);
+	}
+	ASSERT_TRUE(self->pl1.registered);
+	/* 64 fit only host 0; then 4 go to the idle island. */
+	ASSERT_EQ(0, pw_remote_slice(self->r, 64, NULL, &sa));
+	ASSERT_EQ(0, pw_remote_slice(self->r, 4, NULL, &sb));
+	ASSERT_EQ(0, pw_remote_slice_host(self->r, sa));
+	ASSERT_EQ(1, pw_remote_slice_host(self->r, sb));
+	ASSERT_EQ(0, pw_remote_function(self->r, fn, &fid));
+	p = pw_rprog_begin();
+	x = pw_rprog_arg_sharded(p, sa, 64, PWTPU_DT_F32, 1, &one);
+	ASSERT_EQ(0, pw_rprog_call_sharded(p, fn, fid, sb, 4, &x, 1, &y));
+	ASSERT_EQ(0, pw_rprog_results(p, &y, 1));
+	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog))
+		TH_LOG("%s", pw_last_error());
+	pw_rprog_free(p);
+	pw_fn_put(fn);
+	ASSERT_EQ(0, pw_remote_run(self->r, prog,
+				   (uint32_t[]){ 1u << PW_WIRE_SHARD_BITS }, 1,
+				   &out, 1)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(64u, host_cmds_of(self, 1, PW_WIRE_CMD_DCN_RECV, recv, 80));
+	ASSERT_EQ(64u, host_cmds_of(self, 0, PW_WIRE_CMD_DCN_SEND, send, 80));
+	/* Per consumer shard: groups of 15 and 1 whole shards, then both. */
+	EXPECT_EQ(12u, host_cmds_of(self, 1, PW_WIRE_CMD_COPY_PEER, copy, 20));
+	for (i = 0; i < 64; i++) {
+		EXPECT_EQ(1, recv[i].nout);
+		EXPECT_EQ(4u, recv[i].bytes);
+		EXPECT_EQ(0, recv[i].peer_host);
+		EXPECT_EQ(1, send[i].peer_host);
+		for (j = 0; j < 64; j++)
+			matched += recv[i].bufs[0] &&
+				   recv[i].bufs[0] == send[j].peer_buf;
+	}
+	EXPECT_EQ(64u, matched);
 }
 
 /* Bytes that do not match are refused before anything is registered. */
