@@ -181,11 +181,8 @@ static void client_gone(struct pw_controller *c, struct pw_node_peer *p,
 	m.hdr.type = PW_WIRE_BYE;
 	m.body.bye.client = p->id;
 	for (h = 0; h < PW_MAX_HOSTS; h++) {
-		struct pw_node_peer *wp;
+		struct pw_node_peer *wp = pw_ctl_worker_peer(c, h);
 
-		if (!c->isl[h].used || !c->isl[h].up)
-			continue;
-		wp = pw_node_find(&c->node, c->isl[h].node);
 		if (wp)
 			pw_node_send(&c->node, wp, &m, now);
 	}

@@ -28,7 +28,7 @@ int pw_ctl_host_of(const struct pw_controller *c, uint32_t node)
 	return (int)h;
 }
 
-static struct pw_node_peer *worker_peer(struct pw_controller *c,
+struct pw_node_peer *pw_ctl_worker_peer(struct pw_controller *c,
 					unsigned int h)
 {
 	if (h >= PW_MAX_HOSTS || !c->isl[h].used || !c->isl[h].up)
@@ -128,7 +128,7 @@ int pw_ctl_on_function(struct pw_controller *c, struct pw_node_peer *p,
 int pw_ctl_fn_ship(struct pw_controller *c, struct pw_ctl_fn *fn,
 		   unsigned int h)
 {
-	struct pw_node_peer *wp = worker_peer(c, h);
+	struct pw_node_peer *wp = pw_ctl_worker_peer(c, h);
 	int ret;
 
 	if (fn->sent & (1ull << h))
@@ -184,7 +184,7 @@ int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,
 		m.body.buffer.dev = b->op == PW_WIRE_BUF_CREATE ? s->devs[v] : 0;
 		b = &m.body.buffer;
 	}
-	to = worker_peer(c, b->host);
+	to = pw_ctl_worker_peer(c, b->host);
 	if (!to || (b->op == PW_WIRE_BUF_CREATE &&
 		    (b->dev >= c->isl[b->host].reg.ndevices ||
 		     c->isl[b->host].out & (1ull << b->dev)))) {
@@ -226,7 +226,7 @@ int pw_ctl_on_ready(struct pw_controller *c, struct pw_node_peer *p,
 
 	if (pw_ctl_host_of(c, p->id) != rd->dst_host)
 		return -EPROTO;
-	to = worker_peer(c, rd->src_host);
+	to = pw_ctl_worker_peer(c, rd->src_host);
 	if (!to)
 		return -EHOSTDOWN;	/* the run fails with the host */
 	memcpy(m.body.ready.data_ip, c->isl[rd->dst_host].reg.data_ip, 4);

@@ -21,7 +21,7 @@
 #include "../util/slots.h"
 #include "roles.h"
 
-static struct pw_ctl_program *program_find(struct pw_controller *c,
+struct pw_ctl_program *pw_ctl_program_find(struct pw_controller *c,
 					   uint32_t client, uint32_t id)
 {
 	unsigned int i;
@@ -122,7 +122,7 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 		      const struct pw_wire_msg *msg, uint64_t now)
 {
 	const struct pw_wire_program *w = &msg->body.program;
-	struct pw_ctl_program *prog = program_find(c, p->id, w->program_id);
+	struct pw_ctl_program *prog = pw_ctl_program_find(c, p->id, w->program_id);
 	int ret;
 
 	if (w->first_node == 0) {
@@ -181,16 +181,6 @@ void pw_ctl_run_end(struct pw_controller *c, struct pw_ctl_run *r,
 	memset(r, 0, sizeof(*r));
 }
 
-int pw_ctl_program_cost(struct pw_controller *c, uint32_t client,
-			uint32_t program_id, uint64_t *hosts)
-{
-	const struct pw_ctl_program *prog = program_find(c, client, program_id);
-
-	if (!prog || !prog->lowered)
-		return -1;
-	*hosts = prog->hosts;
-	return (int)prog->execs;
-}
 
 /* A symbol of a lowered program bound to run @run's buffer ids. */
 static uint32_t bind_sym(const struct pw_wire_run *run, uint32_t sym)
@@ -266,8 +256,8 @@ static void cancel_rest(struct pw_controller *c, struct pw_ctl_run *r,
 
 		if (!(r->hosts & (1ull << h)))
 			continue;
-		wp = pw_node_find(&c->node, c->isl[h].node);
-		if (wp && c->isl[h].up)
+		wp = pw_ctl_worker_peer(c, h);
+		if (wp)
 			pw_node_send(&c->node, wp, &m, now);
 	}
 	r->hosts = 0;
@@ -277,7 +267,7 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 		  const struct pw_wire_msg *msg, uint64_t now)
 {
 	const struct pw_wire_run *run = &msg->body.run;
-	struct pw_ctl_program *prog = program_find(c, p->id, run->program_id);
+	struct pw_ctl_program *prog = pw_ctl_program_find(c, p->id, run->program_id);
 	struct pw_ctl_run *r = NULL;
 	unsigned int i;
 	int ret = 0;
@@ -327,7 +317,7 @@ int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
 		pw_ctl_run_end(c, r, now);
 		return ret;
 	}
-	return pw_ctl_share_submit(c, r, run, now);
+	return pw_ctl_share_submit(c, r, prog, run, now);
 }
 
 /* -ENODEV when @prog runs on a device taken out of service. */
@@ -348,14 +338,13 @@ static int devices_in_service(const struct pw_controller *c,
 }
 
 void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
+		      struct pw_ctl_program *prog,
 		      const struct pw_wire_run *run, uint64_t now)
 {
-	struct pw_ctl_program *prog = program_find(c, r->client,
-						   run->program_id);
 	unsigned int h;
 	int ret = 0;
 
-	/* Held for its turn: the program may have gone or changed since. */
+	/* A held run's program may have gone or changed since it came. */
 	if (!prog || !prog->lowered)
 		ret = -ENOENT;
 	else if (prog->stale)

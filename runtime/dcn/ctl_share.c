@@ -179,8 +179,7 @@ static void send_frees(struct pw_controller *c, struct pw_ctl_tenant *t,
 			t->frees[k++] = *f;
 			continue;
 		}
-		wp = c->isl[f->host].used && c->isl[f->host].up ?
-		     pw_node_find(&c->node, c->isl[f->host].node) : NULL;
+		wp = pw_ctl_worker_peer(c, f->host);
 		if (!wp)
 			continue;	/* its worker has gone, and the buffer */
 		memset(&m, 0, sizeof(m));
@@ -198,29 +197,25 @@ static void send_frees(struct pw_controller *c, struct pw_ctl_tenant *t,
 static bool fits(const struct pw_controller *c, uint64_t hosts,
 		 uint64_t kept)
 {
-	unsigned int h;
-
 	if (hosts & kept)
 		return false;
-	for (h = 0; h < PW_MAX_HOSTS; h++)
-		if (hosts & (1ull << h) && c->inflight[h] >= c->share.window)
+	/* Every RUN asks: look at its hosts only. */
+	for (; hosts; hosts &= hosts - 1)
+		if (c->inflight[__builtin_ctzll(hosts)] >= c->share.window)
 			return false;
 	return true;
 }
 
 int pw_ctl_share_submit(struct pw_controller *c, struct pw_ctl_run *r,
+			struct pw_ctl_program *prog,
 			const struct pw_wire_run *run, uint64_t now)
 {
 	struct pw_ctl_tenant *t;
 	int idx = (int)(r - c->runs);
 
-	uint64_t hosts = 0;
-
 	/* Nothing waits and its islands have room: it goes now. */
-	if (!c->nheld &&
-	    (pw_ctl_program_cost(c, r->client, run->program_id, &hosts) < 0 ||
-	     fits(c, hosts, 0))) {
-		pw_ctl_run_start(c, r, run, now);
+	if (!c->nheld && fits(c, prog->hosts, 0)) {
+		pw_ctl_run_start(c, r, prog, run, now);
 		return 0;
 	}
 	t = tenant_get(c, r->client, "");
@@ -345,8 +340,9 @@ static struct pw_ctl_tenant *pick(struct pw_controller *c)
 void pw_ctl_share_pump(struct pw_controller *c, uint64_t now)
 {
 	bool share = c->share.policy == PW_WIRE_SCHED_SHARE;
-	uint64_t kept = 0, hosts = 0;
+	struct pw_ctl_program *prog;
 	struct pw_ctl_tenant *t;
+	uint64_t kept = 0;
 
 	if (!c->nheld)
 		return;
@@ -357,16 +353,18 @@ void pw_ctl_share_pump(struct pw_controller *c, uint64_t now)
 		int idx = t->head;
 		struct pw_ctl_run *r = &c->runs[idx];
 		struct pw_wire_run *run = r->held;
-		int cost = pw_ctl_program_cost(c, r->client, run->program_id,
-					       &hosts);
 
+		/* Held for its turn: the program may have gone since. */
+		prog = pw_ctl_program_find(c, r->client, run->program_id);
+		if (prog && !prog->lowered)
+			prog = NULL;
 		/*
 		 * The client of least pass that cannot go keeps its islands:
 		 * others go only elsewhere, so a run over several islands
 		 * is not starved by runs on one of them.
 		 */
-		if (cost >= 0 && !fits(c, hosts, kept)) {
-			kept |= hosts;
+		if (prog && !fits(c, prog->hosts, kept)) {
+			kept |= prog->hosts;
 			t->skipped = c->pick_round;
 			continue;
 		}
@@ -374,12 +372,13 @@ void pw_ctl_share_pump(struct pw_controller *c, uint64_t now)
 		r->held = NULL;
 		if (share) {
 			c->vtime = t->pass;
-			t->pass += (uint64_t)(cost > 0 ? cost : 1) *
+			t->pass += (uint64_t)(prog && prog->execs ?
+					      prog->execs : 1) *
 				   SHARE_STRIDE / t->weight;
 		}
 		/* A program gone meanwhile: the start fails the run. */
 		id = r->id;
-		pw_ctl_run_start(c, r, run, now);
+		pw_ctl_run_start(c, r, prog, run, now);
 		free(run);
 		/* Its PLANs went first: the FREEs after it cannot overtake. */
 		send_frees(c, t, id, now);
@@ -443,7 +442,7 @@ static int set_device(struct pw_controller *c, const struct pw_wire_admin *a,
 		isl->out |= 1ull << a->value;
 	else
 		isl->out &= ~(1ull << a->value);
-	wp = pw_node_find(&c->node, isl->node);
+	wp = pw_ctl_worker_peer(c, a->host);
 	if (wp) {
 		memset(&m, 0, sizeof(m));
 		m.hdr.type = PW_WIRE_ADMIN;

@@ -151,9 +151,7 @@ static void tell_worker(struct pw_controller *c, const struct pw_ctl_slice *s,
 	struct pw_node_peer *wp;
 	struct pw_wire_msg m;
 
-	if (!c->isl[s->host].used || !c->isl[s->host].up)
-		return;
-	wp = pw_node_find(&c->node, c->isl[s->host].node);
+	wp = pw_ctl_worker_peer(c, s->host);
 	if (!wp)
 		return;
 	memset(&m, 0, sizeof(m));

@@ -321,15 +321,19 @@ uint64_t pw_ctl_runs_expire(struct pw_controller *c, uint64_t now);
 void pw_ctl_runs_fini(struct pw_controller *c);
 /* A line of the controller's log (stdout, "controller: " first). */
 void pw_ctl_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Send run @r's plans (SHARE: when its turn comes), or end it failed. */
+/*
+ * Send run @r's plans of @prog (found just now; NULL if it has gone), or
+ * end it failed.
+ */
 void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
+		      struct pw_ctl_program *prog,
 		      const struct pw_wire_run *run, uint64_t now);
 /* End run @r with @r->done (to its client, if still there); frees the slot. */
 void pw_ctl_run_end(struct pw_controller *c, struct pw_ctl_run *r,
 		    uint64_t now);
-/* Computations of @client's program @program_id, its hosts; -1 if gone. */
-int pw_ctl_program_cost(struct pw_controller *c, uint32_t client,
-			uint32_t program_id, uint64_t *hosts);
+/* @client's program @program_id, or NULL. */
+struct pw_ctl_program *pw_ctl_program_find(struct pw_controller *c,
+					   uint32_t client, uint32_t id);
 /* runtime/dcn/ctl_share.c: the island schedulers' policy and weights. */
 /* Validate and take the operator's settings (pathwaysd's configuration). */
 int pw_ctl_share_configure(struct pw_controller *c,
@@ -337,8 +341,12 @@ int pw_ctl_share_configure(struct pw_controller *c,
 void pw_ctl_share_connect(struct pw_controller *c, uint32_t client,
 			  const char *name);
 void pw_ctl_share_forget_client(struct pw_controller *c, uint32_t client);
-/* A validated run: sent now (FIFO), or held for its turn (SHARE). */
+/*
+ * A validated run of @prog: sent now if nothing waits and its islands
+ * have room, else held for its turn.
+ */
 int pw_ctl_share_submit(struct pw_controller *c, struct pw_ctl_run *r,
+			struct pw_ctl_program *prog,
 			const struct pw_wire_run *run, uint64_t now);
 /* Host @h is done with run @r: its window has room again. */
 void pw_ctl_share_host_done(struct pw_controller *c, struct pw_ctl_run *r,
@@ -385,6 +393,9 @@ int pw_ctl_on_status(struct pw_controller *c, struct pw_node_peer *p,
 		     const struct pw_wire_msg *msg, uint64_t now);
 int pw_ctl_on_ready(struct pw_controller *c, struct pw_node_peer *p,
 		    const struct pw_wire_msg *msg, uint64_t now);
+/* Host @h's worker while it is registered and up, else NULL. */
+struct pw_node_peer *pw_ctl_worker_peer(struct pw_controller *c,
+					unsigned int h);
 /* The host of worker node @node, or -1 if it is no registered worker. */
 int pw_ctl_host_of(const struct pw_controller *c, uint32_t node);
 void pw_ctl_objs_fini(struct pw_controller *c);

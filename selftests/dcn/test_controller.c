@@ -28,6 +28,7 @@
 #include <pathways/remote.h>
 
 #include "kselftest_harness.h"
+#include "fake_worker.h"
 #include "../../runtime/dcn/roles.h"
 #include "../../runtime/net/transport.h"
 
@@ -159,7 +160,6 @@ FIXTURE_SETUP(ctl)
 	struct sockaddr_in ctl_addr;
 	struct pw_transport *t;
 	struct pw_node_peer *to_ctl;
-	struct pw_wire_msg m;
 	struct pw_rprog *p;
 	char ctl_str[32];
 	uint32_t fid;
@@ -181,13 +181,7 @@ FIXTURE_SETUP(ctl)
 				  worker_handler, &self->fw));
 	to_ctl = pw_node_peer(&self->wk, PW_NODE_CONTROLLER, &ctl_addr);
 	ASSERT_NE(NULL, to_ctl);
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_REGISTER;
-	m.body.reg.ndevices = 1;
-	m.body.reg.data_port = 4791;
-	m.body.reg.hbm_bytes = 16ull << 20;
-	strcpy(m.body.reg.mesh, "1x1");
-	ASSERT_EQ(0, pw_node_send(&self->wk, to_ctl, &m, pw_now_ns()));
+	ASSERT_EQ(0, fake_worker_register(&self->wk, to_ctl, 0, 1, "1x1"));
 	ASSERT_EQ(0, pthread_create(&self->loop, NULL, serve, self));
 	self->looping = true;
 	for (i = 0; i < 10000 && !registered(&self->fw); i++)
@@ -368,7 +362,6 @@ TEST_F_TIMEOUT(ctl, a_program_on_a_restarted_worker_is_stale, 60)
 {
 	struct pw_node_peer *to_ctl;
 	const uint32_t shape[1] = { 4 };
-	struct pw_wire_msg m;
 	struct pw_rprog *p;
 	uint32_t out, fid, prog;
 	unsigned int before = __atomic_load_n(&self->c.isl[0].reg.ndevices,
@@ -382,15 +375,9 @@ TEST_F_TIMEOUT(ctl, a_program_on_a_restarted_worker_is_stale, 60)
 	pthread_mutex_lock(&self->fw.lock);
 	self->fw.registered = false;
 	pthread_mutex_unlock(&self->fw.lock);
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_REGISTER;
-	m.body.reg.ndevices = 1;
-	m.body.reg.data_port = 4791;
-	m.body.reg.hbm_bytes = 16ull << 20;
-	strcpy(m.body.reg.mesh, "1x1");
 	pthread_mutex_lock(&self->fw.lock);
 	to_ctl = pw_node_find(&self->wk, PW_NODE_CONTROLLER);
-	ASSERT_EQ(0, pw_node_send(&self->wk, to_ctl, &m, pw_now_ns()));
+	ASSERT_EQ(0, fake_worker_register(&self->wk, to_ctl, 0, 1, "1x1"));
 	pthread_mutex_unlock(&self->fw.lock);
 	for (i = 0; i < 10000 && !registered(&self->fw); i++)
 		usleep(1000);

@@ -22,6 +22,7 @@
 #include <pathways/remote.h>
 
 #include "kselftest_harness.h"
+#include "fake_worker.h"
 #include "../../runtime/dcn/roles.h"
 #include "../../runtime/net/transport.h"
 
@@ -96,7 +97,6 @@ FIXTURE_SETUP(lower)
 	struct sockaddr_in ctl_addr;
 	struct pw_transport *t;
 	struct pw_node_peer *to_ctl;
-	struct pw_wire_msg m;
 	char addr[32];
 	int i;
 
@@ -113,13 +113,7 @@ FIXTURE_SETUP(lower)
 				  worker_handler, &self->pl));
 	to_ctl = pw_node_peer(&self->wk, PW_NODE_CONTROLLER, &ctl_addr);
 	ASSERT_NE(NULL, to_ctl);
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_REGISTER;
-	m.body.reg.ndevices = 64;
-	m.body.reg.data_port = 4791;
-	m.body.reg.hbm_bytes = 16ull << 20;
-	strcpy(m.body.reg.mesh, "8x8");
-	ASSERT_EQ(0, pw_node_send(&self->wk, to_ctl, &m, pw_now_ns()));
+	ASSERT_EQ(0, fake_worker_register(&self->wk, to_ctl, 0, 64, "8x8"));
 	/* Host 1's node, registered by the test that wants a second island. */
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
 	ASSERT_EQ(0, pw_node_init(&self->wk1, PW_NODE_WORKER_BASE + 1, t,
@@ -331,25 +325,18 @@ TEST_F(lower, a_reshard_across_islands_moves_each_source_shard_once)
 	static struct pw_wire_plan_cmd recv[80], send[80], copy[20];
 	uint32_t sa, sb, fid, prog, out;
 	struct pw_fn *fn = plus_fn(16);
-	struct pw_wire_msg m;
 	struct pw_rprog *p;
 	unsigned int i, j, matched = 0;
 	int x, y;
 
 	ASSERT_NE(NULL, fn);
 	/* Host 1 registers a 2x2 island. */
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_REGISTER;
-	m.body.reg.host_id = 1;
-	m.body.reg.ndevices = 4;
-	m.body.reg.data_port = 4793;
-	m.body.reg.hbm_bytes = 16ull << 20;
-	strcpy(m.body.reg.mesh, "2x2");
 	pthread_mutex_lock(&self->pl1.lock);
-	ASSERT_EQ(0, pw_node_send(&self->wk1,
-				  pw_node_peer(&self->wk1, PW_NODE_CONTROLLER,
-					       &self->ctl_addr),
-				  &m, pw_now_ns()));
+	ASSERT_EQ(0, fake_worker_register(&self->wk1,
+					  pw_node_peer(&self->wk1,
+						       PW_NODE_CONTROLLER,
+						       &self->ctl_addr),
+					  1, 4, "2x2"));
 	pthread_mutex_unlock(&self->pl1.lock);
 	for (i = 0; i < 10000; i++) {
 		pthread_mutex_lock(&self->pl1.lock);

@@ -28,6 +28,7 @@
 #include <pathways/remote.h>
 
 #include "kselftest_harness.h"
+#include "fake_worker.h"
 #include "../../runtime/dcn/roles.h"
 #include "../../runtime/net/transport.h"
 
@@ -198,7 +199,6 @@ FIXTURE_SETUP(share)
 	struct sockaddr_in ctl_addr;
 	struct pw_transport *t;
 	struct pw_node_peer *to_ctl;
-	struct pw_wire_msg m;
 	int i;
 
 	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x, x));
@@ -225,13 +225,7 @@ FIXTURE_SETUP(share)
 				  worker_handler, &self->hw));
 	to_ctl = pw_node_peer(&self->wk, PW_NODE_CONTROLLER, &ctl_addr);
 	ASSERT_NE(NULL, to_ctl);
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_REGISTER;
-	m.body.reg.ndevices = 1;
-	m.body.reg.data_port = 4791;
-	m.body.reg.hbm_bytes = 16ull << 20;
-	strcpy(m.body.reg.mesh, "1x1");
-	ASSERT_EQ(0, pw_node_send(&self->wk, to_ctl, &m, pw_now_ns()));
+	ASSERT_EQ(0, fake_worker_register(&self->wk, to_ctl, 0, 1, "1x1"));
 	ASSERT_EQ(0, pthread_create(&self->loop, NULL, serve, self));
 	self->looping = true;
 	for (i = 0; i < 10000 && !snapshot(&self->hw).registered; i++)
