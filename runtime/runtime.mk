@@ -1,7 +1,8 @@
 # libpathways: the Pathways runtime (include/pathways/, docs/runtime.md):
-# resource manager, compiled functions, client (tracer, lowering,
-# dispatch), island scheduler, and this host's worker (executors, object
-# store).
+# the client (tracer, futures), the controller (resource managers,
+# lowering, island schedulers, dispatch), the worker (executors, object
+# store) and the network beneath them; pathwaysd runs the roles on a
+# cluster's hosts, a client with no address runs them in its process.
 include runtime/net/net.mk
 include runtime/net/dpdk.mk
 include runtime/net/dp.mk
@@ -9,13 +10,9 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/rm/rm_island.c \
 	runtime/util/error.c runtime/util/log.c runtime/util/slots.c \
 	runtime/fn/fn_builder.c runtime/fn/fn_compile.c runtime/fn/fn_sig.c \
-	runtime/core/ctrl.c \
-	runtime/sched/sched.c \
-	runtime/worker/executor.c runtime/worker/store.c \
-	runtime/worker/store_host.c runtime/worker/fnload.c \
 	runtime/util/claim.c \
-	runtime/client/batch.c runtime/client/lower.c \
-	runtime/client/trace.c runtime/client/run.c runtime/client/remote.c \
+	runtime/client/connect.c runtime/client/buffer.c \
+	runtime/client/call.c runtime/client/trace.c runtime/client/program.c \
 	$(PW_NET_SRCS) $(PW_DPDK_SRCS) $(PW_DP_SRCS) \
 	runtime/dcn/node.c runtime/dcn/controller.c runtime/dcn/ctl_run.c \
 	runtime/dcn/ctl_lower.c runtime/dcn/ctl_obj.c runtime/dcn/ctl_share.c runtime/dcn/ctl_slice.c runtime/dcn/fnpayload.c \

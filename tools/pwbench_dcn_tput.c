@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <pathways/remote.h>
+#include "../runtime/dcn/rclient.h"
 
 #include "pwbench.h"
 

@@ -6,9 +6,10 @@
  * virtual device set (more stages than devices share devices), traced
  * into one program; each stage's input comes from the stage before, on
  * another device. A run is pw_program_run() until its result is ready:
- * parallel dispatch plans and sends every stage at once, sequential
- * sends stage i+1 only once stage i reached its devices, so its host
- * work cannot hide behind the devices'. Runs of the two alternate, and
+ * parallel dispatch is one RUN whose parts the controller sends every
+ * worker at once; sequential sends stage i+1 as its own RUN only once
+ * stage i's run has ended, so no host or controller work hides behind
+ * the devices'. Runs of the two alternate, and
  * which goes first alternates too, so drift in the emulation and what
  * one run leaves behind for the next touch both alike.
  */

@@ -2,11 +2,12 @@
 /*
  * pathways.h - the Pathways client API (libpathways, docs/runtime.md).
  *
- * A client connects to a controller (resource manager + one gang
- * scheduler per island) and workers (executors + object store). With no
- * address the controller and a worker run inside the process over the
- * local /dev/pwtpu* devices (the embedded default); every client of the
- * process shares them.
+ * A client connects to a controller (resource managers, lowering, one
+ * scheduler per island) that drives the workers (executors, object
+ * stores) of one or many hosts: pathwaysd at an address, or, with no
+ * address, the same controller and a worker over this host's
+ * /dev/pwtpu* devices run inside the process (docs/architecture.md);
+ * every client of the process shares them.
  *
  * The client asks for virtual devices (slices with a mesh shape), builds
  * compiled functions, maps them over slices (SPMD) with sharded buffers as
@@ -38,9 +39,12 @@ struct pw_program;
 
 /**
  * struct pw_connect_opts - how to connect
- * @address: controller address; NULL for the embedded controller.
- * @name: the client's name in messages and statistics (may be NULL).
- * @weight: proportional-share weight, 1..1000 (0 means 1).
+ * @address: the controller, "IP:PORT" (pathwaysd); NULL: the environment's
+ *	PATHWAYS_CONTROLLER, or when unset the controller this process runs.
+ * @name: the client's name in messages, statistics and the operator's
+ *	weights (may be NULL).
+ * @weight: proportional-share weight, 1..1000 (0 means 1); pathwaysd
+ *	refuses anything but 0 or 1 (-EPERM: weights are its operator's).
  */
 struct pw_connect_opts {
 	const char *address;
@@ -49,9 +53,10 @@ struct pw_connect_opts {
 };
 
 /*
- * Connect (NULL @opts: embedded, weight 1). -ENOENT when the module is
- * not loaded, -EPROTONOSUPPORT for an address: a remote controller
- * (pathwaysd) is reached with pw_remote_connect() of pathways/remote.h.
+ * Connect (NULL @opts: as with every field 0). With no address: -ENOENT
+ * when pwtpu.ko is not loaded, -EBUSY naming the process when another
+ * drives this host's island (connect to its pathwaysd instead). With
+ * one: -ETIMEDOUT when no controller answers, -EINVAL for a bad address.
  */
 int pw_connect(const struct pw_connect_opts *opts, struct pw_client **client);
 /*
@@ -61,7 +66,7 @@ int pw_connect(const struct pw_connect_opts *opts, struct pw_client **client);
  * functions, virtual device sets. NULL is ignored.
  */
 void pw_disconnect(struct pw_client *client);
-/* Devices of the client's island. */
+/* Devices of the controller's islands (numbered over them in host order). */
 int pw_num_devices(struct pw_client *client);
 /* Message of the client's last failure ("" if none). Thread-local. */
 const char *pw_last_error(void);
@@ -88,9 +93,10 @@ unsigned int pw_slice_size(const struct pw_slice *slice);
 int pw_slice_device(const struct pw_slice *slice, unsigned int v);
 
 /*
- * Take a device of the client's island out of service / back in. Its
- * commands not yet handed to the device fail with -ENODEV (those already
- * on its ring complete), slices on it fail, new work avoids it.
+ * Take device @dev out of service / back in (the operator's: pathwaysd
+ * refuses a client with -EPERM). Its commands not yet handed to the
+ * device fail with -ENODEV (those already on its ring complete), the
+ * client's slices on it fail and stay failed, new slices avoid it.
  */
 int pw_remove_device(struct pw_client *client, unsigned int dev);
 int pw_add_device(struct pw_client *client, unsigned int dev);
@@ -231,8 +237,8 @@ enum pw_node_kind pw_program_node_kind(const struct pw_program *prog,
 int pw_program_format(const struct pw_program *prog, char *buf, size_t size);
 
 enum pw_dispatch {
-	PW_DISPATCH_PARALLEL,	/* the whole program planned and sent at once */
-	PW_DISPATCH_SEQUENTIAL,	/* node i+1 after node i reached its devices */
+	PW_DISPATCH_PARALLEL,	/* one RUN: every worker's part sent at once */
+	PW_DISPATCH_SEQUENTIAL,	/* a RUN per node, node i+1 after node i ended */
 };
 
 /* Run with @args bound in order; @results receives new buffers. */
@@ -241,10 +247,12 @@ int pw_program_run(struct pw_program *prog, enum pw_dispatch dispatch,
 		   struct pw_buffer **results, unsigned int nresults);
 
 /*
- * Scheduling (the client's island). FIFO: computations in arrival order.
- * SHARE: proportional share between clients by their weights (stride
- * scheduling over computations). @window: computations released to the
- * devices at once (0 keeps the current one).
+ * Scheduling, by the controller for every client of every island. FIFO:
+ * runs in arrival order. SHARE: proportional share between clients by
+ * their weights (stride scheduling over computations). @window: runs in
+ * flight per island (0 keeps the current one). These are the operator's:
+ * pathwaysd refuses them with -EPERM (its configuration sets them); the
+ * controller a process runs for itself takes them from that process.
  */
 enum pw_sched_policy {
 	PW_SCHED_FIFO,
@@ -272,12 +280,5 @@ struct pw_client_stats {
 };
 
 void pw_client_stats(struct pw_client *client, struct pw_client_stats *st);
-
-/*
- * For tests only: hand computations to the executors without the island
- * scheduler's consistent order (each member as its client gets to it),
- * to show that the order is what prevents collective deadlocks.
- */
-void pw_debug_bypass_gang_order(struct pw_client *client, bool bypass);
 
 #endif /* PATHWAYS_PATHWAYS_H */

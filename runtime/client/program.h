@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * program.h - a traced dataflow program (runtime/client/trace.c,
- * runtime/client/run.c): one node per argument, one per sharded
- * computation whatever its shard count, one for the results.
+ * runtime/client/program.c): one node per argument, one per sharded
+ * computation whatever its shard count, one for the results. It is
+ * registered with the controller once, when it ends, and each run is
+ * one RUN.
  */
 #ifndef PW_RUNTIME_PROGRAM_H
 #define PW_RUNTIME_PROGRAM_H
 
-#include "../core/core.h"
+#include "client.h"
 
 /* Output @output of node @node. */
 struct pw_edge {
@@ -24,7 +26,7 @@ struct pw_edge {
  *	argument bound at run time.
  * @arg_index: ARG: position among the run's arguments (-1 if captured).
  * @fn: COMPUTE: the function (a reference).
- * @slice: COMPUTE: where it runs; ARG: a remote client's, where it is.
+ * @slice: COMPUTE: where it runs; ARG: where the buffer is.
  * @nin: inputs (COMPUTE) or results (RESULT).
  * @in: where each comes from.
  */
@@ -48,8 +50,8 @@ struct pw_node {
  * @nargs: arguments bound at run time.
  * @next: link in the client's list of programs.
  * @serial: unique in the process, never reused (traced values carry it).
- * @rid: a remote client's: the controller's program.
- * @rargs: a remote client's: for each of the registered program's
+ * @rid: the controller's program (0: it computes nothing).
+ * @rargs: for each of the registered program's
  *	arguments, the run's argument it is (>= 0) or -1 - k for the buffer
  *	node k captured; @nrargs of them.
  * @nrargs: see @rargs.
@@ -67,10 +69,8 @@ struct pw_program {
 	unsigned int nrargs;
 };
 
-/* runtime/client/remote.c: register a remote client's program; run it. */
-int pw_cr_program_end(struct pw_program *p);
-int pw_cr_program_run(struct pw_program *p, struct pw_buffer *const *args,
-		      unsigned int nargs, struct pw_buffer **results);
+/* runtime/client/program.c: register @p with the controller. */
+int pw_program_register(struct pw_program *p);
 
 /* Record a call into the program being traced (trace.c). */
 int pw_trace_call(struct pw_client *client, struct pw_fn *fn,

@@ -4,8 +4,8 @@
  * pw_program_end() a call records one node for the whole sharded
  * computation, and its outputs are traced values naming that node; a
  * concrete buffer used as an input is captured as an argument node. The
- * representation never grows with the shard count: lowering, at run time,
- * is where shards appear.
+ * representation never grows with the shard count: the controller's
+ * lowering is where shards appear.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -84,13 +84,13 @@ static struct pw_program *tracing(struct pw_client *c)
 	return p;
 }
 
-/* A traced value for output @output of node @node, placed on @devs. */
+/* A traced value for output @output of node @node, on @slice. */
 static int traced_value(struct pw_client *c, struct pw_program *p,
-			const struct pw_sig *sig, unsigned int n,
-			const unsigned int *devs, unsigned int node,
-			unsigned int output, struct pw_buffer **out)
+			const struct pw_sig *sig, struct pw_slice *slice,
+			unsigned int node, unsigned int output,
+			struct pw_buffer **out)
 {
-	int ret = pw_buffer_new(c, sig, n, devs, true, false, out);
+	int ret = pw_buffer_new(c, sig, slice, 0, NULL, out);
 
 	if (ret)
 		return ret;
@@ -101,25 +101,14 @@ static int traced_value(struct pw_client *c, struct pw_program *p,
 	return 0;
 }
 
-static int slice_devs(struct pw_slice *slice, unsigned int *devs)
-{
-	unsigned int n = pw_slice_size(slice), v;
-
-	/* A remote controller's slice: the controller knows the devices. */
-	for (v = 0; v < n; v++)
-		devs[v] = slice->rs ? (unsigned int)pw_slice_device(slice, v) : 0;
-	return (int)n;
-}
-
 int pw_program_arg(struct pw_client *c, struct pw_slice *slice,
 		   enum pwtpu_dtype dtype, unsigned int rank,
 		   const uint32_t *shard_shape, struct pw_buffer **arg)
 {
-	unsigned int devs[PW_RM_MAX_DEVICES];
 	struct pw_program *p;
 	struct pw_node *node;
 	struct pw_sig sig;
-	int ret, n;
+	int ret;
 
 	if (!c || !slice || !arg)
 		return pw_fail(-EINVAL, "pw_program_arg: NULL argument");
@@ -129,17 +118,15 @@ int pw_program_arg(struct pw_client *c, struct pw_slice *slice,
 	ret = pw_sig_make(&sig, dtype, rank, shard_shape);
 	if (ret)
 		return ret;
-	n = slice_devs(slice, devs);
 	ret = prog_add_node(p, &node);
 	if (ret)
 		return ret;
 	node->kind = PW_NODE_ARG;
 	node->sig = sig;
-	node->nshards = (unsigned int)n;
+	node->nshards = slice->n;
 	node->slice = slice;
 	node->arg_index = (int)p->nargs++;
-	return traced_value(c, p, &sig, (unsigned int)n, devs, p->nnodes - 1,
-			    0, arg);
+	return traced_value(c, p, &sig, slice, p->nnodes - 1, 0, arg);
 }
 
 /* The node feeding @buf into the program, capturing it if concrete. */
@@ -173,7 +160,7 @@ static int trace_input(struct pw_program *p, struct pw_buffer *buf,
 	node->kind = PW_NODE_ARG;
 	node->sig = buf->sig;
 	node->nshards = buf->nshards;
-	node->slice = pw_cr_buffer_slice(buf);
+	node->slice = buf->slice;
 	node->captured = pw_buffer_get(buf);
 	e->node = p->nnodes - 1;
 	e->output = 0;
@@ -191,7 +178,7 @@ static void edge_type(const struct pw_program *p, const struct pw_edge *e,
 		*nshards = n->nshards;
 	} else {
 		*sig = n->fn->results[e->output];
-		*nshards = pw_slice_size(n->slice);
+		*nshards = n->slice->n;
 	}
 }
 
@@ -199,16 +186,15 @@ int pw_trace_call(struct pw_client *c, struct pw_fn *fn,
 		  struct pw_slice *slice, struct pw_buffer *const *in,
 		  unsigned int nin, struct pw_buffer **out)
 {
-	unsigned int devs[PW_RM_MAX_DEVICES], i, nsh;
 	struct pw_program *p = tracing(c);
 	struct pw_edge edges[PWTPU_MAX_BUFS];
+	unsigned int i, nsh, n = slice->n;
 	struct pw_node *node;
 	struct pw_sig sig;
-	int n, ret;
+	int ret;
 
-	n = slice_devs(slice, devs);
-	if (fn->group_size && fn->group_size != (unsigned int)n)
-		return pw_fail(-EINVAL, "%s: its collectives are shaped for %u devices, the slice has %d",
+	if (fn->group_size && fn->group_size != n)
+		return pw_fail(-EINVAL, "%s: its collectives are shaped for %u devices, the slice has %u",
 			       fn->name, fn->group_size, n);
 	for (i = 0; i < nin; i++) {
 		const struct pw_sig *want = &fn->params[i];
@@ -221,11 +207,11 @@ int pw_trace_call(struct pw_client *c, struct pw_fn *fn,
 			return ret;
 		edge_type(p, &edges[i], &sig, &nsh);
 		/* Same shard count: same shards; else it must reshard. */
-		if (nsh == (unsigned int)n ? pw_sig_equal(&sig, want) :
+		if (nsh == n ? pw_sig_equal(&sig, want) :
 		    (sig.dtype == want->dtype &&
 		     nsh * pw_sig_bytes(&sig) == n * pw_sig_bytes(want)))
 			continue;
-		return pw_fail(-EINVAL, "%s: input %u is %u shards of %s; the call needs %d shards of %s",
+		return pw_fail(-EINVAL, "%s: input %u is %u shards of %s; the call needs %u shards of %s",
 			       fn->name, i, nsh, pw_sig_format(&sig, a, sizeof(a)),
 			       n, pw_sig_format(want, b, sizeof(b)));
 	}
@@ -238,8 +224,8 @@ int pw_trace_call(struct pw_client *c, struct pw_fn *fn,
 	node->nin = nin;
 	memcpy(node->in, edges, nin * sizeof(edges[0]));
 	for (i = 0; i < fn->nresults; i++) {
-		ret = traced_value(c, p, &fn->results[i], (unsigned int)n, devs,
-				   p->nnodes - 1, i, &out[i]);
+		ret = traced_value(c, p, &fn->results[i], slice, p->nnodes - 1,
+				   i, &out[i]);
 		if (ret) {
 			while (i-- > 0)
 				pw_buffer_put(out[i]);
@@ -247,35 +233,6 @@ int pw_trace_call(struct pw_client *c, struct pw_fn *fn,
 		}
 	}
 	return 0;
-}
-
-int pw_call(struct pw_client *c, struct pw_fn *fn, struct pw_slice *slice,
-	    struct pw_buffer *const *in, unsigned int nin,
-	    struct pw_buffer **out, unsigned int nout)
-{
-	struct pw_batch *b;
-	int ret;
-
-	if (!c || !fn || !slice || (nin && !in) || !out)
-		return pw_fail(-EINVAL, "pw_call: NULL argument");
-	if (nin != fn->nparams || nout != fn->nresults)
-		return pw_fail(-EINVAL, "%s takes %u inputs and gives %u results, not %u and %u",
-			       fn->name, fn->nparams, fn->nresults, nin, nout);
-	if (atomic_load(&c->closing))
-		return pw_fail(-ESHUTDOWN, "client is disconnecting");
-	if (tracing(c))
-		return pw_trace_call(c, fn, slice, in, nin, out);
-	if (c->remote_state)
-		return pw_cr_call(c, fn, slice, in, nin, out);
-	/* OpByOp: a one-node program, sent at once. */
-	b = pw_batch_new(c);
-	if (!b)
-		return pw_fail(-ENOMEM, "out of host memory");
-	pw_building(c->ctrl, true);
-	ret = pw_lower_call(c, b, fn, slice, in, nin, out);
-	pw_sched_submit(c->ctrl, b);
-	pw_building(c->ctrl, false);
-	return ret;
 }
 
 int pw_program_end(struct pw_client *c, struct pw_buffer *const *results,
@@ -319,12 +276,12 @@ int pw_program_end(struct pw_client *c, struct pw_buffer *const *results,
 		node->in[i].output = (unsigned int)results[i]->output;
 	}
 	/* Registered with the controller once; runs name it. */
-	if (c->remote_state) {
-		ret = pw_cr_program_end(p);
-		if (ret) {
-			pw_program_free(p);
-			return ret;
-		}
+	pw_client_lock(c);
+	ret = pw_program_register(p);
+	pw_client_unlock(c);
+	if (ret) {
+		pw_program_free(p);
+		return ret;
 	}
 	*out = p;
 	return 0;
@@ -406,8 +363,7 @@ int pw_program_format(const struct pw_program *p, char *buf, size_t size)
 			    pw_sig_format(&n->sig, sig, sizeof(sig)));
 			break;
 		case PW_NODE_COMPUTE:
-			PUT("%%%u = %s[%u](", i, n->fn->name,
-			    pw_slice_size(n->slice));
+			PUT("%%%u = %s[%u](", i, n->fn->name, n->slice->n);
 			break;
 		case PW_NODE_RESULT:
 			PUT("result(");

@@ -406,7 +406,13 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 		pw_ctl_share_pump(c, now);
 		return 0;
 	}
-	return -ENOENT;
+	/*
+	 * A run that ended here first (its client left, its time ran out,
+	 * it failed elsewhere) while the worker's DONE was on its way.
+	 */
+	pw_ctl_log("DONE of run %u from host %u: the run has ended already",
+		   d->run_id, host);
+	return 0;
 }
 
 void pw_ctl_runs_forget_client(struct pw_controller *c, uint32_t client,

@@ -11,8 +11,8 @@
  * the backlogged client of least pass goes next, so backlogged clients
  * get computations in proportion to their weights). The policy, window and weights are the
  * operator's (pathwaysd's configuration); a client may change them with
- * ADMIN only where the controller says clients administer it (in a
- * process that runs its own, embedded).
+ * ADMIN only where the controller says clients administer it (the one a
+ * process runs for itself, runtime/dcn/local.c).
  */
 #include <errno.h>
 #include <limits.h>

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../util/log.h"
 #include "node.h"
 
 #define PW_NODE_BURST	32
@@ -226,9 +227,9 @@ static void queue_flush(struct pw_node *node, struct pw_node_peer *peer,
 			return;
 		/* Checked when queued: the codec and the check disagree. */
 		if (ret < 0)
-			fprintf(stderr, "pathways: node %u: queued %s to node %u dropped: %s\n",
-				node->id, pw_wire_type_name(m.hdr.type),
-				peer->id, strerror(-ret));
+			pw_log("pathways: node %u: queued %s to node %u dropped: %s",
+			       node->id, pw_wire_type_name(m.hdr.type),
+			       peer->id, strerror(-ret));
 		peer->q_head = q->next;
 		if (!peer->q_head)
 			peer->q_tail = NULL;
@@ -312,9 +313,9 @@ static void node_deliver(struct pw_node *node, uint64_t now)
 			int ret = node->handler(node, p, &msg, now);
 
 			if (ret < 0)
-				fprintf(stderr, "pathways: node %u: %s from node %u: %s\n",
-					node->id, pw_wire_type_name(msg.hdr.type),
-					msg.hdr.src_node, strerror(-ret));
+				pw_log("pathways: node %u: %s from node %u: %s",
+				       node->id, pw_wire_type_name(msg.hdr.type),
+				       msg.hdr.src_node, strerror(-ret));
 		}
 	}
 }

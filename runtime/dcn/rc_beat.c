@@ -80,6 +80,20 @@ static void *beat_main(void *arg)
 	while (!atomic_load(&r->beat_stop)) {
 		input = wait_input(r, &tick);
 		/*
+		 * Messages wait behind a full window and acks came: send
+		 * them now, whatever the client does (it may be waiting on
+		 * another client's work, with this one's runs unsent).
+		 */
+		if (input && !pthread_mutex_trylock(&r->lock)) {
+			bool backlog = r->ctl && pw_node_queued(r->ctl);
+
+			if (backlog)
+				pw_node_step(&r->node, 0);
+			pthread_mutex_unlock(&r->lock);
+			if (backlog)
+				continue;
+		}
+		/*
 		 * Calls came meanwhile: the client is busy and reads what
 		 * comes itself; look again once it has been quiet a while.
 		 */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rclient.c - a client of a remote controller (include/pathways/remote.h):
+ * rclient.c - a client of a controller on the wire (rclient.h):
  * connect, ship functions, make and read buffers, run registered programs
  * with one small RUN each and collect their DONEs. Requests that need an
  * answer wait for it, stepping the client's node; runs do not, so many
@@ -16,6 +16,7 @@
 
 #include "../fn/fn.h"
 #include "../net/transport.h"
+#include "../util/log.h"
 #include "local.h"
 #include "roles.h"
 
@@ -38,12 +39,12 @@ static void count_done(struct pw_remote *r, const struct pw_rc_run *run,
 		       uint32_t status)
 {
 	if (status == ECANCELED) {
-		r->stats.cancelled += run->ncomp;
+		atomic_fetch_add(&r->stats.cancelled, run->ncomp);
 		return;
 	}
-	r->stats.completed += run->ncomp;
 	if (status)
-		r->stats.failed += run->ncomp;
+		atomic_fetch_add(&r->stats.failed, run->ncomp);
+	atomic_fetch_add(&r->stats.completed, run->ncomp);
 }
 
 static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
@@ -144,6 +145,13 @@ int pw_rc_send(struct pw_remote *r, struct pw_wire_msg *m)
 	ret = pw_node_send(&r->node, r->ctl, m, now);
 	if (!ret)
 		r->last_sent_ns = now;
+	/*
+	 * Queued behind a full window: read the acks that came, so it goes
+	 * now and not at the client's next wait (runs of a client that
+	 * sends and waits elsewhere would reach the controller late).
+	 */
+	if (!ret && pw_node_queued(r->ctl))
+		pw_node_step(&r->node, 0);
 	pw_rc_unlock(r);
 	return ret;
 }
@@ -204,6 +212,11 @@ int pw_remote_connect(const char *controller, const char *name,
 	if (controller && pw_parse_addr(controller, &ctl))
 		return pw_fail(-EINVAL, "controller address \"%s\": want a.b.c.d:port",
 			       controller);
+	/*
+	 * The node's log is the user's to ask for (PATHWAYS_LOG=1: standard
+	 * error): a library does not write into its user's output.
+	 */
+	pw_log_default(getenv("PATHWAYS_LOG") ? stderr : NULL);
 	/* No address: the controller and worker run in this process. */
 	if (!controller) {
 		ret = pw_local_get(&ctl);
@@ -532,11 +545,19 @@ int pw_remote_slice_host(const struct pw_remote *r, uint32_t slice)
 
 void pw_remote_stats(struct pw_remote *r, struct pw_client_stats *st)
 {
-	pw_rc_lock(r);
-	/* DONEs that came meanwhile count now, not at the next call. */
-	pw_node_step(&r->node, 0);
-	*st = r->stats;
-	pw_rc_unlock(r);
+	/*
+	 * DONEs that came meanwhile count now, not at the next call; a call
+	 * holding the node (a wait) reads them itself, and is not waited for.
+	 */
+	if (!pthread_mutex_trylock(&r->lock)) {
+		pw_node_step(&r->node, 0);
+		pthread_mutex_unlock(&r->lock);
+	}
+	memset(st, 0, sizeof(*st));
+	st->submitted = atomic_load(&r->stats.submitted);
+	st->completed = atomic_load(&r->stats.completed);
+	st->failed = atomic_load(&r->stats.failed);
+	st->cancelled = atomic_load(&r->stats.cancelled);
 }
 
 uint64_t pw_remote_slice_hbm(const struct pw_remote *r, uint32_t slice)
@@ -714,6 +735,7 @@ static int shard_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 {
 	struct pw_wire_buffer *b;
 	struct pw_wire_msg m;
+	bool done = false;
 	uint64_t off;
 	int ret = 0;
 
@@ -747,7 +769,11 @@ static int shard_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 		pw_rc_lock(r);
 		while (!ret && pw_node_queued(r->ctl) > 4 * PW_RCHAN_WINDOW)
 			ret = rc_step(r, pw_now_ns() + 10000000ull);
+		/* The worker answered early: it refused the buffer (no HBM). */
+		done = r->have_status;
 		pw_rc_unlock(r);
+		if (done)
+			break;
 	}
 	return ret ? ret : wait_status(r, NULL);
 }
@@ -982,7 +1008,7 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	if (ret)
 		run->used = false;
 	else
-		r->stats.submitted += run->ncomp;
+		atomic_fetch_add(&r->stats.submitted, run->ncomp);
 	pw_rc_unlock(r);
 	if (ret)
 		return pw_fail(ret, "run: sending: %s", strerror(-ret));

@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include <pathways/remote.h>
+#include "rclient.h"
 #include <pathways/rm.h>
 
 #include "../net/dp.h"
@@ -761,7 +761,8 @@ struct pw_rc_slice {
  * @nprogs: see @progs.
  * @local: its controller runs in this process (runtime/dcn/local.c).
  * @stats: computations of its runs: submitted, and completed, failed or
- *	cancelled as their DONEs came (hbm_bytes unused).
+ *	cancelled as their DONEs came; atomic, so that another thread
+ *	reads them while a call waits holding @lock.
  * @slices: slices it made (@nslices).
  * @nslices: see @slices.
  * @lock: held while a call (or the heartbeat thread) uses @node.
@@ -799,7 +800,12 @@ struct pw_remote {
 	struct pw_rc_prog *progs;
 	unsigned int nprogs;
 	bool local;
-	struct pw_client_stats stats;
+	struct {
+		atomic_uint_fast64_t submitted;
+		atomic_uint_fast64_t completed;
+		atomic_uint_fast64_t failed;
+		atomic_uint_fast64_t cancelled;
+	} stats;
 	struct pw_rc_slice *slices;
 	unsigned int nslices;
 	pthread_mutex_t lock;

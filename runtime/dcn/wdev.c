@@ -26,7 +26,7 @@ int pw_wdev_open(struct pw_wdev *w, unsigned int ndev)
 		return -EINVAL;
 	w->efd = -1;
 	/* The island is ours alone while we drive it (claim.h). */
-	ret = pw_island_claim(PW_ISLAND_WORKER);
+	ret = pw_island_claim();
 	if (ret)
 		return ret;
 	for (d = 0; d < ndev; d++) {

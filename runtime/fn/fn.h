@@ -39,6 +39,9 @@ uint64_t pw_sig_bytes(const struct pw_sig *sig);
 bool pw_sig_equal(const struct pw_sig *a, const struct pw_sig *b);
 /* "f32[2,3]" into @buf; returns @buf. */
 const char *pw_sig_format(const struct pw_sig *sig, char *buf, size_t size);
+/* A checked signature; -EINVAL with a message naming what is wrong. */
+int pw_sig_make(struct pw_sig *sig, enum pwtpu_dtype dtype,
+		unsigned int rank, const uint32_t *shape);
 
 /**
  * struct pw_fn_dev - the function loaded on one device (worker-owned)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fn_sig.c - signatures of parameters and results: their size, equality
- * and how messages spell them ("f32[2,3]", "i32[]").
+ * fn_sig.c - signatures of parameters, results and buffer shards: their
+ * checks, size, equality and how messages spell them ("f32[2,3]", "i32[]").
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "fn_ir.h"
 
@@ -68,4 +70,29 @@ const char *pw_sig_format(const struct pw_sig *sig, char *buf, size_t size)
 	if (used < size)
 		snprintf(buf + used, size - used, "]");
 	return buf;
+}
+
+int pw_sig_make(struct pw_sig *sig, enum pwtpu_dtype dtype,
+		unsigned int rank, const uint32_t *shape)
+{
+	unsigned int i;
+
+	memset(sig, 0, sizeof(*sig));
+	if (dtype < PWTPU_DT_F32 || dtype > PWTPU_DT_I32)
+		return pw_fail(-EINVAL, "unknown dtype %d", dtype);
+	if (rank > PW_MAX_RANK || (rank && !shape))
+		return pw_fail(-EINVAL, "rank %u: must be 0..%d with a shape",
+			       rank, PW_MAX_RANK);
+	sig->dtype = dtype;
+	sig->rank = rank;
+	for (i = 0; i < rank; i++) {
+		if (!shape[i] || shape[i] > PWTPU_MAX_ELEMS)
+			return pw_fail(-EINVAL, "extent %u of dimension %u is out of range",
+				       shape[i], i);
+		sig->shape[i] = shape[i];
+	}
+	if (pw_sig_bytes(sig) > (uint64_t)PWTPU_MAX_ELEMS * 4)
+		return pw_fail(-EINVAL, "shard of %llu bytes is too large",
+			       (unsigned long long)pw_sig_bytes(sig));
+	return 0;
 }

@@ -2,8 +2,9 @@
 /*
  * loop.c - the in-process transport (transport.h): endpoints of one
  * process exchange datagrams through memory, without sockets, so that
- * the embedded runtime runs the same controller, worker and client code
- * as pathwaysd's hosts (docs/runtime.md), each role on its own thread.
+ * a client with no address runs the same controller, worker and client
+ * code as pathwaysd's hosts (docs/runtime.md), each role on its own
+ * thread.
  *
  * Endpoints are found by the address they were opened at, in one table
  * per process. A send copies the datagram into the destination's queue

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -24,8 +25,7 @@
 static pthread_mutex_t claim_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t claim_once = PTHREAD_ONCE_INIT;
 static int claim_fd = -1;
-static unsigned int claim_refs;
-static enum pw_island_driver claim_driver;
+static bool claimed;
 
 /* A forked child holds no claim, whatever descriptors it inherited. */
 static void claim_atfork_child(void)
@@ -33,8 +33,7 @@ static void claim_atfork_child(void)
 	if (claim_fd >= 0)
 		close(claim_fd);
 	claim_fd = -1;
-	claim_refs = 0;
-	claim_driver = 0;
+	claimed = false;
 	pthread_mutex_init(&claim_lock, NULL);
 }
 
@@ -109,7 +108,7 @@ static int refuse(unsigned int dev, const char *path, int fd)
 		       island, path);
 }
 
-int pw_island_claim(enum pw_island_driver driver)
+int pw_island_claim(void)
 {
 	unsigned int devs[PWTPU_MAX_GANG];
 	char path[64];
@@ -117,15 +116,8 @@ int pw_island_claim(enum pw_island_driver driver)
 
 	pthread_once(&claim_once, claim_init);
 	pthread_mutex_lock(&claim_lock);
-	if (claim_refs && claim_driver != driver) {
-		ret = pw_fail(-EBUSY, "this process drives the island already through %s: one runtime per island",
-			      claim_driver == PW_ISLAND_EMBEDDED ?
-			      "pw_connect() without an address" :
-			      "its in-process pathwaysd roles");
-		goto out;
-	}
-	if (claim_refs) {
-		claim_refs++;
+	if (claimed) {
+		ret = pw_fail(-EBUSY, "this process drives the island already (its worker): one worker per island");
 		goto out;
 	}
 	/* The lowest index: every process locks the same node. */
@@ -149,8 +141,7 @@ int pw_island_claim(enum pw_island_driver driver)
 		goto out;
 	}
 	claim_fd = fd;
-	claim_refs = 1;
-	claim_driver = driver;
+	claimed = true;
 out:
 	pthread_mutex_unlock(&claim_lock);
 	return ret;
@@ -159,9 +150,10 @@ out:
 void pw_island_release(void)
 {
 	pthread_mutex_lock(&claim_lock);
-	if (claim_refs && --claim_refs == 0) {
+	if (claimed) {
 		close(claim_fd);
 		claim_fd = -1;
+		claimed = false;
 	}
 	pthread_mutex_unlock(&claim_lock);
 }

@@ -21,6 +21,16 @@ void pw_log_to(FILE *f)
 	atomic_store(&pw_log_set_once, true);
 }
 
+void pw_log_default(FILE *f)
+{
+	bool was = false;
+	FILE *none = NULL;
+
+	/* Only where nothing chose before (pathwaysd's stdout stays). */
+	if (atomic_compare_exchange_strong(&pw_log_set_once, &was, true))
+		atomic_compare_exchange_strong(&pw_log_file, &none, f);
+}
+
 void pw_log(const char *fmt, ...)
 {
 	FILE *f = atomic_load(&pw_log_set_once) ? atomic_load(&pw_log_file) :

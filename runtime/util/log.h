@@ -10,6 +10,8 @@
 
 /* Where pw_log() writes from now on: a stream, or NULL for nowhere. */
 void pw_log_to(FILE *f);
+/* The same, unless pw_log_to() or pw_log_default() chose already. */
+void pw_log_default(FILE *f);
 /* One line (no newline in @fmt); standard output until pw_log_to(). */
 void pw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -1,5 +1,5 @@
-# Tests of remote clients over a pathwaysd cluster (include/pathways/
-# remote.h): test_remote runs on testbed host 0 while pathwaysd runs on
+# Tests of clients over a pathwaysd cluster (the wire-level client,
+# runtime/dcn/rclient.h): test_remote runs on testbed host 0 while pathwaysd runs on
 # every host; selftests/dcn/test_remote.sh boots them (tools/testbed-multi)
 # and runs it over the RDMA and the TCP data plane.
 DCN_TEST_DIR := $(BUILD)/selftests/dcn

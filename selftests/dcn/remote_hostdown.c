@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <pathways/remote.h>
+#include "../../runtime/dcn/rclient.h"
 
 /* Host 2's step: 9 s (a program may model at most 10), three times. */
 #define DELAY_STEPS	9

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <pathways/remote.h>
+#include "../../runtime/dcn/rclient.h"
 
 #include "kselftest_harness.h"
 #include "fake_worker.h"

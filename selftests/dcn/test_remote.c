@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_remote.c - remote clients of a pathwaysd cluster of two or more
- * hosts (include/pathways/remote.h), run on a testbed host by
+ * hosts (runtime/dcn/rclient.h), run on a testbed host by
  * selftests/dcn/remote-scenario.sh with $PW_CONTROLLER set.
  *
  * The pipeline test puts the four layers of a model on four devices of
@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <pathways/remote.h>
+#include "../../runtime/dcn/rclient.h"
 
 #include "kselftest_harness.h"
 

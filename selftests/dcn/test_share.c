@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <pathways/remote.h>
+#include "../../runtime/dcn/rclient.h"
 
 #include "kselftest_harness.h"
 #include "fake_worker.h"

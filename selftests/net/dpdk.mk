@@ -11,7 +11,8 @@ $(NET_TEST_DIR)/test_dpdk: $(NET_TEST_DIR)/test_dpdk.o $(NET_TEST_OBJS) \
 	$(CC) -o $@ $^ $(USER_LDLIBS) $(PW_DPDK_LIBS)
 
 $(NET_TEST_DIR)/dpdk_ping: $(NET_TEST_DIR)/dpdk_ping.o $(NET_TEST_OBJS) \
-		$(NET_DPDK_OBJS) $(BUILD)/runtime/dcn/node.o
+		$(NET_DPDK_OBJS) $(BUILD)/runtime/dcn/node.o \
+		$(BUILD)/runtime/util/log.o
 	$(CC) -o $@ $^ $(USER_LDLIBS) $(PW_DPDK_LIBS)
 
 HOST_TESTS += $(NET_TEST_DIR)/test_dpdk

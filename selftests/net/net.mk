@@ -21,7 +21,7 @@ HOST_TESTS += $(NET_TEST_DIR)/test_wire $(NET_TEST_DIR)/test_rchan \
 # needs none of net_common's generators.
 $(NET_TEST_DIR)/test_node: $(NET_TEST_DIR)/test_node.o \
 		$(patsubst %.c,$(BUILD)/%.o,$(PW_NET_SRCS)) \
-		$(BUILD)/runtime/dcn/node.o
+		$(BUILD)/runtime/dcn/node.o $(BUILD)/runtime/util/log.o
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 HOST_TESTS += $(NET_TEST_DIR)/test_node

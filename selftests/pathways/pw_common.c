@@ -16,7 +16,7 @@
 
 #include <pwtpu/pwtpu_dev.h>
 
-#include <pathways/remote.h>
+#include "../../runtime/dcn/rclient.h"
 
 #include "pw_common.h"
 

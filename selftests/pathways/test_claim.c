@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_claim.c - one process drives an island (runtime/util/claim.c):
- * a second process that starts its own embedded runtime, or a pathwaysd
- * worker, over the same devices is refused with -EBUSY and a message
+ * a second process that starts its own in-process controller and worker
+ * (pw_connect() with no address), or a pathwaysd worker, over the same
+ * devices is refused with -EBUSY and a message
  * naming the holder and pathwaysd; the island is free again once the
  * holder disconnects or dies. Runs in the testbed with pwtpu.ko loaded.
  */

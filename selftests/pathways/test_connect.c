@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_connect.c - pathways.h against a pathwaysd controller: the same
- * calls as the embedded runtime, with an address (or PATHWAYS_CONTROLLER)
- * instead of none. A controller and this host's worker run as daemons
+ * calls as with the controller a process runs itself, with an address
+ * (or PATHWAYS_CONTROLLER) instead of none. A controller and this host's worker run as daemons
  * on loopback; the client makes slices the controller places, sharded
  * buffers, SPMD calls (an all-reduce among them), and a traced program
  * over two slices with a captured buffer, run twice; the values are
- * checked. Weights and policies are the operator's (-EPERM), devices
- * are the controller's to know (-EOPNOTSUPP), and when the client
+ * checked. Weights, policies and devices out of service are the
+ * operator's (-EPERM), and when the client
  * disconnects the workers hold nothing of it. Runs in the testbed with
  * pwtpu.ko loaded.
  */

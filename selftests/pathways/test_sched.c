@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_sched.c - the island scheduler: concurrent clients whose
- * collectives overlap on every device never deadlock, while the same
- * kind of work handed to the devices without the scheduler's consistent
- * order does (the driver breaks it with -ETIMEDOUT); proportional share
- * by weight under SHARE, equal shares under FIFO, and the policy switched
- * while work is queued.
+ * test_sched.c - the island scheduler (the controller's, for every
+ * client): concurrent clients whose collectives overlap on every device
+ * never deadlock (the driver's test_gang shows that crossed gangs
+ * would); proportional share by weight under SHARE, equal shares under
+ * FIFO, and the policy switched while work is queued.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -155,43 +154,7 @@ TEST(concurrent_collectives_do_not_deadlock)
 		}
 		pw_disconnect(w[i].client);
 	}
-}
-
-/*
- * Two clients whose gangs reach the devices in opposite orders (the
- * bypass pushes members one device at a time, a client of odd index from
- * the last device down): some device queue holds A before B while
- * another holds B before A, and the members wait for each other until
- * the driver's gang timeout fails them. Afterwards the devices work.
- */
-TEST(bypassed_gang_order_deadlocks)
-{
-	unsigned int i, timedout = 0;
-	struct coll_worker w[2];
-
-	PWT_NEED_DEVICES(2);
-	memset(w, 0, sizeof(w));
-	for (i = 0; i < 2; i++) {
-		w[i].client = pwt_connect(i ? "down" : "up", 0);
-		ASSERT_NE(NULL, w[i].client);
-		pw_debug_bypass_gang_order(w[i].client, true);
-		w[i].ncalls = 3;
-		w[i].k = (float)i;
-	}
-	run_workers(w, 2);
-	for (i = 0; i < 2; i++) {
-		EXPECT_EQ(0, w[i].err) {
-			TH_LOG("client %u: %s", i, w[i].msg);
-		}
-		/* Whatever did not time out completed correctly. */
-		EXPECT_EQ(0u, w[i].other) {
-			TH_LOG("client %u: %s", i, strerror(-w[i].other_err));
-		}
-		EXPECT_EQ(0u, w[i].wrong);
-		timedout += w[i].timedout;
-		pw_disconnect(w[i].client);
-	}
-	EXPECT_LT(0u, timedout);
+	/* Nothing of theirs is left behind on the devices. */
 	check_devices_work(_metadata);
 }
 

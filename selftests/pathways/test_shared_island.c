@@ -8,7 +8,7 @@
  * driver's gang timeout and every result is right, whether the operator
  * has the island schedule runs FIFO or by proportional share (a window
  * of two runs on the island, the clients weighted 3 by their name).
- * (Two processes with embedded runtimes get "island in use" instead:
+ * (Two processes each running their own get "island in use" instead:
  * test_claim.) Runs in the testbed with pwtpu.ko loaded.
  */
 #include <errno.h>

@@ -15,7 +15,7 @@ HOST_TESTS += $(TOOLS_TEST_DIR)/test_pwtrace
 $(TOOLS_TEST_DIR)/test_pwbench_echo: $(TOOLS_TEST_DIR)/test_pwbench_echo.o \
 		$(BUILD)/tools/pwbench_echo.o \
 		$(patsubst %.c,$(BUILD)/%.o,$(PW_NET_SRCS)) \
-		$(BUILD)/runtime/dcn/node.o
+		$(BUILD)/runtime/dcn/node.o $(BUILD)/runtime/util/log.o
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 HOST_TESTS += $(TOOLS_TEST_DIR)/test_pwbench_echo

@@ -1,29 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * remote.h - a Pathways client of a remote controller (pathwaysd) over
- * the DCN (libpathways, runtime/dcn/, docs/dcn.md).
+ * rclient.h - the wire-level client of a controller (runtime/dcn/
+ * rclient.c, rprog.c, rc_beat.c; docs/dcn.md). Internal: pathways.h's
+ * client (runtime/client/) is built on it, and tests and benchmarks of
+ * the controller use it directly; users use pathways.h.
  *
  * The client talks to the controller only. It ships compiled functions
- * (built with pathways.h's builder), makes buffers on any host's devices
- * from host memory, describes a program once (arguments, computations
- * placed on (host, device), results), and then runs it with one small
- * message per run: the controller sends each worker its part in one PLAN;
- * edges between islands go over the data plane (RDMA, or TCP where no
- * RDMA device exists). Runs are asynchronous: a run returns a ticket and
- * its result buffer ids at once; pw_remote_wait() waits for it.
- *
- * Values here have one shard on one device; functions with collectives
- * stay on one island (pathways.h). Functions return 0 (or a value >= 0)
- * or a negative errno, with pw_last_error() naming what was wrong.
+ * (built with pathways.h's builder), asks for slices, makes sharded
+ * buffers from host memory, describes a program once (arguments,
+ * computations on slices, results), and then runs it with one small
+ * message per run: the controller sends each worker its part in one
+ * PLAN; edges between islands go over the data plane (RDMA, or TCP where
+ * no RDMA device exists). Runs are asynchronous: a run returns a ticket
+ * and its result buffer ids at once; pw_remote_wait() waits for it.
+ * Functions return 0 (or a value >= 0) or a negative errno, with
+ * pw_last_error() naming what was wrong.
  */
-#ifndef PATHWAYS_REMOTE_H
-#define PATHWAYS_REMOTE_H
+#ifndef PW_RUNTIME_DCN_RCLIENT_H
+#define PW_RUNTIME_DCN_RCLIENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pathways.h"
+#include <pathways/pathways.h>
 
 struct pw_remote;
 struct pw_rprog;
@@ -42,7 +42,7 @@ struct pw_rprog;
  */
 int pw_remote_connect(const char *controller, const char *name,
 		      struct pw_remote **r);
-/* Close; the client's buffers on workers are freed (FREE) first. */
+/* Close (BYE): the controller and workers free all the client had. */
 void pw_remote_close(struct pw_remote *r);
 /* Devices of host @host's island (0: no such host up at connect time). */
 unsigned int pw_remote_host_devices(const struct pw_remote *r,
@@ -50,8 +50,7 @@ unsigned int pw_remote_host_devices(const struct pw_remote *r,
 
 /*
  * Register @fn with the controller: *@fn_id names it in programs. The
- * controller ships it to each worker that runs it. -EOPNOTSUPP for a
- * function with collectives.
+ * controller ships it to each worker that runs it.
  */
 int pw_remote_function(struct pw_remote *r, const struct pw_fn *fn,
 		       uint32_t *fn_id);
@@ -188,4 +187,4 @@ int pw_remote_wait(struct pw_remote *r, uint32_t ticket);
 int pw_remote_run(struct pw_remote *r, uint32_t prog, const uint32_t *args,
 		  unsigned int nargs, uint32_t *results, unsigned int nres);
 
-#endif /* PATHWAYS_REMOTE_H */
+#endif /* PW_RUNTIME_DCN_RCLIENT_H */
