@@ -4,11 +4,16 @@
  * stage, each stage on its own 2-device slice; the batch is cut into
  * micro-batches that flow through the stages, all traced into one
  * program, so that stage s works on micro-batch m while stage s+1 works
- * on micro-batch m-1. Activations move between slices over the mesh
- * links. The result must equal, bit for bit, the unpipelined model: the
- * four layers fused in one function over the whole batch on one device.
+ * on micro-batch m-1. The controller places the slices (on a cluster,
+ * on the least loaded islands, so stages land on several); activations
+ * move between slices by the workers, over the data plane between
+ * islands. The result must equal, bit for bit, the unpipelined model:
+ * the four layers fused in one function over the whole batch on one
+ * device.
  *
- * Usage: pipeline [micro-batches]   (default 4; divides 32)
+ * Usage: pipeline [--connect IP:PORT] [micro-batches]  (default 4;
+ *   divides 32); --connect runs on a pathwaysd cluster (also
+ *   PATHWAYS_CONTROLLER).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +74,8 @@ static int fail(const char *what)
 int main(int argc, char **argv)
 {
 	const uint32_t sw[2] = { WIDTH, WIDTH }, sb[1] = { WIDTH };
-	int mb = argc > 1 ? atoi(argv[1]) : 4, ret = 1, m, s, i;
+	struct pw_connect_opts opts = { .name = "pipeline" };
+	int mb = 4, ret = 1, m, s, i;
 	static float x[ROWS * WIDTH], piped[ROWS * WIDTH], whole[ROWS * WIDTH];
 	static float hw[STAGES][WIDTH * WIDTH], hb[STAGES][WIDTH];
 	struct pw_buffer *w[STAGES], *bias[STAGES], *wone[STAGES * 2 + 1];
@@ -82,6 +88,16 @@ int main(int argc, char **argv)
 	unsigned int seed = 7;
 	uint32_t rows;
 
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--connect") && i + 1 < argc) {
+			opts.address = argv[++i];
+		} else if (argv[i][0] != '-') {
+			mb = atoi(argv[i]);
+		} else {
+			fprintf(stderr, "usage: pipeline [--connect IP:PORT] [micro-batches]\n");
+			return 2;
+		}
+	}
 	if (mb < 1 || ROWS % (2 * mb)) {
 		fprintf(stderr, "pipeline: %d micro-batches: must divide %d in even parts\n",
 			mb, ROWS);
@@ -96,7 +112,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < WIDTH; i++)
 			hb[s][i] = rnd(&seed) * 0.1f;
 	}
-	if (pw_connect(NULL, &cl))
+	if (pw_connect(&opts, &cl))
 		return fail("connect");
 	stage_fn = model_fn("stage", 1, rows);
 	whole_fn = model_fn("model", STAGES, ROWS);
@@ -116,6 +132,9 @@ int main(int argc, char **argv)
 			fail("stage");
 			goto out;
 		}
+		printf("stage %d: host %d, devices %d %d\n", s,
+		       pw_slice_host(stage[s]), pw_slice_device(stage[s], 0),
+		       pw_slice_device(stage[s], 1));
 	}
 
 	/* Micro-batch m enters stage 0 as argument m; results in order. */

@@ -91,6 +91,8 @@ int pw_add_slice(struct pw_vset *vset, unsigned int n, const char *shape,
 unsigned int pw_slice_size(const struct pw_slice *slice);
 /* The island device virtual device @v of @slice is on, or -EINVAL. */
 int pw_slice_device(const struct pw_slice *slice, unsigned int v);
+/* The host whose island holds @slice (its worker's number; 0 alone). */
+int pw_slice_host(const struct pw_slice *slice);
 
 /*
  * Take device @dev out of service / back in (the operator's: pathwaysd

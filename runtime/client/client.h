@@ -71,6 +71,7 @@ struct pw_vset {
 /**
  * struct pw_slice - a slice the controller placed for a client
  * @rid: the controller's slice.
+ * @host: the host whose island holds it.
  * @n: virtual devices.
  * @devs: the island device of each virtual device.
  * @failed_dev: 1 + the device this client took out of service under the
@@ -78,6 +79,7 @@ struct pw_vset {
  */
 struct pw_slice {
 	uint32_t rid;
+	int host;
 	unsigned int n;
 	uint8_t devs[PW_RM_MAX_DEVICES];
 	int failed_dev;

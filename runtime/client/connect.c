@@ -172,6 +172,7 @@ int pw_add_slice(struct pw_vset *vset, unsigned int n, const char *shape,
 	ret = pw_remote_slice(c->r, n, shape, &s->rid);
 	if (!ret) {
 		s->n = n;
+		s->host = pw_remote_slice_host(c->r, s->rid);
 		for (v = 0; v < n; v++)
 			s->devs[v] = (uint8_t)pw_remote_slice_device(c->r,
 								     s->rid, v);
@@ -197,6 +198,13 @@ int pw_slice_device(const struct pw_slice *slice, unsigned int v)
 		return pw_fail(-EINVAL, "virtual device %u of a slice of %u",
 			       v, slice ? slice->n : 0);
 	return slice->devs[v];
+}
+
+int pw_slice_host(const struct pw_slice *slice)
+{
+	if (!slice)
+		return pw_fail(-EINVAL, "pw_slice_host: no slice");
+	return slice->host;
 }
 
 int pw_slice_check(const struct pw_slice *s)

@@ -66,6 +66,11 @@ for mode in rdma tcp; do
 		PW_WORKER0_PID=$worker \
 		"$B/selftests/dcn/test_remote" 2>&1 | sed "s/^/$mode: /"
 	((PIPESTATUS[0] == 0)) || rc=1
+	# The examples as a user runs them against the cluster.
+	for ex in "fig2" "pipeline 4" "mlp 20"; do
+		$B/examples/$ex --connect "${ips[0]}:$p" 2>&1 | sed "s/^/$mode-ex: /"
+		((PIPESTATUS[0] == 0)) || rc=1
+	done
 	# The client that died is given up on after 3 s: let that happen.
 	sleep 5
 	kill -TERM "$ctl" "$worker"

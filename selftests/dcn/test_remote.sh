@@ -25,7 +25,7 @@ PWTPU_OUTDIR=$out tools/testbed-multi -n 2 --rxe "${netem[@]}" \
 h0=$out/host0.log
 
 echo "TAP version 13"
-echo "1..$((${#netem[@]} ? 9 : 10))"
+echo "1..$((${#netem[@]} ? 11 : 12))"
 check "both hosts exit 0" '((rc == 0))'
 check "the rdma cluster's workers use RDMA verbs" \
 	'(($(grep -c "^wk[01]-rdma: worker [01]: data plane rdma" "$h0" "$out/host1.log" |
@@ -36,6 +36,18 @@ check "the tcp cluster's workers use TCP" \
 check "the pipeline across islands gives one result over RDMA and TCP" \
 	'[[ -s $out/digest-rdma && -s $out/digest-tcp ]] &&
 	 cmp -s "$out/digest-rdma" "$out/digest-tcp"'
+# As on one host (examples/fig2, pipeline, mlp), with the pipeline's
+# stages and the MLP's two slices placed on both islands by the
+# controller, the MLP's gradients crossing between them every step.
+check "fig2 and pipeline --connect give their one-host results, stages on both islands" \
+	'(($(grep -c "^\(rdma\|tcp\)-ex: (3 5) (2 4)$" "$h0") == 2)) &&
+	 (($(grep -c "^\(rdma\|tcp\)-ex: pipelined result equals the unpipelined model" "$h0") == 2)) &&
+	 grep -q "^rdma-ex: stage [0-9]: host 0," "$h0" &&
+	 grep -q "^rdma-ex: stage [0-9]: host 1," "$h0"'
+check "mlp --connect trains over both islands, losses within 1e-6 of one island's" \
+	'(($(grep -c "^\(rdma\|tcp\)-ex: data-parallel MLP .*: slice 0 on host [01], slice 1 on host [01]$" "$h0") == 2)) &&
+	 ! grep -q "^\(rdma\|tcp\)-ex: data-parallel MLP .*slice 0 on host \([01]\), slice 1 on host \2$" "$h0" &&
+	 (($(grep -c "^\(rdma\|tcp\)-ex: loss 0.6[0-9]* -> " "$h0") == 2))'
 check "the harness ran over both clusters" \
 	'(($(grep -c "^\(rdma\|tcp\): # Totals" "$h0") == 2))'
 # (A status client that exits before acknowledging may be given up on too.)

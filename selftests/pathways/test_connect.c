@@ -254,6 +254,9 @@ TEST_F(conn, the_operator_owns_weights_and_devices)
 	EXPECT_LE(0, pw_slice_device(s, 0));
 	EXPECT_GT((int)self->ndev, pw_slice_device(s, 0));
 	EXPECT_EQ(-EINVAL, pw_slice_device(s, 1));
+	/* One host's island: the worker the cluster started, host 0. */
+	EXPECT_EQ(0, pw_slice_host(s));
+	EXPECT_EQ(-EINVAL, pw_slice_host(NULL));
 	/* A slice no island can hold. */
 	EXPECT_EQ(NULL, slice_of(self->c, self->ndev + 1, NULL));
 }
