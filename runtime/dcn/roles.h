@@ -550,6 +550,8 @@ enum pw_wk_cmd_state {
  * @issue_ns: when it was issued (device times count from it).
  * @held: see @nheld.
  * @bos: EXEC: the buffer objects it binds, read when the ring is flushed.
+ * @pieces: COPY_PEER: device copies (one per input it reads) not done.
+ * @pieces_err: COPY_PEER: the first error of one that is.
  * @outs_made: outputs made so far (all of them once its run is not
  *	waiting for HBM at it).
  * @free_out: outputs (bits) the client freed before they were made.
@@ -570,6 +572,8 @@ struct pw_wk_cmd {
 	uint64_t issue_ns;
 	struct pw_wbuf *held[PW_WIRE_MAX_BUFS];
 	uint32_t bos[PW_WIRE_MAX_BUFS];
+	uint16_t pieces;
+	int pieces_err;
 	unsigned int outs_made;
 	uint16_t free_out;
 	struct pwtpu_gang *gang;

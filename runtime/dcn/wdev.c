@@ -69,11 +69,28 @@ void pw_wdev_close(struct pw_wdev *w)
 	pw_island_release();
 }
 
+/* Queue @cmd (an @op) on @dev's queue with @tag. */
+static int queue_cmd(struct pw_wdev *w, unsigned int dev, uint32_t op,
+		     const struct pwtpu_cmd *cmd, uint64_t tag)
+{
+	struct io_uring_sqe *sqe;
+
+	sqe = io_uring_get_sqe(&w->ring);
+	if (!sqe && pw_wdev_flush(w) >= 0)
+		sqe = io_uring_get_sqe(&w->ring);
+	if (!sqe)
+		return -EBUSY;
+	/* The driver copies the command (and the BO list) at submission. */
+	pwtpu_prep_uring_cmd(sqe, w->fd[dev], op, cmd);
+	io_uring_sqe_set_data64(sqe, tag);
+	w->inflight++;
+	return 0;
+}
+
 int pw_wdev_exec(struct pw_wdev *w, unsigned int dev, uint32_t prog,
 		 const uint32_t *bos, unsigned int nbos,
 		 const struct pwtpu_gang *gang, uint64_t tag)
 {
-	struct io_uring_sqe *sqe;
 	struct pwtpu_cmd cmd;
 
 	if (dev >= w->ndev)
@@ -82,17 +99,26 @@ int pw_wdev_exec(struct pw_wdev *w, unsigned int dev, uint32_t prog,
 	if (prog)
 		pwtpu_cmd_exec(&cmd, prog, bos, nbos);
 	cmd.gang_ptr = (uintptr_t)gang;
-	sqe = io_uring_get_sqe(&w->ring);
-	if (!sqe && pw_wdev_flush(w) >= 0)
-		sqe = io_uring_get_sqe(&w->ring);
-	if (!sqe)
-		return -EBUSY;
-	/* The driver copies the command (and the BO list) at submission. */
-	pwtpu_prep_uring_cmd(sqe, w->fd[dev],
-			     prog ? PWTPU_CMD_EXEC : PWTPU_CMD_NOP, &cmd);
-	io_uring_sqe_set_data64(sqe, tag);
-	w->inflight++;
-	return 0;
+	return queue_cmd(w, dev, prog ? PWTPU_CMD_EXEC : PWTPU_CMD_NOP, &cmd,
+			 tag);
+}
+
+int pw_wdev_copy_peer(struct pw_wdev *w, unsigned int dev, uint32_t bo,
+		      uint64_t offset, uint64_t length, unsigned int peer_dev,
+		      uint32_t peer_bo, uint64_t peer_offset, uint64_t tag)
+{
+	struct pwtpu_cmd cmd;
+
+	if (dev >= w->ndev || peer_dev >= w->ndev)
+		return -EINVAL;
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.handle = bo;
+	cmd.offset = offset;
+	cmd.length = length;
+	cmd.peer_fd = w->fd[peer_dev];
+	cmd.peer_handle = peer_bo;
+	cmd.peer_offset = peer_offset;
+	return queue_cmd(w, dev, PWTPU_CMD_COPY_PEER, &cmd, tag);
 }
 
 int pw_wdev_flush(struct pw_wdev *w)

@@ -51,6 +51,14 @@ void pw_wdev_close(struct pw_wdev *w);
 int pw_wdev_exec(struct pw_wdev *w, unsigned int dev, uint32_t prog,
 		 const uint32_t *bos, unsigned int nbos,
 		 const struct pwtpu_gang *gang, uint64_t tag);
+/*
+ * Queue a COPY_PEER on @dev: @length bytes at @offset of its buffer
+ * object @bo to @peer_offset of @peer_dev's @peer_bo, over the mesh
+ * links; errors as pw_wdev_exec().
+ */
+int pw_wdev_copy_peer(struct pw_wdev *w, unsigned int dev, uint32_t bo,
+		      uint64_t offset, uint64_t length, unsigned int peer_dev,
+		      uint32_t peer_bo, uint64_t peer_offset, uint64_t tag);
 /* Submit what is queued: commands submitted, or -EIO. */
 int pw_wdev_flush(struct pw_wdev *w);
 /* Up to @max finished commands, without waiting: their count. */

@@ -281,20 +281,24 @@ static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
 }
 
 /*
- * COPY_PEER on one island: the host copies between the mappings. The
- * output is @bytes of the inputs' concatenation, after @skip of them:
- * one input whole (a move), or a range over several (resharding).
+ * COPY_PEER on one island: the output is @bytes of the inputs'
+ * concatenation, after @skip of them: one input whole (a move), or a
+ * range over several (resharding). Each input's piece is the device's
+ * COPY_PEER over the mesh links, in the source device's queue; the
+ * output is being written (FILLING) until the last piece is done, since
+ * a reader on its device is not ordered behind copies on others.
  */
 static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
-		      struct pw_wk_cmd *c)
+		      struct pw_wk_cmd *c, unsigned int idx)
 {
 	const struct pw_wire_plan_cmd *pc = &c->c;
 	uint64_t skip = pc->skip, pos = 0;
 	struct pw_wbuf *src, *dst;
-	unsigned int i;
+	unsigned int i, n = 0;
 	int err = 0, ret;
 
-	if (!pc->nin || pc->nin >= PW_WIRE_MAX_BUFS || pc->nout != 1)
+	if (!pc->nin || pc->nin >= PW_WIRE_MAX_BUFS || pc->nout != 1 ||
+	    pc->dev >= w->dev.ndev)
 		return -EINVAL;
 	for (i = 0; i < pc->nin; i++)
 		if (!input_ok(cmd_buf(w, r, c, i), pc->dev, false, &err))
@@ -309,7 +313,24 @@ static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
 	src = c->held[0];
 	if (pc->nin == 1 && !skip && src->bytes == pc->bytes)
 		dst->sig = src->sig;
+	/* Check the plan whole before any piece goes. */
 	for (i = 0; i < pc->nin && pos < pc->bytes; i++) {
+		src = c->held[i];
+		if (skip >= src->bytes) {
+			skip -= src->bytes;
+			continue;
+		}
+		pos += src->bytes - skip < pc->bytes - pos ?
+		       src->bytes - skip : pc->bytes - pos;
+		skip = 0;
+	}
+	/* Inputs shorter than the range, or one not used: a bad plan. */
+	if (pos != pc->bytes || i != pc->nin || pc->bytes > dst->bytes)
+		return -EINVAL;
+	dst->state = PW_WBUF_FILLING;
+	c->pieces = 0;
+	c->pieces_err = 0;
+	for (i = 0, pos = 0, skip = pc->skip; i < pc->nin; i++) {
 		uint64_t len;
 
 		src = c->held[i];
@@ -320,15 +341,20 @@ static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
 		len = src->bytes - skip;
 		if (len > pc->bytes - pos)
 			len = pc->bytes - pos;
-		memcpy((uint8_t *)dst->bo.map + pos,
-		       (const uint8_t *)src->bo.map + skip, len);
+		ret = pw_wdev_copy_peer(&w->dev, src->dev, src->bo.handle,
+					skip, len, pc->dev, dst->bo.handle,
+					pos, TAG(r - w->runs, idx, r->id));
+		if (ret)
+			break;
+		n++;
 		pos += len;
 		skip = 0;
 	}
-	/* Inputs shorter than the range, or one not used: a bad plan. */
-	if (pos != pc->bytes || i != pc->nin)
-		return -EINVAL;
-	return 2;	/* done already */
+	/* Pieces queued before a failure complete, unwaited for. */
+	if (ret)
+		return ret;
+	c->pieces = (uint16_t)n;
+	return 1;
 }
 
 /*
@@ -551,7 +577,7 @@ static void try_issue(struct pw_worker *w, struct pw_wk_run *r,
 			issue_exec(w, r, c, idx);
 		break;
 	case PW_WIRE_CMD_COPY_PEER:
-		ret = issue_copy(w, r, c);
+		ret = issue_copy(w, r, c, idx);
 		break;
 	case PW_WIRE_CMD_DCN_SEND:
 		ret = issue_send(w, r, c, idx);
@@ -1034,19 +1060,29 @@ static void on_device_done(struct pw_worker *w, const struct pw_wdev_done *d)
 	unsigned int slot = (unsigned int)(d->tag >> 48);
 	unsigned int idx = (unsigned int)(d->tag >> 32) & 0xffff;
 	struct pw_wk_run *r = &w->runs[slot];
+	struct pw_wk_cmd *c;
 	uint64_t start, end;
+	int err;
 
 	if (slot >= w->nruns || !r->used ||
 	    r->id != (uint32_t)d->tag || idx >= r->received ||
 	    r->cmds[idx].state != PW_WK_ISSUED)
 		return;
-	start = r->cmds[idx].issue_ns + d->queue_ns;
+	c = &r->cmds[idx];
+	start = c->issue_ns + d->queue_ns;
 	end = start + d->exec_ns;
 	if (!r->done.dev_start_ns || start < r->done.dev_start_ns)
 		r->done.dev_start_ns = start;
 	if (end > r->done.dev_end_ns)
 		r->done.dev_end_ns = end;
-	finish(w, r, &r->cmds[idx], d->res ? d->res : inputs_failed(&r->cmds[idx]));
+	err = d->res ? d->res : c->pieces_err;
+	/* A COPY_PEER of several pieces ends with its last. */
+	if (c->pieces > 1) {
+		c->pieces--;
+		c->pieces_err = err;
+		return;
+	}
+	finish(w, r, c, err ? err : inputs_failed(c));
 }
 
 /*

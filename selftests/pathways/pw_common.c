@@ -166,6 +166,26 @@ uint64_t pwt_hbm_used(void)
 	return sum;
 }
 
+uint64_t pwt_link_bytes(void)
+{
+	static const char *const dirs[] = { "minus", "plus" };
+	unsigned int idx[PWT_MAX_DEVICES], i, axis, d;
+	int n = pwtpu_list_devices(idx, PWT_MAX_DEVICES);
+	uint64_t sum = 0, bytes;
+	char attr[64];
+
+	for (i = 0; n > 0 && i < (unsigned int)n && i < PWT_MAX_DEVICES; i++)
+		for (axis = 0; axis < PWTPU_MESH_MAX_DIMS; axis++)
+			for (d = 0; d < 2; d++) {
+				snprintf(attr, sizeof(attr), "link_%u_%s/bytes",
+					 axis, dirs[d]);
+				/* No such link: no such directory. */
+				if (!pwtpu_sysfs_u64(idx[i], attr, &bytes))
+					sum += bytes;
+			}
+	return sum;
+}
+
 uint64_t pwt_hbm_wait(uint64_t want, unsigned int timeout_ms)
 {
 	uint64_t deadline = pwt_now_ns() + timeout_ms * 1000000ull;

@@ -62,6 +62,8 @@ unsigned int pwt_sysfs_devices(void);
 
 /* Sum of sysfs hbm_used over every device; UINT64_MAX if unreadable. */
 uint64_t pwt_hbm_used(void);
+/* Bytes sent on every mesh link of every device (sysfs link_N_DIR). */
+uint64_t pwt_link_bytes(void);
 /*
  * Poll pwt_hbm_used() until it equals @want or @timeout_ms pass (the
  * driver frees a buffer only once the last command using it is done);

@@ -3,8 +3,8 @@
  * test_inprocess.c - pw_remote_connect() with no address runs pathwaysd's
  * controller and worker inside the process (runtime/dcn/local.c), joined
  * by the in-process transport: the same code as a cluster, one island.
- * A program chained over the island's devices (copies over the mesh)
- * gives the right values, 64 runs in flight each their own; slices
+ * A program chained over the island's devices (copies over the mesh
+ * links, which count the bytes) gives the right values, 64 runs in flight each their own; slices
  * placed by the controller's resource manager hold sharded buffers, SPMD
  * calls run one shard per device, all-reduces run as gangs over a slice,
  * and values move shard by shard between slices, or are resharded
@@ -444,12 +444,17 @@ TEST_F(inproc, reshard_between_slice_sizes)
 		{ 2, 4 }, { 4, 2 }, { 3, 2 }, { 2, 3 }, { 1, 8 }, { 8, 1 },
 		{ 8, 3 },
 	};
+	uint64_t links = pwt_link_bytes();
 	unsigned int i;
 
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
 		if (pairs[i][0] <= self->ndev && pairs[i][1] <= self->ndev)
 			check_reshard(_metadata, self->r, pairs[i][0],
 				      pairs[i][1]);
+	/* The pieces between devices went over the mesh links. */
+	if (self->ndev > 1) {
+		EXPECT_LT(links, pwt_link_bytes());
+	}
 }
 
 /*
