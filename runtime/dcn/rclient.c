@@ -136,6 +136,30 @@ static int rc_wait(struct pw_remote *r, const bool *flag,
 	return ret;
 }
 
+/*
+ * Step until *@flag, however long, while the controller answers: -ETIMEDOUT
+ * once it has been silent for the answer timeout (the waits send it
+ * heartbeats, which it acknowledges).
+ */
+static int rc_wait_live(struct pw_remote *r, const bool *flag)
+{
+	uint64_t silence = r->answer_timeout_ms * 1000000ull, heard;
+	int ret = 0;
+
+	pw_rc_lock(r);
+	while (!*flag && !ret) {
+		heard = r->ctl ? r->ctl->last_heard_ns : 0;
+		if (heard < r->waiting_since_ns)
+			heard = r->waiting_since_ns;
+		if (pw_now_ns() >= heard + silence)
+			ret = -ETIMEDOUT;
+		else
+			ret = rc_step(r, heard + silence);
+	}
+	pw_rc_unlock(r);
+	return ret;
+}
+
 int pw_rc_send(struct pw_remote *r, struct pw_wire_msg *m)
 {
 	uint64_t now = pw_now_ns();
@@ -167,6 +191,7 @@ int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
 	int ret;
 
 	memset(r, 0, sizeof(*r));
+	r->answer_timeout_ms = PW_REMOTE_TIMEOUT_MS;
 	/* Recursive: a call holding it may send and wait, which take it. */
 	pthread_mutexattr_init(&attr);
 	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
@@ -953,6 +978,11 @@ void pw_remote_set_run_timeout(struct pw_remote *r, unsigned int timeout_ms)
 	r->run_timeout_ms = timeout_ms;
 }
 
+void pw_remote_set_answer_timeout(struct pw_remote *r, unsigned int timeout_ms)
+{
+	r->answer_timeout_ms = timeout_ms ? timeout_ms : PW_REMOTE_TIMEOUT_MS;
+}
+
 int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 			const uint32_t *args, unsigned int nargs,
 			uint32_t *results, unsigned int nres,
@@ -1024,7 +1054,6 @@ int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
 			uint64_t *recv_ns)
 {
 	struct pw_rc_run *run = run_slot(r, ticket);
-	unsigned int wait_ms;
 	uint32_t status;
 	int ret;
 
@@ -1033,10 +1062,12 @@ int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
 		pw_rc_unlock(r);
 		return pw_fail(-ENOENT, "wait: no run %u in flight", ticket);
 	}
-	/* The controller answers at the deadline: give its DONE time to come. */
-	wait_ms = run->timeout_ms > UINT_MAX - PW_REMOTE_TIMEOUT_MS ? UINT_MAX :
-		  run->timeout_ms + PW_REMOTE_TIMEOUT_MS;
-	ret = rc_wait(r, &run->have_done, wait_ms);
+	/*
+	 * As long as it takes: the controller ends a run at its deadline
+	 * (if it has one) and answers; only its silence ends the wait.
+	 */
+	r->waiting_since_ns = pw_now_ns();
+	ret = rc_wait_live(r, &run->have_done);
 	if (!ret) {
 		if (done)
 			*done = run->done;
@@ -1048,6 +1079,9 @@ int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
 	}
 	status = run->done.status;
 	pw_rc_unlock(r);
+	if (ret == -ETIMEDOUT)
+		return pw_fail(ret, "run %u: the controller has not answered for %u ms: it or the way to it is gone",
+			       ticket, r->answer_timeout_ms);
 	if (ret)
 		return pw_fail(ret, "run %u: no answer: %s", ticket,
 			       strerror(-ret));

@@ -166,10 +166,17 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
  * Runs started from now on must be done within @timeout_ms of reaching
  * the controller, or end with -ETIMEDOUT: the controller answers at the
  * deadline and cancels the run's work on every worker. 0 (the default):
- * no deadline; pw_remote_wait() then gives up after PW_REMOTE_TIMEOUT_MS
- * without cancelling anything.
+ * no deadline.
  */
 void pw_remote_set_run_timeout(struct pw_remote *r, unsigned int timeout_ms);
+/*
+ * A wait for a run lasts as long as the run, and gives up (-ETIMEDOUT,
+ * nothing cancelled) only once the controller has been silent for
+ * @timeout_ms (0: PW_REMOTE_TIMEOUT_MS, the default); the wait's
+ * heartbeats keep a live controller answering.
+ */
+void pw_remote_set_answer_timeout(struct pw_remote *r,
+				  unsigned int timeout_ms);
 /*
  * Nobody will wait for run @ticket: its DONE, when it comes, frees its
  * slot (of PW_RC_MAX_RUNS in flight) instead of being kept.

@@ -775,6 +775,9 @@ struct pw_rc_slice {
  * @beat_stop: tells @beat to end.
  * @uses: times a call let go of @lock (the thread sees idleness).
  * @last_sent_ns: when a message last went to the controller.
+ * @answer_timeout_ms: how long the controller may be silent before a
+ *	wait for a run gives up.
+ * @waiting_since_ns: when the current wait for a run began.
  */
 struct pw_remote {
 	struct pw_node node;
@@ -818,6 +821,8 @@ struct pw_remote {
 	atomic_bool beat_stop;
 	atomic_uint_fast64_t uses;
 	uint64_t last_sent_ns;
+	unsigned int answer_timeout_ms;
+	uint64_t waiting_since_ns;
 };
 
 /* runtime/dcn/rc_beat.c: the client's node, shared with its heartbeat. */

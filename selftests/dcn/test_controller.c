@@ -103,6 +103,7 @@ FIXTURE(ctl) {
 	struct fake_worker fw;
 	pthread_t loop;
 	atomic_bool stop;
+	atomic_bool pause;	/* the controller and worker fall silent */
 	bool looping;
 	struct pw_remote *r;
 	uint32_t prog;
@@ -115,6 +116,10 @@ static void *serve(void *arg)
 	FIXTURE_DATA(ctl) *self = arg;
 
 	while (!atomic_load(&self->stop)) {
+		if (atomic_load(&self->pause)) {
+			usleep(1000);
+			continue;
+		}
 		pw_controller_step(&self->c, 1 * MS);
 		pw_node_step(&self->wk, 0);
 		pthread_mutex_lock(&self->fw.lock);
@@ -125,6 +130,18 @@ static void *serve(void *arg)
 		self->fw.late_run = 0;
 		pthread_mutex_unlock(&self->fw.lock);
 	}
+	return NULL;
+}
+
+/* A test thread: the worker answers its last PLAN 6 s from now. */
+static void *done_later(void *arg)
+{
+	FIXTURE_DATA(ctl) *self = arg;
+
+	usleep(6000 * 1000);
+	pthread_mutex_lock(&self->fw.lock);
+	self->fw.late_run = self->fw.plan_run;
+	pthread_mutex_unlock(&self->fw.lock);
 	return NULL;
 }
 
@@ -168,6 +185,7 @@ FIXTURE_SETUP(ctl)
 	memset(&self->fw, 0, sizeof(self->fw));
 	pthread_mutex_init(&self->fw.lock, NULL);
 	atomic_init(&self->stop, false);
+	atomic_init(&self->pause, false);
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
 	/*
 	 * The node sends no heartbeats: it must not be marked down. Clients
@@ -313,6 +331,52 @@ TEST_F_TIMEOUT(ctl, without_a_deadline_a_late_answer_still_counts, 60)
 	pthread_mutex_unlock(&self->fw.lock);
 	ASSERT_EQ(0, pw_remote_wait(self->r, ticket))
 		TH_LOG("%s", pw_last_error());
+}
+
+/*
+ * A wait lasts as long as the run while the controller answers: a DONE
+ * over twice the answer timeout late still counts (the wait's heartbeats are
+ * acknowledged meanwhile). Once the controller falls silent, the wait
+ * gives up after the answer timeout, naming it.
+ */
+TEST_F_TIMEOUT(ctl, a_wait_outlasts_its_timeout_while_the_controller_answers, 60)
+{
+	struct fake_worker w;
+	uint32_t out, ticket;
+	pthread_t late;
+	uint64_t t0;
+	int i;
+
+	/* Well above the 1 s heartbeat the controller acknowledges. */
+	pw_remote_set_answer_timeout(self->r, 2500);
+	ASSERT_EQ(0, pw_remote_run_async(self->r, self->prog,
+					 (uint32_t[]){ ARG_ID }, 1, &out, 1,
+					 &ticket));
+	for (i = 0; i < 10000 && !seen(&self->fw, 0).plans; i++)
+		usleep(1000);
+	w = seen(&self->fw, 0);
+	ASSERT_EQ(1u, w.plans);
+	/* From another thread of the test: the DONE 6 s from now. */
+	t0 = pw_now_ns();
+	ASSERT_EQ(0, pthread_create(&late, NULL, done_later, self));
+	ASSERT_EQ(0, pw_remote_wait(self->r, ticket))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_LE(5900 * MS, pw_now_ns() - t0);
+	pthread_join(late, NULL);
+
+	/* The controller falls silent: the next wait ends, naming it. */
+	ASSERT_EQ(0, pw_remote_run_async(self->r, self->prog,
+					 (uint32_t[]){ ARG_ID }, 1, &out, 1,
+					 &ticket));
+	for (i = 0; i < 10000 && seen(&self->fw, 0).plans < 2; i++)
+		usleep(1000);
+	atomic_store(&self->pause, true);
+	t0 = pw_now_ns();
+	EXPECT_EQ(-ETIMEDOUT, pw_remote_wait(self->r, ticket));
+	EXPECT_NE(NULL, strstr(pw_last_error(), "has not answered for 2500 ms"))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_GT(8000 * MS, pw_now_ns() - t0);
+	atomic_store(&self->pause, false);
 }
 
 /*
