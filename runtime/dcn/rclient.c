@@ -356,13 +356,31 @@ uint32_t pw_remote_next_obj_id(struct pw_remote *r)
 	return r->next_obj;
 }
 
+static const struct pw_rc_buf *buf_find(const struct pw_remote *r,
+					uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nbufs; i++)
+		if (r->bufs[i].id == id)
+			return &r->bufs[i];
+	return NULL;
+}
+
 uint32_t pw_remote_next_id(struct pw_remote *r)
 {
-	/* The low bits name a buffer's shards (PW_WIRE_SHARD_BITS). */
-	r->next_id = (r->next_id + (1u << PW_WIRE_SHARD_BITS)) &
-		     ~PW_WIRE_BUF_TEMP;
-	if (!r->next_id)
-		r->next_id = 1u << PW_WIRE_SHARD_BITS;
+	/*
+	 * The low bits name a buffer's shards (PW_WIRE_SHARD_BITS). Once the
+	 * ids have wrapped, one a live buffer still has is passed over.
+	 */
+	do {
+		r->next_id = (r->next_id + (1u << PW_WIRE_SHARD_BITS)) &
+			     ~PW_WIRE_BUF_TEMP;
+		if (!r->next_id) {
+			r->next_id = 1u << PW_WIRE_SHARD_BITS;
+			r->ids_wrapped = true;
+		}
+	} while (r->ids_wrapped && buf_find(r, r->next_id));
 	return r->next_id;
 }
 
@@ -905,17 +923,6 @@ static int shard_read(struct pw_remote *r, uint32_t slice, unsigned int host,
 	r->want_type = 0;
 	pw_rc_unlock(r);
 	return ret;
-}
-
-static const struct pw_rc_buf *buf_find(const struct pw_remote *r,
-					uint32_t id)
-{
-	unsigned int i;
-
-	for (i = 0; i < r->nbufs; i++)
-		if (r->bufs[i].id == id)
-			return &r->bufs[i];
-	return NULL;
 }
 
 int pw_remote_read(struct pw_remote *r, unsigned int host, uint32_t id,

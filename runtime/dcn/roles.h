@@ -778,6 +778,7 @@ struct pw_rc_slice {
  * @answer_timeout_ms: how long the controller may be silent before a
  *	wait for a run gives up.
  * @waiting_since_ns: when the current wait for a run began.
+ * @ids_wrapped: buffer ids came round once: new ones skip live ones.
  */
 struct pw_remote {
 	struct pw_node node;
@@ -823,6 +824,7 @@ struct pw_remote {
 	uint64_t last_sent_ns;
 	unsigned int answer_timeout_ms;
 	uint64_t waiting_since_ns;
+	bool ids_wrapped;
 };
 
 /* runtime/dcn/rc_beat.c: the client's node, shared with its heartbeat. */

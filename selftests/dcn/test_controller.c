@@ -2,7 +2,7 @@
 /*
  * test_controller.c - the controller's run deadlines (RUN's timeout_ms,
  * runtime/dcn/ctl_run.c) on the host, over kernel UDP on loopback: a real
- * controller and a real remote client (include/pathways/remote.h), and in
+ * controller and a real remote client (runtime/dcn/rclient.h), and in
  * place of a worker a bare DCN node that registers a one-device island
  * and answers PLAN with DONE only when the test says so. A silent worker
  * makes a run with a deadline end with ETIMEDOUT from the controller and
@@ -11,7 +11,9 @@
  * test_remote checks the same with real workers. The controller's
  * tables grow past their old fixed sizes; a client's own bound on
  * programs is refused with a message naming it; a program on a worker
- * that registered again fails ESTALE until registered again.
+ * that registered again fails ESTALE until registered again. A wait
+ * lasts as long as the run while the controller answers; buffer ids
+ * that come round pass over live ones.
  *
  * Not under valgrind: it keeps its lock while a thread blocks in
  * io_uring_enter() (the UDP transport's wait), so the serving thread
@@ -377,6 +379,31 @@ TEST_F_TIMEOUT(ctl, a_wait_outlasts_its_timeout_while_the_controller_answers, 60
 		TH_LOG("%s", pw_last_error());
 	EXPECT_GT(8000 * MS, pw_now_ns() - t0);
 	atomic_store(&self->pause, false);
+}
+
+/*
+ * Buffer ids come round after 2^25 of them: a new one passes over the
+ * ids live buffers still have, and may be one whose buffer went.
+ */
+TEST_F(ctl, buffer_ids_that_wrap_pass_over_live_ones)
+{
+	const uint32_t step = 1u << PW_WIRE_SHARD_BITS;
+	uint32_t first, second, last;
+
+	first = pw_remote_next_id(self->r);
+	second = pw_remote_next_id(self->r);
+	ASSERT_EQ(0, pw_remote_track(self->r, first, 0));
+	ASSERT_EQ(0, pw_remote_track(self->r, second, 0));
+	EXPECT_EQ(step, first);
+	/* The last id before the top bit, then they wrap. */
+	self->r->next_id = PW_WIRE_BUF_TEMP - 2 * step;
+	last = pw_remote_next_id(self->r);
+	EXPECT_EQ(PW_WIRE_BUF_TEMP - step, last);
+	EXPECT_EQ(second + step, pw_remote_next_id(self->r));
+	/* The second buffer went: its id may be given again. */
+	EXPECT_EQ(0, pw_remote_free(self->r, 0, second));
+	self->r->next_id = PW_WIRE_BUF_TEMP - step;
+	EXPECT_EQ(second, pw_remote_next_id(self->r));
 }
 
 /*
