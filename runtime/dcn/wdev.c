@@ -121,6 +121,13 @@ int pw_wdev_copy_peer(struct pw_wdev *w, unsigned int dev, uint32_t bo,
 	return queue_cmd(w, dev, PWTPU_CMD_COPY_PEER, &cmd, tag);
 }
 
+int pw_wdev_reserve(struct pw_wdev *w, unsigned int n)
+{
+	if (io_uring_sq_space_left(&w->ring) < n && pw_wdev_flush(w) < 0)
+		return -EIO;
+	return io_uring_sq_space_left(&w->ring) < n ? -EBUSY : 0;
+}
+
 int pw_wdev_flush(struct pw_wdev *w)
 {
 	int ret = io_uring_submit(&w->ring);

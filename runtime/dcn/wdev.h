@@ -59,6 +59,8 @@ int pw_wdev_exec(struct pw_wdev *w, unsigned int dev, uint32_t prog,
 int pw_wdev_copy_peer(struct pw_wdev *w, unsigned int dev, uint32_t bo,
 		      uint64_t offset, uint64_t length, unsigned int peer_dev,
 		      uint32_t peer_bo, uint64_t peer_offset, uint64_t tag);
+/* Room for @n commands on the ring (flushing if need be): 0, -EBUSY, -EIO. */
+int pw_wdev_reserve(struct pw_wdev *w, unsigned int n);
 /* Submit what is queued: commands submitted, or -EIO. */
 int pw_wdev_flush(struct pw_wdev *w);
 /* Up to @max finished commands, without waiting: their count. */

@@ -220,9 +220,13 @@ static int take_output(struct pw_worker *w, struct pw_wk_run *r,
 	return 0;
 }
 
-/* EXEC: 1 issued, 0 not yet, -errno failed. */
-static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
-		      struct pw_wk_cmd *c, unsigned int idx)
+/*
+ * EXEC up to its queueing: 1 ready (its program and binding count in
+ * *@prog, *@nbufs, its buffers held, its gang filled), 0 not yet,
+ * -errno failed.
+ */
+static int prep_exec(struct pw_worker *w, struct pw_wk_run *r,
+		     struct pw_wk_cmd *c, uint32_t *prog, unsigned int *nbufs)
 {
 	bool coll;
 	const struct pw_wire_plan_cmd *pc = &c->c;
@@ -275,9 +279,31 @@ static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
 		bos[d->scratch_buf] = fn->scratch[pc->dev];
 	if (d->const_buf >= 0)
 		bos[d->const_buf] = fn->consts[pc->dev];
-	ret = pw_wdev_exec(&w->dev, pc->dev, fn->prog[pc->dev], bos, d->nbufs,
-			   c->gang, TAG(r - w->runs, idx, r->id));
+	*prog = fn->prog[pc->dev];
+	*nbufs = d->nbufs;
+	return 1;
+}
+
+/* Queue a prepared EXEC: 1 issued, -errno failed. */
+static int queue_exec(struct pw_worker *w, struct pw_wk_run *r,
+		      struct pw_wk_cmd *c, unsigned int idx, uint32_t prog,
+		      unsigned int nbufs)
+{
+	int ret = pw_wdev_exec(&w->dev, c->c.dev, prog, c->bos, nbufs,
+			       c->gang, TAG(r - w->runs, idx, r->id));
+
 	return ret ? ret : 1;
+}
+
+/* EXEC: 1 issued, 0 not yet, -errno failed. */
+static int issue_exec(struct pw_worker *w, struct pw_wk_run *r,
+		      struct pw_wk_cmd *c, unsigned int idx)
+{
+	unsigned int nbufs;
+	uint32_t prog;
+	int ret = prep_exec(w, r, c, &prog, &nbufs);
+
+	return ret == 1 ? queue_exec(w, r, c, idx, prog, nbufs) : ret;
 }
 
 /*
@@ -489,8 +515,8 @@ static bool exec_inputs_ready(struct pw_worker *w, struct pw_wk_run *r,
 static void try_issue_gang(struct pw_worker *w, struct pw_wk_run *r,
 			   unsigned int idx)
 {
-	uint32_t num = r->cmds[idx].c.gang_id;
-	unsigned int i, n = 0, m[PW_WIRE_MAX_DEVICES];
+	unsigned int i, n = 0, m[PW_WIRE_MAX_DEVICES], nbufs[PW_WIRE_MAX_DEVICES];
+	uint32_t num = r->cmds[idx].c.gang_id, prog[PW_WIRE_MAX_DEVICES];
 	int err = 0, ret;
 
 	ret = pw_wk_gang_may_go(w, r, num);
@@ -531,19 +557,28 @@ static void try_issue_gang(struct pw_worker *w, struct pw_wk_run *r,
 	if (!ret)
 		return;
 	pw_wk_gang_forget(w, r, num);
+	/*
+	 * All or none: every member is prepared (what can fail: its
+	 * function, its outputs, its gang) and the ring has room for all
+	 * before any is queued, so no member waits on a device for one
+	 * that never comes.
+	 */
+	ret = pw_wdev_reserve(&w->dev, n);
+	for (i = 0; i < n && !ret; i++) {
+		ret = prep_exec(w, r, &r->cmds[m[i]], &prog[i], &nbufs[i]);
+		ret = ret == 1 ? 0 : ret ? ret : -EPROTO;
+	}
 	for (i = 0; i < n; i++) {
 		struct pw_wk_cmd *c = &r->cmds[m[i]];
 
-		/*
-		 * A member that fails now leaves the others to the driver's
-		 * gang timeout: a bounded failure, not a hang.
-		 */
-		ret = issue_exec(w, r, c, m[i]);
+		if (!ret)
+			ret = queue_exec(w, r, c, m[i], prog[i], nbufs[i]);
 		c->issue_ns = pw_now_ns();
 		if (ret < 0)
 			finish(w, r, c, ret);
 		else
 			c->state = PW_WK_ISSUED;
+		ret = ret < 0 ? ret : 0;
 	}
 }
 
