@@ -60,13 +60,21 @@ struct pw_connect_opts {
  */
 int pw_connect(const struct pw_connect_opts *opts, struct pw_client **client);
 /*
- * Disconnect: work of the client still waiting in the scheduler is
- * dropped (its outputs fail with -ECANCELED), work already on devices
- * completes, then every object the client owns is freed: buffers,
- * functions, virtual device sets. NULL is ignored.
+ * Disconnect (one BYE): the controller drops the client's runs still
+ * held for their turn and cancels the rest on the workers (what is on
+ * a device's ring completes there), and the workers free everything the
+ * client had. Every handle of the client (buffers, programs, sets and
+ * slices) is freed with it: using one after is a use after free.
+ * Functions are the caller's (pw_fn_put()). NULL is ignored.
+ *
+ * Calls on one client are serialised (a wait holds the client until
+ * its computation ends): use a client per thread for concurrency.
  */
 void pw_disconnect(struct pw_client *client);
-/* Devices of the controller's islands (numbered over them in host order). */
+/*
+ * Devices of the controller's islands that were up when the client
+ * connected, numbered over them in host order.
+ */
 int pw_num_devices(struct pw_client *client);
 /* Message of the client's last failure ("" if none). Thread-local. */
 const char *pw_last_error(void);
@@ -185,7 +193,10 @@ unsigned int pw_fn_num_results(const struct pw_fn *fn);
 /*
  * A buffer on @slice from host memory: @data holds every shard, one after
  * another (n * shard bytes); with @replicate it holds one shard that every
- * device gets. The data is copied before the call returns.
+ * device gets. The data is copied before the call returns. A shard goes
+ * to its worker through the controller, at most 16 MiB (-EINVAL above;
+ * make larger values on the devices), and at most a device's HBM
+ * (-E2BIG).
  */
 int pw_buffer_from_host(struct pw_client *client, struct pw_slice *slice,
 			enum pwtpu_dtype dtype, unsigned int rank,
@@ -202,7 +213,10 @@ size_t pw_buffer_shard_bytes(const struct pw_buffer *buf);
 /*
  * SPMD call: @fn runs on every device of @slice, shard v of each input on
  * virtual device v; @out receives one new buffer per result. Inputs on
- * another slice are moved (resharded) first. Returns at once; outside a
+ * another slice are moved (resharded) first. Results are futures: at
+ * most 1024 runs of a client may be in flight or done and not yet
+ * waited for while their buffers live (-EBUSY naming the bound).
+ * Returns at once; outside a
  * program block the call is a one-node program (OpByOp).
  */
 int pw_call(struct pw_client *client, struct pw_fn *fn,
@@ -223,6 +237,13 @@ int pw_program_arg(struct pw_client *client, struct pw_slice *slice,
 /* End the block; @results (traced values) become the program's results. */
 int pw_program_end(struct pw_client *client, struct pw_buffer *const *results,
 		   unsigned int nresults, struct pw_program **prog);
+/*
+ * Results may repeat a value, or be arguments (pw_program_arg() values,
+ * given back as the buffers bound to them).
+ * The controller keeps a registered program until the client leaves:
+ * at most 4096 programs and 4096 functions per client (-ENOSPC naming
+ * the bound); pw_program_free() frees the client's copy only.
+ */
 void pw_program_free(struct pw_program *prog);
 
 enum pw_node_kind {
@@ -270,7 +291,7 @@ int pw_set_weight(struct pw_client *client, unsigned int weight);
  * @submitted: computations (one per sharded call) sent to the scheduler.
  * @completed: computations whose every shard finished.
  * @failed: of those, computations with an error.
- * @cancelled: dropped at disconnect before reaching a device.
+ * @cancelled: computations of runs that ended cancelled (-ECANCELED).
  * @hbm_bytes: device memory its live buffers hold now.
  */
 struct pw_client_stats {

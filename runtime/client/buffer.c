@@ -101,11 +101,9 @@ static int buffer_made(struct pw_buffer *buf)
 	if (!run)
 		return 0;
 	if (!run->done) {
+		/* Given up on, the connection forgets it (its DONE frees it). */
 		run->err = pw_remote_wait(c->r, run->ticket);
 		run->done = true;
-		/* Given up on: its DONE, if it ever comes, frees its slot. */
-		if (run->err == -ETIMEDOUT)
-			pw_remote_forget(c->r, run->ticket);
 	}
 	err = run->err;
 	if (err == -ENOMEM)

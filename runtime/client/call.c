@@ -59,7 +59,7 @@ int pw_client_run(struct pw_client *c, uint32_t prog, const uint32_t *args,
 {
 	uint32_t ids[PWTPU_MAX_BUFS];
 	struct pw_crun *r;
-	unsigned int i;
+	unsigned int i, k;
 	int ret;
 
 	r = calloc(1, sizeof(*r));
@@ -77,9 +77,15 @@ int pw_client_run(struct pw_client *c, uint32_t prog, const uint32_t *args,
 		if (ret)
 			break;
 	}
-	if (ret)
-		while (i-- > 0)
+	if (ret) {
+		/* The results without a buffer go on the workers too. */
+		for (k = i; k < nres; k++)
+			pw_remote_free(c->r, 0, ids[k]);
+		while (i-- > 0) {
 			pw_buffer_put(out[i]);
+			out[i] = NULL;
+		}
+	}
 	pw_crun_put(c, r);
 	return ret;
 }

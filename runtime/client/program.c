@@ -24,6 +24,39 @@ static int edge_val(const int *val, const struct pw_edge *e)
 	return val[e->node] + (int)e->output;
 }
 
+/*
+ * The results the controller makes: each computed value once, in
+ * order, into @in; arguments given back stay the client's (p->rres).
+ */
+static int register_results(struct pw_program *p, const struct pw_node *n,
+			    const int *val, int *in)
+{
+	unsigned int j, k;
+
+	p->rres = calloc(n->nin ? n->nin : 1, sizeof(*p->rres));
+	if (!p->rres)
+		return pw_fail(-ENOMEM, "out of host memory");
+	for (j = 0; j < n->nin; j++) {
+		const struct pw_edge *e = &n->in[j];
+
+		if (p->nodes[e->node].kind == PW_NODE_ARG) {
+			p->rres[j] = -1 - (int)e->node;
+			continue;
+		}
+		for (k = 0; k < j; k++)
+			if (p->rres[k] >= 0 && n->in[k].node == e->node &&
+			    n->in[k].output == e->output)
+				break;
+		if (k < j) {
+			p->rres[j] = p->rres[k];
+		} else {
+			p->rres[j] = (int)p->nreg;
+			in[p->nreg++] = edge_val(val, e);
+		}
+	}
+	return 0;
+}
+
 int pw_program_register(struct pw_program *p)
 {
 	struct pw_client *c = p->client;
@@ -73,14 +106,15 @@ int pw_program_register(struct pw_program *p)
 				val[i] = out[0];
 			break;
 		case PW_NODE_RESULT:
-			for (j = 0; j < n->nin; j++)
-				in[j] = edge_val(val, &n->in[j]);
-			ret = pw_rprog_results(rp, in, n->nin);
+			ret = register_results(p, n, val, in);
+			if (!ret && p->nreg)
+				ret = pw_rprog_results(rp, in, p->nreg);
 			break;
 		}
 	}
 	p->nrargs = nr;
-	if (!ret)
+	/* Only arguments given back: it computes nothing anyone sees. */
+	if (!ret && p->nreg)
 		ret = pw_remote_program(c->r, rp, &p->rid);
 out:
 	pw_rprog_free(rp);
@@ -139,6 +173,7 @@ static int run(struct pw_program *p, struct pw_buffer *const *args,
 	       struct pw_buffer **results)
 {
 	const struct pw_node *res = &p->nodes[p->nnodes - 1];
+	struct pw_buffer *made[PWTPU_MAX_BUFS];
 	struct pw_slice *slices[PWTPU_MAX_BUFS];
 	struct pw_sig sigs[PWTPU_MAX_BUFS];
 	uint32_t ids[PW_WIRE_RUN_IDS];
@@ -165,9 +200,25 @@ static int run(struct pw_program *p, struct pw_buffer *const *args,
 		ids[i] = b->id;
 	}
 	for (i = 0; i < res->nin; i++)
-		edge_place(p, &res->in[i], &slices[i], &sigs[i]);
-	return pw_client_run(p->client, p->rid, ids, p->nrargs, slices, sigs,
-			     res->nin, results);
+		if (p->rres[i] >= 0)
+			edge_place(p, &res->in[i], &slices[p->rres[i]],
+				   &sigs[p->rres[i]]);
+	ret = pw_client_run(p->client, p->rid, ids, p->nrargs, slices, sigs,
+			    p->nreg, made);
+	if (ret)
+		return ret;
+	/* Each result a reference: made ones, or the arguments given back. */
+	for (i = 0; i < res->nin; i++) {
+		const struct pw_node *n = p->rres[i] >= 0 ? NULL :
+					  &p->nodes[-1 - p->rres[i]];
+
+		results[i] = pw_buffer_get(!n ? made[p->rres[i]] :
+					   n->captured ? n->captured :
+					   args[n->arg_index]);
+	}
+	for (i = 0; i < p->nreg; i++)
+		pw_buffer_put(made[i]);
+	return 0;
 }
 
 static void vals_free(const struct pw_program *p, struct pw_buffer ***vals)

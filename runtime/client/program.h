@@ -55,6 +55,10 @@ struct pw_node {
  *	arguments, the run's argument it is (>= 0) or -1 - k for the buffer
  *	node k captured; @nrargs of them.
  * @nrargs: see @rargs.
+ * @rres: for each of the program's results, the registered program's
+ *	result it is (>= 0; a value given twice is registered once), or
+ *	-1 - k for argument node k's buffer, given back as it is.
+ * @nreg: results the registered program has.
  */
 struct pw_program {
 	struct pw_client *client;
@@ -67,6 +71,8 @@ struct pw_program {
 	uint32_t rid;
 	int *rargs;
 	unsigned int nrargs;
+	int *rres;
+	unsigned int nreg;
 };
 
 /* runtime/client/program.c: register @p with the controller. */

@@ -49,6 +49,7 @@ static void prog_free(struct pw_program *p)
 		node_release(&p->nodes[i]);
 	free(p->nodes);
 	free(p->rargs);
+	free(p->rres);
 	free(p);
 }
 
@@ -101,9 +102,9 @@ static int traced_value(struct pw_client *c, struct pw_program *p,
 	return 0;
 }
 
-int pw_program_arg(struct pw_client *c, struct pw_slice *slice,
-		   enum pwtpu_dtype dtype, unsigned int rank,
-		   const uint32_t *shard_shape, struct pw_buffer **arg)
+static int program_arg(struct pw_client *c, struct pw_slice *slice,
+		       enum pwtpu_dtype dtype, unsigned int rank,
+		       const uint32_t *shard_shape, struct pw_buffer **arg)
 {
 	struct pw_program *p;
 	struct pw_node *node;
@@ -235,8 +236,8 @@ int pw_trace_call(struct pw_client *c, struct pw_fn *fn,
 	return 0;
 }
 
-int pw_program_end(struct pw_client *c, struct pw_buffer *const *results,
-		   unsigned int nresults, struct pw_program **out)
+static int program_end(struct pw_client *c, struct pw_buffer *const *results,
+		       unsigned int nresults, struct pw_program **out)
 {
 	struct pw_program *p;
 	struct pw_node *node;
@@ -285,6 +286,34 @@ int pw_program_end(struct pw_client *c, struct pw_buffer *const *results,
 	}
 	*out = p;
 	return 0;
+}
+
+/* The traced program changes under the client's lock, as pw_call()'s. */
+int pw_program_arg(struct pw_client *c, struct pw_slice *slice,
+		   enum pwtpu_dtype dtype, unsigned int rank,
+		   const uint32_t *shard_shape, struct pw_buffer **arg)
+{
+	int ret;
+
+	if (!c)
+		return pw_fail(-EINVAL, "pw_program_arg: NULL argument");
+	pw_client_lock(c);
+	ret = program_arg(c, slice, dtype, rank, shard_shape, arg);
+	pw_client_unlock(c);
+	return ret;
+}
+
+int pw_program_end(struct pw_client *c, struct pw_buffer *const *results,
+		   unsigned int nresults, struct pw_program **out)
+{
+	int ret;
+
+	if (!c)
+		return pw_fail(-EINVAL, "pw_program_end: NULL argument");
+	pw_client_lock(c);
+	ret = program_end(c, results, nresults, out);
+	pw_client_unlock(c);
+	return ret;
 }
 
 void pw_program_free(struct pw_program *p)

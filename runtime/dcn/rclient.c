@@ -1086,6 +1086,9 @@ int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
 	}
 	status = run->done.status;
 	pw_rc_unlock(r);
+	/* Given up on: its DONE, if it ever comes, frees its slot. */
+	if (ret)
+		pw_remote_forget(r, ticket);
 	if (ret == -ETIMEDOUT)
 		return pw_fail(ret, "run %u: the controller has not answered for %u ms: it or the way to it is gone",
 			       ticket, r->answer_timeout_ms);

@@ -329,6 +329,9 @@ static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
 	for (i = 0; i < pc->nin; i++)
 		if (!input_ok(cmd_buf(w, r, c, i), pc->dev, false, &err))
 			return err;
+	/* All pieces or none: room on the ring for each (else: later). */
+	if (pw_wdev_reserve(&w->dev, pc->nin))
+		return 0;
 	for (i = 0; i < pc->nin; i++)
 		hold(c, cmd_buf(w, r, c, i));
 	c->nin_held = pc->nin;
@@ -353,6 +356,7 @@ static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
 	/* Inputs shorter than the range, or one not used: a bad plan. */
 	if (pos != pc->bytes || i != pc->nin || pc->bytes > dst->bytes)
 		return -EINVAL;
+	n = 0;
 	dst->state = PW_WBUF_FILLING;
 	c->pieces = 0;
 	c->pieces_err = 0;
@@ -556,14 +560,16 @@ static void try_issue_gang(struct pw_worker *w, struct pw_wk_run *r,
 	}
 	if (!ret)
 		return;
-	pw_wk_gang_forget(w, r, num);
 	/*
-	 * All or none: every member is prepared (what can fail: its
-	 * function, its outputs, its gang) and the ring has room for all
-	 * before any is queued, so no member waits on a device for one
-	 * that never comes.
+	 * All or none: the ring has room for every member (else they wait
+	 * for the next pass) and every member is prepared (what can fail:
+	 * its function, its outputs, its gang) before any is queued, so no
+	 * member waits on a device for one that never comes.
 	 */
-	ret = pw_wdev_reserve(&w->dev, n);
+	if (pw_wdev_reserve(&w->dev, n))
+		return;
+	pw_wk_gang_forget(w, r, num);
+	ret = 0;
 	for (i = 0; i < n && !ret; i++) {
 		ret = prep_exec(w, r, &r->cmds[m[i]], &prog[i], &nbufs[i]);
 		ret = ret == 1 ? 0 : ret ? ret : -EPROTO;

@@ -3,8 +3,9 @@
  * test_program.c - traced programs and where they run: the paper's
  * Figure 2, a representation that does not grow with the shard count,
  * buffers resharded between slices of different sizes (the same under
- * sequential and parallel dispatch), and shaped slices placed on linked
- * blocks of the live island.
+ * sequential and parallel dispatch), results that repeat a value or give
+ * back an argument, and shaped slices placed on linked blocks of the
+ * live island.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -267,6 +268,59 @@ TEST(reshard_between_slice_sizes)
  * with sequential dispatch, the results agree bit for bit, and with the
  * expected values: ((v + 100) + 100) + 100 and (v + 100) + 100.
  */
+/*
+ * A program's results may name one value twice, or give an argument
+ * back as it is: each result is a buffer of that value (the argument's
+ * own buffer), under both dispatches.
+ */
+TEST(results_repeat_values_and_give_back_arguments)
+{
+	struct pw_buffer *arg, *y, *in, *out[3];
+	const float v[2] = { 1, 2 };
+	struct pw_program *prog;
+	struct pw_client *cl;
+	struct pw_slice *s;
+	struct pw_fn *fn;
+	float got[2];
+	unsigned int i, d;
+
+	cl = pwt_connect("results", 0);
+	ASSERT_NE(NULL, cl);
+	s = pwt_slice(cl, 1, NULL);
+	ASSERT_NE(NULL, s);
+	fn = pwt_scalar_fn("plus1", PWTPU_OP_ADD, 1, 2);
+	ASSERT_NE(NULL, fn);
+	ASSERT_EQ(0, pw_program_begin(cl));
+	ASSERT_EQ(0, pw_program_arg(cl, s, PWTPU_DT_F32, 1,
+				    (const uint32_t[]){ 2 }, &arg));
+	ASSERT_EQ(0, pw_call(cl, fn, s, &arg, 1, &y, 1));
+	ASSERT_EQ(0, pw_program_end(cl, (struct pw_buffer *[]){ y, arg, y },
+				    3, &prog)) TH_LOG("%s", pw_last_error());
+	pw_buffer_put(arg);
+	pw_buffer_put(y);
+	in = pwt_upload(cl, s, v, 2, false);
+	ASSERT_NE(NULL, in);
+	for (d = 0; d < 2; d++) {
+		ASSERT_EQ(0, pw_program_run(prog, d ? PW_DISPATCH_SEQUENTIAL :
+					    PW_DISPATCH_PARALLEL, &in, 1, out,
+					    3)) TH_LOG("%s", pw_last_error());
+		EXPECT_EQ(in, out[1]);
+		for (i = 0; i < 3; i++) {
+			ASSERT_EQ(0, pwt_fetch(out[i], got, 2));
+			if (!pwt_values_checked())
+				continue;
+			EXPECT_EQ(i == 1 ? v[0] : v[0] + 1, got[0]);
+			EXPECT_EQ(i == 1 ? v[1] : v[1] + 1, got[1]);
+		}
+		for (i = 0; i < 3; i++)
+			pw_buffer_put(out[i]);
+	}
+	pw_buffer_put(in);
+	pw_program_free(prog);
+	pw_fn_put(fn);
+	pw_disconnect(cl);
+}
+
 TEST(sequential_and_parallel_dispatch_agree)
 {
 	struct pw_buffer *arg, *t1, *t2, *t3, *in, *par[2], *seq[2];
