@@ -246,28 +246,27 @@ static int set_device(struct pw_client *c, unsigned int dev, bool in_service)
 	return 0;
 }
 
-int pw_remove_device(struct pw_client *c, unsigned int dev)
+static int device_call(struct pw_client *c, unsigned int dev,
+		       bool in_service, const char *call)
 {
 	int ret;
 
 	if (!c)
-		return pw_fail(-EINVAL, "pw_remove_device: no client");
+		return pw_fail(-EINVAL, "%s: no client", call);
 	pw_client_lock(c);
-	ret = set_device(c, dev, false);
+	ret = set_device(c, dev, in_service);
 	pw_client_unlock(c);
 	return ret;
 }
 
+int pw_remove_device(struct pw_client *c, unsigned int dev)
+{
+	return device_call(c, dev, false, "pw_remove_device");
+}
+
 int pw_add_device(struct pw_client *c, unsigned int dev)
 {
-	int ret;
-
-	if (!c)
-		return pw_fail(-EINVAL, "pw_add_device: no client");
-	pw_client_lock(c);
-	ret = set_device(c, dev, true);
-	pw_client_unlock(c);
-	return ret;
+	return device_call(c, dev, true, "pw_add_device");
 }
 
 int pw_set_sched_policy(struct pw_client *c, enum pw_sched_policy policy,
