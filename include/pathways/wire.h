@@ -58,7 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PW_WIRE_VERSION		5
+#define PW_WIRE_VERSION		6
 /* The bytes "PWDN" read as a little-endian u32. */
 #define PW_WIRE_MAGIC		0x4e445750u
 
@@ -116,7 +116,10 @@
  * @PW_WIRE_PROGRAM_ACK: controller -> client: program registered or not.
  * @PW_WIRE_RUN: client -> controller: run a registered program.
  * @PW_WIRE_PLAN: controller -> worker: (part of) its lowered plan of a run.
- * @PW_WIRE_DONE: worker -> controller -> client: a run finished.
+ * @PW_WIRE_DONE: worker -> controller and worker -> client: a worker's
+ *	part of a run finished; controller -> client: the controller ended
+ *	a run (it failed, or had no worker). (Version 6: the workers'
+ *	DONEs go to the client directly.)
  * @PW_WIRE_ERROR: either way: a request failed.
  * @PW_WIRE_FUNCTION: client -> controller -> worker: (part of) a compiled
  *	function.
@@ -124,8 +127,9 @@
  *	read, free a buffer in a worker's object store; its data.
  * @PW_WIRE_STATUS: controller or worker -> client: how a FUNCTION or
  *	BUFFER request ended.
- * @PW_WIRE_READY: worker -> controller -> worker: a run's transfer
- *	target is registered; here is where to write.
+ * @PW_WIRE_READY: worker -> worker: a run's transfer target is
+ *	registered; here is where to write. (Version 6: was relayed by the
+ *	controller.)
  * @PW_WIRE_CANCEL: controller -> worker: end a run now, with a status.
  * @PW_WIRE_BYE: client -> controller -> workers: the client has gone
  *	(closed, or the controller gave up on it): forget its objects.
@@ -136,6 +140,10 @@
  *	or a client's weight (answered by STATUS; refused with EPERM unless
  *	the controller lets clients administer it). (Version 5, which also
  *	let COPY_PEER gather byte ranges of several inputs.)
+ * @PW_WIRE_PEER: controller -> worker or client: a node it may hear from
+ *	and talk to directly (a worker's DONE to a client, READY between
+ *	workers). Nodes take no message of another node that the controller
+ *	did not introduce. (Version 6.)
  */
 enum pw_wire_type {
 	PW_WIRE_ACK = 1,
@@ -158,6 +166,7 @@ enum pw_wire_type {
 	PW_WIRE_BYE,
 	PW_WIRE_SLICE,
 	PW_WIRE_ADMIN,
+	PW_WIRE_PEER,
 	PW_WIRE_NTYPES,
 };
 
@@ -460,12 +469,14 @@ struct pw_wire_plan_cmd {
  * @run_id: the run (the controller's id).
  * @program_id: its program.
  * @client: the client's node id (its buffers and functions).
- * @reserved: zero.
+ * @client_run: the client's id of the run (RUN's @run_id), which the
+ *	worker's DONE to the client carries. (Version 6.)
  * @ncmds_total: commands of this worker's part, 1..PW_WIRE_MAX_PLAN_CMDS.
  * @first_cmd: index of @cmds[0].
  * @ncmds: records that follow, 1..PW_WIRE_PLAN_CMDS; @first_cmd + @ncmds
  *	<= @ncmds_total.
- * @reserved2: zero.
+ * @nhosts: workers the run has, 1..PW_WIRE_MAX_HOSTS: the DONEs the
+ *	client waits for. (Version 6.)
  * @client_send_ns: from RUN.
  * @ctrl_recv_ns: controller's clock when RUN arrived.
  * @ctrl_send_ns: controller's clock when this PLAN left.
@@ -475,11 +486,11 @@ struct pw_wire_plan {
 	uint32_t run_id;
 	uint32_t program_id;
 	uint32_t client;
-	uint32_t reserved;
+	uint32_t client_run;
 	uint16_t ncmds_total;
 	uint16_t first_cmd;
 	uint16_t ncmds;
-	uint16_t reserved2;
+	uint16_t nhosts;
 	uint64_t client_send_ns;
 	uint64_t ctrl_recv_ns;
 	uint64_t ctrl_send_ns;
@@ -488,9 +499,10 @@ struct pw_wire_plan {
 
 /**
  * struct pw_wire_done - DONE: a run (a worker's part, or all of it) ended
- * @run_id: the run.
+ * @run_id: the run: the controller's id (to the controller), the
+ *	client's (to the client).
  * @status: 0, or the errno of the first failure.
- * @host_id: the worker (worker -> controller); 0 controller -> client.
+ * @host_id: the worker; 0 from the controller.
  * @ncmds: device commands completed.
  * @client_send_ns: from RUN (client's clock).
  * @ctrl_recv_ns: controller's clock when RUN arrived.
@@ -499,6 +511,13 @@ struct pw_wire_plan {
  * @dev_start_ns: worker's clock: first command started on a device.
  * @dev_end_ns: worker's clock: last command ended.
  * @worker_send_ns: worker's clock when DONE left.
+ * @nhosts: from a worker: the run's workers (PLAN's @nhosts), whose
+ *	DONEs with status 0 together end the run; 0 from the controller,
+ *	whose DONE ends the run at once. (Version 6.)
+ * @reserved: zero.
+ *
+ * A client's run ends at its workers' @nhosts DONEs, at the first that
+ * failed, or at the controller's; it ignores the rest.
  */
 struct pw_wire_done {
 	uint32_t run_id;
@@ -512,6 +531,8 @@ struct pw_wire_done {
 	uint64_t dev_start_ns;
 	uint64_t dev_end_ns;
 	uint64_t worker_send_ns;
+	uint32_t nhosts;
+	uint32_t reserved;
 };
 
 /**
@@ -688,8 +709,8 @@ struct pw_wire_status {
  * @dst_host: the host written to (DCN_RECV), the sender of READY.
  * @handle: the target buffer's handle on @dst_host.
  * @cookie: what the write carries, so the target knows what landed.
- * @data_ip: @dst_host's data-plane address (filled by the controller).
- * @data_port: its port (filled by the controller).
+ * @data_ip: @dst_host's data-plane address (its REGISTER's).
+ * @data_port: its port.
  * @reserved: zero.
  * @desc: the target region's descriptor (pw_dp_desc_pack()).
  */
@@ -703,6 +724,27 @@ struct pw_wire_ready {
 	uint16_t data_port;
 	uint16_t reserved;
 	uint8_t desc[PW_WIRE_DESC_SIZE];
+};
+
+/**
+ * struct pw_wire_peer - PEER: a node the receiver may talk to directly
+ * @node: its node id.
+ * @host: a worker's host id, or PW_WIRE_ANY_HOST for a client.
+ * @port: its control-plane port.
+ * @ip: its control-plane IPv4 address.
+ * @reserved: zero.
+ *
+ * Sent when a worker registers (to every other worker and every client)
+ * and when a client connects (to every worker), before anything that
+ * makes the two talk; a later PEER of the same node gives its new
+ * address (a worker that registered again).
+ */
+struct pw_wire_peer {
+	uint32_t node;
+	uint16_t host;
+	uint16_t port;
+	uint8_t ip[4];
+	uint32_t reserved;
 };
 
 /**
@@ -844,6 +886,7 @@ struct pw_wire_msg {
 		struct pw_wire_bye bye;
 		struct pw_wire_slice slice;
 		struct pw_wire_admin admin;
+		struct pw_wire_peer peer;
 		uint8_t raw[PW_WIRE_MAX_BODY];
 	} body;
 };
@@ -904,7 +947,8 @@ PW_WIRE_OFF(struct pw_wire_plan, ncmds, 20);
 PW_WIRE_OFF(struct pw_wire_plan, client_send_ns, 24);
 PW_WIRE_OFF(struct pw_wire_plan, cmds, 48);
 
-PW_WIRE_SIZE(struct pw_wire_done, 72);
+PW_WIRE_SIZE(struct pw_wire_done, 80);
+PW_WIRE_OFF(struct pw_wire_done, nhosts, 72);
 PW_WIRE_OFF(struct pw_wire_done, client_send_ns, 16);
 PW_WIRE_OFF(struct pw_wire_done, worker_send_ns, 64);
 PW_WIRE_SIZE(struct pw_wire_error, 128);
@@ -926,6 +970,7 @@ PW_WIRE_SIZE(struct pw_wire_status, 24);
 PW_WIRE_SIZE(struct pw_wire_ready, 48);
 PW_WIRE_OFF(struct pw_wire_ready, desc, 24);
 PW_WIRE_SIZE(struct pw_wire_cancel, 8);
+PW_WIRE_SIZE(struct pw_wire_peer, 16);
 PW_WIRE_SIZE(struct pw_wire_bye, 8);
 PW_WIRE_SIZE(struct pw_wire_slice, 104);
 PW_WIRE_OFF(struct pw_wire_slice, devices, 32);

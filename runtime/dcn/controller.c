@@ -5,7 +5,12 @@
  * silent for down_ms is marked down: its devices leave placement, so new
  * work avoids them and slices on them fail. A worker heard again, or
  * registering again, comes back. Clients connect and learn the cluster.
+ *
+ * The controller introduces nodes that talk directly (PEER): every
+ * worker to every other worker (READY) and to every client (DONE), when
+ * the later of the two arrives and before anything makes them talk.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,6 +51,60 @@ static int island_rm(const struct pw_wire_register *r, struct pw_rm **rm)
 	if (desc.ndevices != r->ndevices)
 		return -EINVAL;
 	return pw_rm_create(rm, &desc);
+}
+
+static bool is_client(const struct pw_node_peer *p)
+{
+	return p->id & PW_NODE_CLIENT_BASE;
+}
+
+static bool is_dying(const struct pw_controller *c, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < PW_CTL_MAX_DYING; i++)
+		if (c->dying[i] == id)
+			return true;
+	return false;
+}
+
+/* Tell @to where @about is (PEER). */
+static void send_peer(struct pw_controller *c, struct pw_node_peer *to,
+		      const struct pw_node_peer *about, uint64_t now)
+{
+	uint32_t host = about->id - PW_NODE_WORKER_BASE;
+	struct pw_wire_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.body.peer.node = about->id;
+	m.body.peer.host = is_client(about) ? PW_WIRE_ANY_HOST : (uint16_t)host;
+	m.body.peer.port = ntohs(about->addr.sin_port);
+	memcpy(m.body.peer.ip, &about->addr.sin_addr, 4);
+	ctl_reply(c, to, &m, PW_WIRE_PEER, now);
+}
+
+/*
+ * Introduce node @p (a worker that registered, a client that connected)
+ * and every live node it talks to directly, both ways: workers to all,
+ * clients to workers.
+ */
+static void introduce(struct pw_controller *c, struct pw_node_peer *p,
+		      uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->node.npeers; i++) {
+		struct pw_node_peer *o = &c->node.peers[i];
+
+		if (!o->ch || o == p || (is_client(o) && is_client(p)) ||
+		    (is_client(o) && is_dying(c, o->id)))
+			continue;
+		if (!is_client(o) && !pw_ctl_worker_peer(c, o->id -
+							 PW_NODE_WORKER_BASE))
+			continue;	/* refused, or registered as another */
+		send_peer(c, o, p, now);
+		send_peer(c, p, o, now);
+	}
 }
 
 static int on_register(struct pw_controller *c, struct pw_node_peer *p,
@@ -91,6 +150,8 @@ static int on_register(struct pw_controller *c, struct pw_node_peer *p,
 	}
 	ack.body.reg_ack.status = (uint32_t)-ret;
 	ctl_reply(c, p, &ack, PW_WIRE_REGISTER_ACK, now);
+	if (!ret)
+		introduce(c, p, now);
 	return ret;
 }
 
@@ -120,6 +181,8 @@ static int on_heartbeat(struct pw_controller *c, struct pw_node_peer *p,
 	isl->up = true;
 	pw_ctl_log("host %u is back: %u devices available again",
 		   isl->reg.host_id, isl->reg.ndevices);
+	/* Clients that connected meanwhile have not met it. */
+	introduce(c, p, now);
 	return 0;
 }
 
@@ -158,6 +221,7 @@ static int on_connect(struct pw_controller *c, struct pw_node_peer *p,
 	pw_ctl_log("client \"%s\" (pid %u, node %u) connected: %u islands, %u devices",
 		   msg->body.connect.name, msg->body.connect.pid, p->id, islands,
 		   devices);
+	introduce(c, p, now);
 	ctl_reply(c, p, &ack, PW_WIRE_CONNECT_ACK, now);
 	return 0;
 }
@@ -196,21 +260,6 @@ static void client_gone(struct pw_controller *c, struct pw_node_peer *p,
 	}
 	c->dying[i] = p->id;
 	c->dying_ns[i] = now + 1000000000ull;
-}
-
-static bool is_client(const struct pw_node_peer *p)
-{
-	return p->id & PW_NODE_CLIENT_BASE;
-}
-
-static bool is_dying(const struct pw_controller *c, uint32_t id)
-{
-	unsigned int i;
-
-	for (i = 0; i < PW_CTL_MAX_DYING; i++)
-		if (c->dying[i] == id)
-			return true;
-	return false;
 }
 
 /*
@@ -278,8 +327,6 @@ static int ctl_handle(struct pw_node *node, struct pw_node_peer *p,
 		return pw_ctl_on_buffer(c, p, msg, now);
 	case PW_WIRE_STATUS:
 		return pw_ctl_on_status(c, p, msg, now);
-	case PW_WIRE_READY:
-		return pw_ctl_on_ready(c, p, msg, now);
 	case PW_WIRE_SLICE:
 		return pw_ctl_on_slice(c, p, msg, now);
 	case PW_WIRE_ADMIN:

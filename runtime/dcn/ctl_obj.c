@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ctl_obj.c - the controller's part in remote clients' objects. Clients
- * talk only to the controller: it keeps their compiled functions (checked
+ * send only to the controller: it keeps their compiled functions (checked
  * here, shipped to a worker the first time a program places one there),
- * relays BUFFER requests to the worker that holds the buffer and the
- * answers back, and relays a transfer target's READY to the worker that
- * writes it, adding the target's data-plane address.
+ * and relays BUFFER requests to the worker that holds the buffer and the
+ * answers back.
  *
  * What a client sends is stamped with its node id here, never taken from
  * the message, so a client reaches only its own objects.
@@ -215,23 +214,6 @@ int pw_ctl_on_status(struct pw_controller *c, struct pw_node_peer *p,
 		return -EPROTO;
 	to = pw_node_find(&c->node, msg->body.status.client);
 	return to ? pw_node_send(&c->node, to, &m, now) : -ENOENT;
-}
-
-int pw_ctl_on_ready(struct pw_controller *c, struct pw_node_peer *p,
-		    const struct pw_wire_msg *msg, uint64_t now)
-{
-	const struct pw_wire_ready *rd = &msg->body.ready;
-	struct pw_node_peer *to;
-	struct pw_wire_msg m = *msg;
-
-	if (pw_ctl_host_of(c, p->id) != rd->dst_host)
-		return -EPROTO;
-	to = pw_ctl_worker_peer(c, rd->src_host);
-	if (!to)
-		return -EHOSTDOWN;	/* the run fails with the host */
-	memcpy(m.body.ready.data_ip, c->isl[rd->dst_host].reg.data_ip, 4);
-	m.body.ready.data_port = c->isl[rd->dst_host].reg.data_port;
-	return pw_node_send(&c->node, to, &m, now);
 }
 
 void pw_ctl_fns_forget_client(struct pw_controller *c, uint32_t client)

@@ -5,10 +5,12 @@
  * controller lowers it (ctl_lower.c) and ships the functions it uses to the
  * workers that run them. A run is one small RUN message naming argument
  * and result buffers; the controller sends each worker its part of the
- * plan (PLAN, in order, in as few messages as fit) and answers the client
- * with one DONE when every worker has answered. When a worker fails its
- * part or its host goes down, the client hears at once and the other
- * workers get CANCEL, so none waits for a transfer that will not come.
+ * plan (PLAN, in order, in as few messages as fit), and each worker
+ * answers the client directly with a DONE when its part ends (and the
+ * controller with another, which frees the run's place in the island
+ * windows). When a worker fails its part or its host goes down, the
+ * controller answers the client too and the other workers get CANCEL,
+ * so none waits for a transfer that will not come.
  * A run with a deadline (RUN's timeout_ms) that passes ends the same way,
  * with ETIMEDOUT.
  */
@@ -176,7 +178,9 @@ void pw_ctl_run_end(struct pw_controller *c, struct pw_ctl_run *r,
 	m.hdr.type = PW_WIRE_DONE;
 	m.body.done = r->done;
 	m.body.done.host_id = 0;
-	if (p)
+	m.body.done.nhosts = 0;
+	/* Workers that all got their plans answer a success themselves. */
+	if (p && (r->done.status || !r->planned))
 		pw_node_send(&c->node, p, &m, now);
 	memset(r, 0, sizeof(*r));
 }
@@ -226,6 +230,8 @@ static int send_plan(struct pw_controller *c, const struct pw_ctl_program *prog,
 		pl->run_id = run_id;
 		pl->program_id = run->program_id;
 		pl->client = prog->client;
+		pl->client_run = run->run_id;
+		pl->nhosts = (uint16_t)__builtin_popcountll(prog->hosts);
 		pl->ncmds_total = (uint16_t)total;
 		pl->first_cmd = (uint16_t)sent;
 		pl->client_send_ns = run->client_send_ns;
@@ -368,6 +374,10 @@ void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
 		ret = send_plan(c, prog, run, r->id, h, r->done.ctrl_recv_ns,
 				now);
 	}
+	/* No worker to answer (a program of no commands): answer here. */
+	r->planned = !ret && r->hosts;
+	if (!ret && !r->hosts)
+		pw_ctl_run_end(c, r, now);
 	if (ret) {
 		r->done.status = (uint32_t)-ret;
 		cancel_rest(c, r, now);

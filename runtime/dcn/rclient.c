@@ -2,7 +2,9 @@
 /*
  * rclient.c - a client of a controller on the wire (rclient.h):
  * connect, ship functions, make and read buffers, run registered programs
- * with one small RUN each and collect their DONEs. Requests that need an
+ * with one small RUN each and collect their DONEs, which each worker of
+ * a run sends straight here (the controller answers only for a run it
+ * ended itself). Requests that need an
  * answer wait for it, stepping the client's node; runs do not, so many
  * can be in flight (the DONE of each is kept until it is waited for).
  */
@@ -47,12 +49,67 @@ static void count_done(struct pw_remote *r, const struct pw_rc_run *run,
 	atomic_fetch_add(&r->stats.completed, run->ncomp);
 }
 
+/*
+ * A DONE of run @d->run_id: a worker's part (@part), or the controller's
+ * answer, which ends the run at once. The run ends at its workers'
+ * nhosts DONEs, the first that failed, or the controller's; the rest
+ * find it ended and are dropped.
+ */
+static void on_done(struct pw_remote *r, const struct pw_wire_done *d,
+		    bool part, uint64_t now)
+{
+	struct pw_rc_run *run = run_slot(r, d->run_id);
+	uint32_t ncmds = run->done.ncmds + d->ncmds;
+
+	if (!run->used || run->run_id != d->run_id || run->have_done)
+		return;	/* a run given up on, or ended already */
+	run->done = *d;
+	if (part) {
+		/* The last worker's timestamps stand for the run's. */
+		run->done.ncmds = ncmds;
+		if (!d->status && ++run->parts < d->nhosts)
+			return;
+	}
+	count_done(r, run, d->status);
+	if (run->forgotten) {
+		run->used = false;
+		return;
+	}
+	run->have_done = true;
+	run->recv_ns = now;
+}
+
+/* PEER: a worker whose DONEs we take (its address, maybe a new one). */
+static int on_peer(struct pw_remote *r, const struct pw_wire_peer *pe)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	struct pw_node_peer *p;
+
+	if (pe->host == PW_WIRE_ANY_HOST ||
+	    pe->node != PW_NODE_WORKER_BASE + pe->host)
+		return -EINVAL;
+	memcpy(&addr.sin_addr, pe->ip, 4);
+	addr.sin_port = htons(pe->port);
+	p = pw_node_find(&r->node, pe->node);
+	if (p) {
+		p->addr = addr;
+		return 0;
+	}
+	return pw_node_peer(&r->node, pe->node, &addr) ? 0 : -ENOSPC;
+}
+
 static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 		     const struct pw_wire_msg *msg, uint64_t now)
 {
 	struct pw_remote *r = node->ctx;
-	struct pw_rc_run *run;
 
+	/* A worker the controller introduced sends only its DONEs. */
+	if (p != r->ctl && msg->hdr.type == PW_WIRE_DONE &&
+	    msg->body.done.nhosts &&
+	    p->id == PW_NODE_WORKER_BASE + msg->body.done.host_id) {
+		on_done(r, &msg->body.done, true, now);
+		return 0;
+	}
 	if (p != r->ctl)
 		return -EPERM;
 	switch (msg->hdr.type) {
@@ -87,19 +144,10 @@ static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 			r->slice_ans = msg->body.slice;
 		return 0;
 	case PW_WIRE_DONE:
-		run = run_slot(r, msg->body.done.run_id);
-		if (!run->used || run->run_id != msg->body.done.run_id ||
-		    run->have_done)
-			return 0;	/* a run given up on */
-		count_done(r, run, msg->body.done.status);
-		if (run->forgotten) {
-			run->used = false;
-			return 0;
-		}
-		run->done = msg->body.done;
-		run->have_done = true;
-		run->recv_ns = now;
+		on_done(r, &msg->body.done, false, now);
 		return 0;
+	case PW_WIRE_PEER:
+		return on_peer(r, &msg->body.peer);
 	default:
 		return 0;
 	}

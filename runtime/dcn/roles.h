@@ -177,6 +177,7 @@ struct pw_ctl_run {
 	struct pw_wire_run *held;
 	int next_held;
 	uint64_t charged;
+	bool planned;
 };
 
 /*
@@ -391,8 +392,6 @@ int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,
 		     const struct pw_wire_msg *msg, uint64_t now);
 int pw_ctl_on_status(struct pw_controller *c, struct pw_node_peer *p,
 		     const struct pw_wire_msg *msg, uint64_t now);
-int pw_ctl_on_ready(struct pw_controller *c, struct pw_node_peer *p,
-		    const struct pw_wire_msg *msg, uint64_t now);
 /* Host @h's worker while it is registered and up, else NULL. */
 struct pw_node_peer *pw_ctl_worker_peer(struct pw_controller *c,
 					unsigned int h);
@@ -606,6 +605,7 @@ struct pw_wk_run {
 	bool used;
 	uint32_t id;
 	uint32_t client;
+	uint32_t client_run;
 	struct pw_wire_done done;
 	unsigned int total;
 	unsigned int received;
@@ -631,7 +631,8 @@ bool pw_wk_free_unmade(struct pw_worker *w, uint32_t client, uint32_t id);
 int pw_wk_on_admin(struct pw_worker *w, const struct pw_wire_admin *a);
 int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		  uint64_t now);
-int pw_wk_on_ready(struct pw_worker *w, const struct pw_wire_ready *rd);
+int pw_wk_on_ready(struct pw_worker *w, const struct pw_node_peer *p,
+		   const struct pw_wire_ready *rd);
 int pw_wk_on_cancel(struct pw_worker *w, const struct pw_wire_cancel *c);
 /* Reap device and data-plane completions; send DONE for finished plans. */
 void pw_wk_reap(struct pw_worker *w);
@@ -699,6 +700,7 @@ struct pw_rc_run {
 	uint64_t sent_ns;
 	uint64_t recv_ns;
 	struct pw_wire_done done;
+	unsigned int parts;
 	unsigned int ncomp;
 };
 

@@ -8,13 +8,13 @@
  * for other devices or hosts go when those finish.
  *
  * Cross-island edges: DCN_RECV makes the target buffer, registers it
- * with the data plane and sends READY (through the controller) to the
- * host that has the value; that host's DCN_SEND writes straight from its
+ * with the data plane and sends READY straight to the worker of the host
+ * that has the value; that host's DCN_SEND writes straight from its
  * buffer into the target (RDMA WRITE, or the TCP fallback) once the value
  * is final, and the target's command completes when the write landed.
  *
- * When the last command is done one DONE goes back with the worker's
- * timestamps (PLAN arrival, first device start, last device end, DONE
+ * When the last command is done one DONE goes to the client, and one to
+ * the controller, with the worker's timestamps (PLAN arrival, first device start, last device end, DONE
  * departure, all on this host's clock), and the run's temporaries go.
  */
 #include <errno.h>
@@ -43,9 +43,14 @@ static struct pw_wk_run *run_find(struct pw_worker *w, uint32_t run_id)
 	return NULL;
 }
 
+/*
+ * DONE of a worker's part of a run: to the controller (under its id: the
+ * island windows) and straight to the client (under the client's id).
+ */
 static void send_done(struct pw_worker *w, struct pw_wire_done *done,
-		      unsigned int ncmds)
+		      unsigned int ncmds, uint32_t client, uint32_t client_run)
 {
+	struct pw_node_peer *cp = pw_node_find(&w->node, client);
 	struct pw_wire_msg m;
 	uint64_t now = pw_now_ns();
 
@@ -55,6 +60,17 @@ static void send_done(struct pw_worker *w, struct pw_wire_done *done,
 	m.body.done.host_id = w->reg.host_id;
 	m.body.done.ncmds = ncmds;
 	m.body.done.worker_send_ns = now;
+	if (cp) {
+		m.body.done.run_id = client_run;
+		pw_node_send(&w->node, cp, &m, now);
+		m.body.done.run_id = done->run_id;
+	} else {
+		/* Not introduced: the controller answers it (status set). */
+		pw_log("worker %u: run %u: client node %u was never introduced",
+		       w->reg.host_id, done->run_id, client);
+		if (!m.body.done.status)
+			m.body.done.status = EHOSTUNREACH;
+	}
 	if (w->ctl)
 		pw_node_send(&w->node, w->ctl, &m, now);
 }
@@ -70,9 +86,10 @@ static int refuse(struct pw_worker *w, const struct pw_wire_plan *pl, int err,
 		.ctrl_recv_ns = pl->ctrl_recv_ns,
 		.ctrl_send_ns = pl->ctrl_send_ns,
 		.worker_recv_ns = now,
+		.nhosts = pl->nhosts,
 	};
 
-	send_done(w, &d, 0);
+	send_done(w, &d, 0, pl->client, pl->client_run);
 	return err;
 }
 
@@ -460,6 +477,7 @@ static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
 		      struct pw_wk_cmd *c, unsigned int idx)
 {
 	const struct pw_wire_plan_cmd *pc = &c->c;
+	struct pw_node_peer *sender;
 	struct pw_wire_ready *rd;
 	struct pw_dp_desc desc;
 	struct pw_wk_xfer *x;
@@ -480,8 +498,10 @@ static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
 	ret = pw_wbuf_register(&w->store, c->held[0]);
 	if (ret)
 		return ret;
-	if (!w->ctl)
-		return -ENOTCONN;
+	/* The controller introduced every worker when it registered. */
+	sender = pw_node_find(&w->node, PW_NODE_WORKER_BASE + pc->peer_host);
+	if (!sender)
+		return -EHOSTUNREACH;
 	slot = (unsigned int)(x - w->recv);
 	pw_dp_region_desc(c->held[0]->region, &desc);
 	memset(&m, 0, sizeof(m));
@@ -492,8 +512,10 @@ static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
 	rd->dst_host = (uint16_t)w->reg.host_id;
 	rd->handle = pc->bufs[0];
 	rd->cookie = (uint32_t)(w->recv_gen[slot] + 1) << 16 | slot;
+	memcpy(rd->data_ip, w->reg.data_ip, 4);
+	rd->data_port = w->reg.data_port;
 	pw_dp_desc_pack(&desc, rd->desc);
-	ret = pw_node_send(&w->node, w->ctl, &m, pw_now_ns());
+	ret = pw_node_send(&w->node, sender, &m, pw_now_ns());
 	if (ret)
 		return ret;
 	/* Waiting for the data only once the sender can know where to put it. */
@@ -701,7 +723,7 @@ static void progress(struct pw_worker *w, struct pw_wk_run *r)
 		return;
 	/* Cancelled: the controller has answered the client already. */
 	if (!r->cancelled)
-		send_done(w, &r->done, r->completed);
+		send_done(w, &r->done, r->completed, r->client, r->client_run);
 	run_free(w, r);
 }
 
@@ -964,6 +986,8 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		r->done.ctrl_recv_ns = pl->ctrl_recv_ns;
 		r->done.ctrl_send_ns = pl->ctrl_send_ns;
 		r->done.worker_recv_ns = now;
+		r->done.nhosts = pl->nhosts;
+		r->client_run = pl->client_run;
 	} else if (pl->first_cmd != r->received ||
 		   pl->ncmds_total != r->total || pl->client != r->client) {
 		/* Parts arrive in order on one channel: a clash of run ids. */
@@ -1012,17 +1036,21 @@ int pw_wk_on_admin(struct pw_worker *w, const struct pw_wire_admin *a)
 	return 0;
 }
 
-int pw_wk_on_ready(struct pw_worker *w, const struct pw_wire_ready *rd)
+int pw_wk_on_ready(struct pw_worker *w, const struct pw_node_peer *p,
+		   const struct pw_wire_ready *rd)
 {
 	struct pw_wk_run *r = run_find(w, rd->run_id);
 	struct sockaddr_in addr = { .sin_family = AF_INET };
 	unsigned int i;
 	int ret;
 
+	/* Only the target's own worker says where its target is. */
+	if (rd->dst_host >= PW_MAX_HOSTS ||
+	    p->id != PW_NODE_WORKER_BASE + rd->dst_host ||
+	    rd->src_host != w->reg.host_id)
+		return -EPROTO;
 	if (!r)
 		return -ENOENT;	/* cancelled meanwhile */
-	if (rd->dst_host >= PW_MAX_HOSTS)
-		return -EINVAL;
 	for (i = 0; i < r->received; i++) {
 		struct pw_wk_cmd *c = &r->cmds[i];
 

@@ -40,8 +40,11 @@ static int wk_register(struct pw_worker *w, uint64_t now)
 			if (w->runs[i].used)
 				pw_wk_on_cancel(w, &cn);
 		}
-		pw_node_drop_peer(&w->node, w->ctl);
 	}
+	/* Everyone: the controller introduces them again once we are back. */
+	for (unsigned int i = 0; i < w->node.npeers; i++)
+		if (w->node.peers[i].ch)
+			pw_node_drop_peer(&w->node, &w->node.peers[i]);
 	/*
 	 * A new channel is a new stream: a greater session, or a controller
 	 * that still has our old channel takes seq 1 for a duplicate.
@@ -60,12 +63,44 @@ static int wk_register(struct pw_worker *w, uint64_t now)
 	return pw_node_send(&w->node, w->ctl, &m, now);
 }
 
+/* PEER: a client or worker we will talk to directly (its address). */
+static int wk_on_peer(struct pw_worker *w, const struct pw_wire_peer *pe)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	struct pw_node_peer *p;
+
+	if (pe->node == PW_NODE_CONTROLLER ||
+	    pe->node == PW_NODE_WORKER_BASE + w->reg.host_id)
+		return -EINVAL;
+	memcpy(&addr.sin_addr, pe->ip, 4);
+	addr.sin_port = htons(pe->port);
+	p = pw_node_find(&w->node, pe->node);
+	if (p) {
+		p->addr = addr;	/* registered again, maybe elsewhere */
+		return 0;
+	}
+	return pw_node_peer(&w->node, pe->node, &addr) ? 0 : -ENOSPC;
+}
+
+/* BYE: the client's objects go, and so does our channel to it. */
+static int wk_on_bye(struct pw_worker *w, const struct pw_wire_bye *b)
+{
+	struct pw_node_peer *p = pw_node_find(&w->node, b->client);
+
+	if (p && p != w->ctl)
+		pw_node_drop_peer(&w->node, p);
+	return pw_wk_on_bye(w, b);
+}
+
 static int wk_handle(struct pw_node *node, struct pw_node_peer *p,
 		     const struct pw_wire_msg *msg, uint64_t now)
 {
 	struct pw_worker *w = node->ctx;
 	char line[96];
 
+	/* Another worker tells us only where to write (READY). */
+	if (p != w->ctl && msg->hdr.type == PW_WIRE_READY)
+		return pw_wk_on_ready(w, p, &msg->body.ready);
 	if (p != w->ctl)
 		return -EPERM;
 	switch (msg->hdr.type) {
@@ -93,12 +128,12 @@ static int wk_handle(struct pw_node *node, struct pw_node_peer *p,
 		return pw_wk_on_function(w, &msg->body.function);
 	case PW_WIRE_BUFFER:
 		return pw_wk_on_buffer(w, &msg->body.buffer);
-	case PW_WIRE_READY:
-		return pw_wk_on_ready(w, &msg->body.ready);
+	case PW_WIRE_PEER:
+		return wk_on_peer(w, &msg->body.peer);
 	case PW_WIRE_CANCEL:
 		return pw_wk_on_cancel(w, &msg->body.cancel);
 	case PW_WIRE_BYE:
-		return pw_wk_on_bye(w, &msg->body.bye);
+		return wk_on_bye(w, &msg->body.bye);
 	case PW_WIRE_SLICE:
 		return pw_wk_on_slice(w, &msg->body.slice);
 	case PW_WIRE_ADMIN:

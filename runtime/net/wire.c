@@ -54,6 +54,7 @@ static const char *const type_names[PW_WIRE_NTYPES] = {
 	[PW_WIRE_BYE] = "BYE",
 	[PW_WIRE_SLICE] = "SLICE",
 	[PW_WIRE_ADMIN] = "ADMIN",
+	[PW_WIRE_PEER] = "PEER",
 };
 
 const char *pw_wire_err_name(enum pw_wire_err err)
@@ -107,6 +108,7 @@ static const struct body_layout layouts[PW_WIRE_NTYPES] = {
 	[PW_WIRE_BYE] = { sizeof(struct pw_wire_bye), 0, 0 },
 	[PW_WIRE_SLICE] = { sizeof(struct pw_wire_slice), 0, 0 },
 	[PW_WIRE_ADMIN] = { sizeof(struct pw_wire_admin), 0, 0 },
+	[PW_WIRE_PEER] = { sizeof(struct pw_wire_peer), 0, 0 },
 };
 
 /* Records a variable body counts (host order); 0 for fixed bodies. */
@@ -291,11 +293,11 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		ORD(b->run_id);
 		ORD(b->program_id);
 		ORD(b->client);
-		ORD(b->reserved);
+		ORD(b->client_run);
 		ORD(b->ncmds_total);
 		ORD(b->first_cmd);
 		ORD(b->ncmds);
-		ORD(b->reserved2);
+		ORD(b->nhosts);
 		ORD(b->client_send_ns);
 		ORD(b->ctrl_recv_ns);
 		ORD(b->ctrl_send_ns);
@@ -317,6 +319,8 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		ORD(b->dev_start_ns);
 		ORD(b->dev_end_ns);
 		ORD(b->worker_send_ns);
+		ORD(b->nhosts);
+		ORD(b->reserved);
 		break;
 	}
 	case PW_WIRE_ERROR:
@@ -399,6 +403,12 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		ORD(m->body.admin.id);
 		ORD(m->body.admin.value);
 		ORD(m->body.admin.window);
+		break;
+	case PW_WIRE_PEER:
+		ORD(m->body.peer.node);
+		ORD(m->body.peer.host);
+		ORD(m->body.peer.port);
+		ORD(m->body.peer.reserved);
 		break;
 	default:	/* ACK: no body */
 		break;
@@ -570,8 +580,8 @@ static enum pw_wire_err check_plan(const struct pw_wire_plan *b)
 	    !b->ncmds_total || b->ncmds_total > PW_WIRE_MAX_PLAN_CMDS ||
 	    b->first_cmd + b->ncmds > b->ncmds_total)
 		return PW_WIRE_E_COUNT;
-	if (b->reserved || b->reserved2)
-		return PW_WIRE_E_RESERVED;
+	if (!b->nhosts || b->nhosts > PW_WIRE_MAX_HOSTS)
+		return PW_WIRE_E_COUNT;
 	for (i = 0; i < b->ncmds; i++) {
 		err = check_plan_cmd(&b->cmds[i]);
 		if (err)
@@ -760,7 +770,20 @@ static enum pw_wire_err check_body(const struct pw_wire_msg *m)
 		return check_slice(&m->body.slice);
 	case PW_WIRE_ADMIN:
 		return check_admin(&m->body.admin);
-	default:	/* ACK, HEARTBEAT, DONE: any values */
+	case PW_WIRE_DONE:
+		if (m->body.done.reserved)
+			return PW_WIRE_E_RESERVED;
+		return m->body.done.nhosts > PW_WIRE_MAX_HOSTS ?
+		       PW_WIRE_E_COUNT : PW_WIRE_OK;
+	case PW_WIRE_PEER:
+		if (m->body.peer.reserved)
+			return PW_WIRE_E_RESERVED;
+		if (!m->body.peer.node || !m->body.peer.port ||
+		    (m->body.peer.host >= PW_WIRE_MAX_HOSTS &&
+		     m->body.peer.host != PW_WIRE_ANY_HOST))
+			return PW_WIRE_E_VALUE;
+		return PW_WIRE_OK;
+	default:	/* ACK, HEARTBEAT: any values */
 		return PW_WIRE_OK;
 	}
 }

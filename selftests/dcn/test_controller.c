@@ -41,41 +41,38 @@
 /**
  * struct fake_worker - what the worker node saw, under @lock
  * @answer: answer each PLAN with DONE (status 0) at once.
- * @late_run: a run to answer now, from the serving loop (0: none).
+ * @to: where DONEs go (FAKE_TO_*; 0 is FAKE_TO_BOTH).
+ * @late: answer @late_plan now, from the serving loop.
  * @registered: REGISTER_ACK came, with status 0.
- * @plans: PLAN messages; @plan_run the run id of the last.
+ * @plans: PLAN messages; @plan_run the run id of the last, @last_plan
+ *	what answers it.
  * @cancels: CANCEL messages; @cancel_run and @cancel_status the last's.
  */
 struct fake_worker {
 	pthread_mutex_t lock;
 	bool answer;
-	uint32_t late_run;
+	unsigned int to;
+	bool late;
+	struct fake_plan late_plan;
 	bool registered;
 	unsigned int plans;
 	uint32_t plan_run;
+	struct fake_plan last_plan;
 	unsigned int cancels;
 	uint32_t cancel_run;
 	uint32_t cancel_status;
 };
 
-static int send_done(struct pw_node *node, struct pw_node_peer *peer,
-		     uint32_t run_id, unsigned int ncmds, uint64_t now)
-{
-	struct pw_wire_msg done;
-
-	memset(&done, 0, sizeof(done));
-	done.hdr.type = PW_WIRE_DONE;
-	done.body.done.run_id = run_id;
-	done.body.done.ncmds = ncmds;
-	return pw_node_send(node, peer, &done, now);
-}
-
 static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
 			  const struct pw_wire_msg *msg, uint64_t now)
 {
 	struct fake_worker *fw = node->ctx;
+	struct fake_plan plan = fake_plan_of(&msg->body.plan);
 	bool answer;
+	int ret = fake_worker_common(node, msg);
 
+	if (ret)
+		return ret < 0 ? ret : 0;
 	pthread_mutex_lock(&fw->lock);
 	switch (msg->hdr.type) {
 	case PW_WIRE_REGISTER_ACK:
@@ -84,6 +81,7 @@ static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
 	case PW_WIRE_PLAN:
 		fw->plans++;
 		fw->plan_run = msg->body.plan.run_id;
+		fw->last_plan = plan;
 		break;
 	case PW_WIRE_CANCEL:
 		fw->cancels++;
@@ -95,8 +93,8 @@ static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
 	pthread_mutex_unlock(&fw->lock);
 	if (!answer)
 		return 0;
-	return send_done(node, peer, msg->body.plan.run_id,
-			 msg->body.plan.ncmds_total, now);
+	return fake_worker_done(node, &plan, 0, msg->body.plan.ncmds_total,
+				fw->to ? fw->to : FAKE_TO_BOTH);
 }
 
 FIXTURE(ctl) {
@@ -125,11 +123,10 @@ static void *serve(void *arg)
 		pw_controller_step(&self->c, 1 * MS);
 		pw_node_step(&self->wk, 0);
 		pthread_mutex_lock(&self->fw.lock);
-		if (self->fw.late_run)
-			send_done(&self->wk,
-				  pw_node_find(&self->wk, PW_NODE_CONTROLLER),
-				  self->fw.late_run, 1, pw_now_ns());
-		self->fw.late_run = 0;
+		if (self->fw.late)
+			fake_worker_done(&self->wk, &self->fw.late_plan, 0, 1,
+					 FAKE_TO_BOTH);
+		self->fw.late = false;
 		pthread_mutex_unlock(&self->fw.lock);
 	}
 	return NULL;
@@ -142,7 +139,8 @@ static void *done_later(void *arg)
 
 	usleep(6000 * 1000);
 	pthread_mutex_lock(&self->fw.lock);
-	self->fw.late_run = self->fw.plan_run;
+	self->fw.late_plan = self->fw.last_plan;
+	self->fw.late = true;
 	pthread_mutex_unlock(&self->fw.lock);
 	return NULL;
 }
@@ -329,7 +327,8 @@ TEST_F_TIMEOUT(ctl, without_a_deadline_a_late_answer_still_counts, 60)
 
 	/* Now the worker answers what it was sent: the run completes. */
 	pthread_mutex_lock(&self->fw.lock);
-	self->fw.late_run = w.plan_run;
+	self->fw.late_plan = w.last_plan;
+	self->fw.late = true;
 	pthread_mutex_unlock(&self->fw.lock);
 	ASSERT_EQ(0, pw_remote_wait(self->r, ticket))
 		TH_LOG("%s", pw_last_error());
@@ -402,6 +401,99 @@ TEST_F(ctl, buffer_ids_that_wrap_pass_over_live_ones)
 	EXPECT_EQ(0, pw_remote_free(self->r, 0, second));
 	self->r->next_id = PW_WIRE_BUF_TEMP - step;
 	EXPECT_EQ(second, pw_remote_next_id(self->r));
+}
+
+static void set_to(struct fake_worker *fw, unsigned int to)
+{
+	pthread_mutex_lock(&fw->lock);
+	fw->to = to;
+	pthread_mutex_unlock(&fw->lock);
+}
+
+/* Whether run @ticket has ended at the client, read under its lock. */
+static bool run_ended(struct pw_remote *r, uint32_t ticket)
+{
+	bool yes;
+
+	pw_rc_lock(r);
+	pw_node_step(&r->node, 0);
+	yes = r->runs[ticket % PW_RC_MAX_RUNS].have_done;
+	pw_rc_unlock(r);
+	return yes;
+}
+
+/*
+ * Completions are not relayed (wire v6): the worker's DONE to the client
+ * ends a run the controller has heard nothing of, and a DONE that reaches
+ * only the controller ends nothing at the client. A DONE from a node the
+ * controller never introduced is dropped as a stranger's.
+ */
+TEST_F_TIMEOUT(ctl, workers_answer_the_client_directly, 60)
+{
+	struct sockaddr_in lo = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct sockaddr_in client_addr;
+	struct pw_node_peer *to_client;
+	struct pw_transport *t;
+	struct pw_wire_msg m;
+	struct pw_node forger;
+	uint32_t out, ticket;
+	uint64_t strangers;
+	int i;
+
+	/* The worker tells the client alone: the run ends. */
+	set_to(&self->fw, FAKE_TO_CLIENT);
+	set_answer(&self->fw, true);
+	ASSERT_EQ(0, pw_remote_run(self->r, self->prog,
+				   (uint32_t[]){ ARG_ID }, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+
+	/* The worker tells the controller alone: the run does not end. */
+	set_to(&self->fw, FAKE_TO_CTL);
+	ASSERT_EQ(0, pw_remote_run_async(self->r, self->prog,
+					 (uint32_t[]){ ARG_ID }, 1, &out, 1,
+					 &ticket));
+	for (i = 0; i < 500; i++) {
+		ASSERT_FALSE(run_ended(self->r, ticket));
+		usleep(1000);
+	}
+	EXPECT_EQ(2u, seen(&self->fw, 0).plans);
+
+	/* A node nobody introduced claims it: dropped, counted. */
+	ASSERT_EQ(0, pw_transport_local_addr(self->r->node.t, &client_addr));
+	ASSERT_EQ(0, pw_udp_open(&t, &lo));
+	ASSERT_EQ(0, pw_node_init(&forger, PW_NODE_WORKER_BASE + 9, t,
+				  NULL, NULL));
+	to_client = pw_node_peer(&forger, self->r->ack.client_id,
+				 &client_addr);
+	ASSERT_NE(NULL, to_client);
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_DONE;
+	m.body.done.run_id = ticket;
+	m.body.done.host_id = 9;
+	m.body.done.nhosts = 1;
+	ASSERT_EQ(0, pw_node_send(&forger, to_client, &m, pw_now_ns()));
+	pw_rc_lock(self->r);
+	strangers = self->r->node.stats.strangers;
+	pw_rc_unlock(self->r);
+	for (i = 0; i < 200; i++) {
+		pw_node_step(&forger, 1 * MS);
+		ASSERT_FALSE(run_ended(self->r, ticket));
+	}
+	pw_rc_lock(self->r);
+	EXPECT_LT(strangers, self->r->node.stats.strangers);
+	pw_rc_unlock(self->r);
+	pw_node_fini(&forger);
+
+	/* Its own worker's DONE still ends it. */
+	pthread_mutex_lock(&self->fw.lock);
+	self->fw.late_plan = self->fw.last_plan;
+	self->fw.late = true;
+	pthread_mutex_unlock(&self->fw.lock);
+	ASSERT_EQ(0, pw_remote_wait(self->r, ticket))
+		TH_LOG("%s", pw_last_error());
 }
 
 /*

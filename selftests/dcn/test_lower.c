@@ -43,9 +43,12 @@ static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
 {
 	struct plan_log *pl = node->ctx;
 	const struct pw_wire_plan *p = &msg->body.plan;
-	struct pw_wire_msg done;
+	struct fake_plan plan = fake_plan_of(p);
 	unsigned int i;
+	int ret = fake_worker_common(node, msg);
 
+	if (ret)
+		return ret < 0 ? ret : 0;
 	pthread_mutex_lock(&pl->lock);
 	if (msg->hdr.type == PW_WIRE_REGISTER_ACK)
 		pl->registered = msg->body.reg_ack.status == 0;
@@ -56,11 +59,8 @@ static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
 	if (msg->hdr.type != PW_WIRE_PLAN ||
 	    p->first_cmd + p->ncmds != p->ncmds_total)
 		return 0;
-	memset(&done, 0, sizeof(done));
-	done.hdr.type = PW_WIRE_DONE;
-	done.body.done.run_id = p->run_id;
-	done.body.done.ncmds = p->ncmds_total;
-	return pw_node_send(node, peer, &done, now);
+	return fake_worker_done(node, &plan, 0, p->ncmds_total,
+				FAKE_TO_BOTH);
 }
 
 FIXTURE(lower) {

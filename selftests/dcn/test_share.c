@@ -48,7 +48,7 @@
 struct held_worker {
 	pthread_mutex_t lock;
 	bool registered;
-	uint32_t run[MAX_PLANS];
+	struct fake_plan run[MAX_PLANS];
 	uint32_t client[MAX_PLANS];
 	unsigned int nplans;
 	unsigned int answered;
@@ -62,12 +62,15 @@ static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
 			  const struct pw_wire_msg *msg, uint64_t now)
 {
 	struct held_worker *hw = node->ctx;
+	int ret = fake_worker_common(node, msg);
 
+	if (ret)
+		return ret < 0 ? ret : 0;
 	pthread_mutex_lock(&hw->lock);
 	if (msg->hdr.type == PW_WIRE_REGISTER_ACK)
 		hw->registered = msg->body.reg_ack.status == 0;
 	if (msg->hdr.type == PW_WIRE_PLAN && hw->nplans < MAX_PLANS) {
-		hw->run[hw->nplans] = msg->body.plan.run_id;
+		hw->run[hw->nplans] = fake_plan_of(&msg->body.plan);
 		hw->client[hw->nplans++] = msg->body.plan.client;
 	}
 	if (msg->hdr.type == PW_WIRE_BUFFER &&
@@ -121,15 +124,8 @@ static void *serve(void *arg)
 		pw_node_step(&self->wk, 0);
 		pthread_mutex_lock(&hw->lock);
 		while (hw->budget && hw->answered < hw->nplans) {
-			struct pw_wire_msg done;
-
-			memset(&done, 0, sizeof(done));
-			done.hdr.type = PW_WIRE_DONE;
-			done.body.done.run_id = hw->run[hw->answered++];
-			done.body.done.ncmds = 1;
-			pw_node_send(&self->wk,
-				     pw_node_find(&self->wk, PW_NODE_CONTROLLER),
-				     &done, pw_now_ns());
+			fake_worker_done(&self->wk, &hw->run[hw->answered++],
+					 0, 1, FAKE_TO_BOTH);
 			hw->budget--;
 		}
 		pthread_mutex_unlock(&hw->lock);

@@ -169,6 +169,8 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 				 net_below(rng, PW_WIRE_MAX_PLAN_CMDS -
 						b->ncmds + 1);
 		b->first_cmd = net_below(rng, b->ncmds_total - b->ncmds + 1);
+		b->client_run = net_rand(rng);
+		b->nhosts = 1 + net_below(rng, PW_WIRE_MAX_HOSTS);
 		b->client_send_ns = net_rand(rng);
 		b->ctrl_recv_ns = net_rand(rng);
 		b->ctrl_send_ns = net_rand(rng);
@@ -190,6 +192,7 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 		b->dev_start_ns = net_rand(rng);
 		b->dev_end_ns = net_rand(rng);
 		b->worker_send_ns = net_rand(rng);
+		b->nhosts = net_below(rng, PW_WIRE_MAX_HOSTS + 1);
 		break;
 	}
 	case PW_WIRE_ERROR:
@@ -320,6 +323,17 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 		n = net_below(rng, PW_WIRE_NAME_LEN);
 		for (i = 0; i < n; i++)
 			b->name[i] = (char)('a' + net_below(rng, 26));
+		break;
+	}
+	case PW_WIRE_PEER: {
+		struct pw_wire_peer *b = &m->body.peer;
+
+		b->node = 1 + net_below(rng, UINT32_MAX);
+		b->host = net_chance(rng, 500) ? PW_WIRE_ANY_HOST :
+			  net_below(rng, PW_WIRE_MAX_HOSTS);
+		b->port = 1 + net_below(rng, UINT16_MAX);
+		for (i = 0; i < 4; i++)
+			b->ip[i] = (uint8_t)net_rand(rng);
 		break;
 	}
 	default:	/* ACK */

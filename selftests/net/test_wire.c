@@ -97,6 +97,7 @@ TEST(names)
 	ASSERT_STREQ("BYE", pw_wire_type_name(PW_WIRE_BYE));
 	ASSERT_STREQ("SLICE", pw_wire_type_name(PW_WIRE_SLICE));
 	ASSERT_STREQ("ADMIN", pw_wire_type_name(PW_WIRE_ADMIN));
+	ASSERT_STREQ("PEER", pw_wire_type_name(PW_WIRE_PEER));
 	ASSERT_STREQ("?", pw_wire_type_name(0));
 	ASSERT_STREQ("?", pw_wire_type_name(PW_WIRE_NTYPES));
 }
@@ -245,6 +246,7 @@ TEST(round_trip_at_bounds)
 	/* PLAN: every record, each with every binding. */
 	hdr_init(&m, PW_WIRE_PLAN);
 	m.body.plan.client = 7;
+	m.body.plan.nhosts = PW_WIRE_MAX_HOSTS;
 	m.body.plan.ncmds = PW_WIRE_PLAN_CMDS;
 	m.body.plan.ncmds_total = PW_WIRE_MAX_PLAN_CMDS;
 	m.body.plan.first_cmd = PW_WIRE_MAX_PLAN_CMDS - PW_WIRE_PLAN_CMDS;
@@ -416,8 +418,10 @@ TEST(little_endian_layout_v2)
 
 	hdr_init(&m, PW_WIRE_PLAN);
 	m.body.plan.client = 0x01020304;
+	m.body.plan.client_run = 0x0d0c0b0a;
 	m.body.plan.ncmds = 1;
 	m.body.plan.ncmds_total = 0x0201;
+	m.body.plan.nhosts = 0x0003;
 	m.body.plan.cmds[0].op = PW_WIRE_CMD_DCN_SEND;
 	m.body.plan.cmds[0].nin = 1;
 	m.body.plan.cmds[0].peer_dev = 5;
@@ -427,7 +431,9 @@ TEST(little_endian_layout_v2)
 	len = pw_wire_encode(&m, buf, sizeof(buf));
 	ASSERT_EQ(H + 48 + 96, len);
 	ASSERT_EQ(0, memcmp(&buf[H + 8], "\x04\x03\x02\x01", 4));
-	ASSERT_EQ(0, memcmp(&buf[H + 16], "\x01\x02\x00\x00\x01\x00", 6));
+	ASSERT_EQ(0, memcmp(&buf[H + 12], "\x0a\x0b\x0c\x0d", 4));
+	ASSERT_EQ(0, memcmp(&buf[H + 16], "\x01\x02\x00\x00\x01\x00\x03\x00",
+			    8));
 	ASSERT_EQ(PW_WIRE_CMD_DCN_SEND, buf[H + 48]);
 	ASSERT_EQ(5, buf[H + 48 + 4]);
 	ASSERT_EQ(0, memcmp(&buf[H + 48 + 6], "\x0b\x0a", 2));
@@ -926,12 +932,16 @@ TEST(reject_v2_fields)
 	REJECT(&c, PW_WIRE_OK);
 
 	/* PLAN and its commands. */
+	CRAFT(&c, PW_WIRE_PLAN, 1);			/* no worker answers */
+	net_put16(c.buf + BODY(struct pw_wire_plan, nhosts), 0);
+	REJECT(&c, PW_WIRE_E_COUNT);
 	CRAFT(&c, PW_WIRE_PLAN, 1);
-	c.buf[BODY(struct pw_wire_plan, reserved) + 2] = 1;
-	REJECT(&c, PW_WIRE_E_RESERVED);
-	CRAFT(&c, PW_WIRE_PLAN, 1);
-	c.buf[BODY(struct pw_wire_plan, reserved2) + 1] = 1;
-	REJECT(&c, PW_WIRE_E_RESERVED);
+	net_put16(c.buf + BODY(struct pw_wire_plan, nhosts),
+		  PW_WIRE_MAX_HOSTS + 1);
+	REJECT(&c, PW_WIRE_E_COUNT);
+	CRAFT(&c, PW_WIRE_PLAN, 1);			/* any client run id */
+	c.buf[BODY(struct pw_wire_plan, client_run) + 3] = 0xff;
+	REJECT(&c, PW_WIRE_OK);
 	CRAFT(&c, PW_WIRE_PLAN, 1);
 	c.buf[BODY(struct pw_wire_plan, cmds[0].reserved)] = 1;
 	REJECT(&c, PW_WIRE_E_RESERVED);
@@ -1785,6 +1795,36 @@ TEST(reject_admin_fields)
 	net_put32(c.buf + BODY(struct pw_wire_admin, window),
 		  PW_WIRE_MAX_SHARE_WINDOW + 1);
 	REJECT(&c, PW_WIRE_E_COUNT);
+}
+
+/* PEER and DONE's worker count (version 6). */
+TEST(reject_peer_done_fields)
+{
+	struct craft c;
+
+	CRAFT(&c, PW_WIRE_PEER, 1);
+	ASSERT_LT(0, c.len);
+	net_put32(c.buf + BODY(struct pw_wire_peer, node), 0);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	CRAFT(&c, PW_WIRE_PEER, 1);
+	net_put16(c.buf + BODY(struct pw_wire_peer, port), 0);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	CRAFT(&c, PW_WIRE_PEER, 1);
+	net_put16(c.buf + BODY(struct pw_wire_peer, host), PW_WIRE_MAX_HOSTS);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	net_put16(c.buf + BODY(struct pw_wire_peer, host), PW_WIRE_ANY_HOST);
+	REJECT(&c, PW_WIRE_OK);			/* a client */
+	c.buf[BODY(struct pw_wire_peer, reserved)] = 1;
+	REJECT(&c, PW_WIRE_E_RESERVED);
+
+	CRAFT(&c, PW_WIRE_DONE, 1);
+	net_put32(c.buf + BODY(struct pw_wire_done, nhosts),
+		  PW_WIRE_MAX_HOSTS + 1);
+	REJECT(&c, PW_WIRE_E_COUNT);
+	net_put32(c.buf + BODY(struct pw_wire_done, nhosts), 0);
+	REJECT(&c, PW_WIRE_OK);			/* the controller's */
+	c.buf[BODY(struct pw_wire_done, reserved) + 2] = 1;
+	REJECT(&c, PW_WIRE_E_RESERVED);
 }
 
 /* The FUNCTION head's version-4 fields: collectives and permute. */
