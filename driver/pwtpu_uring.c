@@ -62,6 +62,12 @@ int pwtpu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 	if (!(issue_flags & IO_URING_F_SQE128) ||
 	    !(issue_flags & IO_URING_F_CQE32))
 		return -EINVAL;
+	/*
+	 * No command flag is honoured here: a registered buffer
+	 * (IORING_URING_CMD_FIXED) would be silently unused, so refuse it.
+	 */
+	if (ioucmd->flags)
+		return -EINVAL;
 	memcpy(&cmd, ioucmd->cmd, sizeof(cmd));
 
 	job = pwtpu_job_prepare(ctx, ioucmd->cmd_op, &cmd);

@@ -262,7 +262,9 @@ struct pwtpu_gang {
 /*
  * Device commands: io_uring IORING_OP_URING_CMD (the ring must be set up
  * with IORING_SETUP_SQE128 | IORING_SETUP_CQE32; sqe->cmd_op is one of
- * these and the SQE command area holds a struct pwtpu_cmd) or the same
+ * these, sqe->uring_cmd_flags is 0 (IORING_URING_CMD_FIXED is refused
+ * with -EINVAL: host copies take a user address, not a registered
+ * buffer) and the SQE command area holds a struct pwtpu_cmd) or the same
  * number as a synchronous ioctl. Each device runs its queue in order.
  * Completion: cqe->res is 0 or a negative errno. Commands execute in
  * submission order, but CQEs may be posted in another order: match them

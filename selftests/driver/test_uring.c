@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_uring.c - the io_uring path: a deep queue, ring setup requirements,
- * command numbers and reserved fields, the CQE32 device times, in-order
+ * command numbers, flags and reserved fields, the CQE32 device times, in-order
  * execution, and queued work keeping what it uses alive.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 
 #include "kselftest_harness.h"
 
@@ -217,6 +218,40 @@ TEST_F(uring, reserved_fields)
 	cmd.end_ns = 2;
 	EXPECT_EQ(0, pwtpu_uring_run(&self->d.ring, self->d.fd, PWTPU_CMD_NOP,
 				     &cmd, NULL));
+}
+
+/*
+ * The driver honours no io_uring command flag, so it refuses them:
+ * io_uring in 6.1 passes IORING_URING_CMD_FIXED (a registered buffer)
+ * through, and a driver that ignored it would run the command without
+ * the buffer its caller named.
+ */
+TEST_F(uring, command_flags_refused)
+{
+	/* Anonymous memory: io_uring pins no file-backed pages. */
+	void *buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct iovec iov = { .iov_base = buf, .iov_len = 4096 };
+	struct pwtpu_cmd cmd = { 0 };
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+
+	ASSERT_NE(MAP_FAILED, buf);
+	ASSERT_EQ(0, io_uring_register_buffers(&self->d.ring, &iov, 1));
+	sqe = io_uring_get_sqe(&self->d.ring);
+	ASSERT_NE(NULL, sqe);
+	pwtpu_prep_uring_cmd(sqe, self->d.fd, PWTPU_CMD_NOP, &cmd);
+	sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
+	sqe->buf_index = 0;
+	ASSERT_EQ(1, io_uring_submit(&self->d.ring));
+	ASSERT_EQ(0, io_uring_wait_cqe(&self->d.ring, &cqe));
+	EXPECT_EQ(-EINVAL, cqe->res);
+	io_uring_cqe_seen(&self->d.ring, cqe);
+	ASSERT_EQ(0, io_uring_unregister_buffers(&self->d.ring));
+	/* The same command without the flag runs. */
+	EXPECT_EQ(0, pwtpu_uring_run(&self->d.ring, self->d.fd, PWTPU_CMD_NOP,
+				     &cmd, NULL));
+	munmap(buf, 4096);
 }
 
 /* The device's times lie within the host's submit..reap interval. */
