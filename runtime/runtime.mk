@@ -17,10 +17,11 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/dcn/node.c runtime/dcn/controller.c runtime/dcn/ctl_run.c \
 	runtime/dcn/ctl_lower.c runtime/dcn/ctl_obj.c runtime/dcn/ctl_share.c runtime/dcn/ctl_slice.c runtime/dcn/fnpayload.c \
 	runtime/dcn/worker.c runtime/dcn/wk_run.c runtime/dcn/wk_obj.c \
+	runtime/dcn/wk_host.c \
 	runtime/dcn/wk_gang.c \
 	runtime/dcn/wdev.c runtime/dcn/wstore.c \
 	runtime/dcn/rclient.c runtime/dcn/rprog.c runtime/dcn/local.c \
-	runtime/dcn/rc_beat.c
+	runtime/dcn/rc_beat.c runtime/dcn/rc_data.c
 LIBPATHWAYS := $(BUILD)/libpathways.a
 
 # Rebuilt whole when its list of sources changes, not only its objects.

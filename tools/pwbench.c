@@ -6,6 +6,7 @@
  *   pathways     the Pathways paper's section 5 micro-benchmarks through
  *                libpathways (Figures 5, 7, 8, 9)
  *   dcn-throughput  Figure 5 through pathwaysd, over 1, 2, 4... hosts
+ *   host-data    a remote client's shards over the data plane and in parts
  *   echo         a datagram echo, the DCN floor `dispatch --dcn --echo` uses
  */
 #include <stdio.h>
@@ -25,6 +26,8 @@ static void usage(FILE *f)
 		"(pwbench pathways -h)\n"
 		"  dcn-throughput  Figure 5 through pathwaysd across hosts "
 		"(pwbench dcn-throughput -h)\n"
+		"  host-data    host data over the data plane against control-plane "
+		"parts (pwbench host-data -h)\n"
 		"  echo         --serve IP:PORT: the DCN floor's other end\n");
 }
 
@@ -42,6 +45,8 @@ int main(int argc, char **argv)
 		return pwbench_paper_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "dcn-throughput"))
 		return pwbench_dcn_tput_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "host-data"))
+		return pwbench_host_data_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "echo"))
 		return pwbench_echo_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

@@ -40,6 +40,8 @@ int pwbench_echo_rtt(struct pw_transport *t, const struct sockaddr_in *to,
 int pwbench_echo_main(int argc, char **argv);
 /* pwbench_dcn_tput.c: Figure 5 across hosts, through pathwaysd. */
 int pwbench_dcn_tput_main(int argc, char **argv);
+/* pwbench_host_data.c: host data over the data plane and in parts. */
+int pwbench_host_data_main(int argc, char **argv);
 /* `pwbench collective ...`: argv[0] is "collective". */
 int pwbench_collective_main(int argc, char **argv);
 /* `pwbench pathways ...`: argv[0] is "pathways" (pwbench_paper.c). */

@@ -193,10 +193,14 @@ unsigned int pw_fn_num_results(const struct pw_fn *fn);
 /*
  * A buffer on @slice from host memory: @data holds every shard, one after
  * another (n * shard bytes); with @replicate it holds one shard that every
- * device gets. The data is copied before the call returns. A shard goes
- * to its worker through the controller, at most 16 MiB (-EINVAL above;
- * make larger values on the devices), and at most a device's HBM
- * (-E2BIG).
+ * device gets. The data is copied before the call returns. A shard is at
+ * most a device's HBM (-E2BIG). Connected to pathwaysd, a shard of 64 KiB
+ * or more goes straight from this memory into the device buffer over the
+ * data plane (RDMA, else TCP; PATHWAYS_DATA=rdma|tcp|off chooses), never
+ * through the controller; smaller ones, and every shard when the client
+ * has no data plane (with no address: the in-process worker), go in
+ * control-plane messages, at most 16 MiB a shard (-EINVAL above: make
+ * larger values on the devices). pw_buffer_to_host() reads the same ways.
  */
 int pw_buffer_from_host(struct pw_client *client, struct pw_slice *slice,
 			enum pwtpu_dtype dtype, unsigned int rank,

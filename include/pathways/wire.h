@@ -86,6 +86,14 @@
 #define PW_WIRE_BUF_CHUNK	1296	/* data bytes in one BUFFER */
 /* One buffer moved over the control plane (bigger ones are made by runs). */
 #define PW_WIRE_MAX_BUF_BYTES	(16u << 20)
+/*
+ * BUFFER flags. F_DP: the bytes go over the data plane, straight between
+ * the client's memory and the buffer (any size @total holds), not in
+ * BUFFER parts. (Version 6.)
+ */
+#define PW_WIRE_BUF_F_DP	0x1
+/* READ with F_DP: @data holds where to write (see struct pw_wire_buffer). */
+#define PW_WIRE_BUF_DP_TARGET	32
 #define PW_WIRE_DESC_SIZE	24	/* a data-plane region descriptor */
 
 /*
@@ -646,24 +654,31 @@ enum pw_wire_buf_op {
  * @dev: CREATE: the island device that holds it.
  * @host: the host whose worker holds it (the controller fills @dev and
  *	@host from @slice when that is set).
- * @reserved: zero.
+ * @flags: PW_WIRE_BUF_F_*, only on CREATE and READ. (Version 6.)
  * @client: the owner's node id (set by the controller; 0 from a client).
  * @id: the client's handle (PW_WIRE_BUF_TEMP clear).
  * @total: CREATE, WRITE, DATA: the buffer's bytes
- *	(1..PW_WIRE_MAX_BUF_BYTES, what dtype and shape make); else 0.
+ *	(1..PW_WIRE_MAX_BUF_BYTES, what dtype and shape make; any nonzero
+ *	size with F_DP); else 0.
  * @offset: CREATE (0), WRITE, DATA: of @data[0] in the buffer.
  * @nbytes: CREATE, WRITE, DATA: bytes that follow, 1..PW_WIRE_BUF_CHUNK,
- *	@offset + @nbytes <= @total; else 0.
+ *	@offset + @nbytes <= @total (CREATE with F_DP: 0); READ with F_DP:
+ *	PW_WIRE_BUF_DP_TARGET; else 0.
  * @reserved2: zero.
  * @shape: CREATE: extents; entries past @rank zero.
  * @slice: from a client: 0, or the slice whose virtual device
  *	(@id & PW_WIRE_SHARD_MASK) holds this shard, and @host, @dev zero;
  *	the controller resolves it and sends 0 on. (Version 4.)
- * @data: the bytes (only @nbytes on the wire).
+ * @data: the bytes (only @nbytes on the wire); READ with F_DP: the
+ *	client's region (pw_dp_desc_pack(), PW_WIRE_DESC_SIZE bytes), its
+ *	data-plane IPv4 address (4) and port (2, little-endian), 2 zero.
  *
  * The worker answers STATUS when the last byte of a CREATE/WRITE series
  * arrived (or at the first failure), DATA parts in order for a READ (a
- * STATUS if it fails), nothing for FREE.
+ * STATUS if it fails), nothing for FREE. With F_DP, a CREATE is answered
+ * by READY straight to the client (run 0: where to write the bytes), and
+ * STATUS once they landed; a READ by the bytes written into the client's
+ * region over the data plane, then STATUS with their count.
  */
 struct pw_wire_buffer {
 	uint8_t op;
@@ -671,7 +686,7 @@ struct pw_wire_buffer {
 	uint8_t rank;
 	uint8_t dev;
 	uint16_t host;
-	uint16_t reserved;
+	uint16_t flags;
 	uint32_t client;
 	uint32_t id;
 	uint32_t total;
@@ -704,10 +719,12 @@ struct pw_wire_status {
 
 /**
  * struct pw_wire_ready - READY: a run's transfer target is registered
- * @run_id: the run (the controller's id).
+ * @run_id: the run (the controller's id); 0: the target of a client's
+ *	BUFFER CREATE with F_DP, sent to the client. (Version 6.)
  * @src_host: the host that writes (DCN_SEND).
  * @dst_host: the host written to (DCN_RECV), the sender of READY.
- * @handle: the target buffer's handle on @dst_host.
+ * @handle: the target buffer's handle on @dst_host (run 0: the
+ *	client's buffer id).
  * @cookie: what the write carries, so the target knows what landed.
  * @data_ip: @dst_host's data-plane address (its REGISTER's).
  * @data_port: its port.
@@ -732,7 +749,8 @@ struct pw_wire_ready {
  * @host: a worker's host id, or PW_WIRE_ANY_HOST for a client.
  * @port: its control-plane port.
  * @ip: its control-plane IPv4 address.
- * @reserved: zero.
+ * @flags: PW_WIRE_PEER_F_*: a worker's data plane, what a client's own
+ *	must be to move host data with it.
  *
  * Sent when a worker registers (to every other worker and every client)
  * and when a client connects (to every worker), before anything that
@@ -744,8 +762,12 @@ struct pw_wire_peer {
 	uint16_t host;
 	uint16_t port;
 	uint8_t ip[4];
-	uint32_t reserved;
+	uint32_t flags;
 };
+
+#define PW_WIRE_PEER_F_DP	0x1	/* the worker has a data plane */
+#define PW_WIRE_PEER_F_RDMA	0x2	/* ... of RDMA verbs (else TCP) */
+#define PW_WIRE_PEER_F_ALL	(PW_WIRE_PEER_F_DP | PW_WIRE_PEER_F_RDMA)
 
 /**
  * struct pw_wire_cancel - CANCEL: a run ended elsewhere (a host failed or

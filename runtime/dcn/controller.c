@@ -80,6 +80,10 @@ static void send_peer(struct pw_controller *c, struct pw_node_peer *to,
 	m.body.peer.host = is_client(about) ? PW_WIRE_ANY_HOST : (uint16_t)host;
 	m.body.peer.port = ntohs(about->addr.sin_port);
 	memcpy(m.body.peer.ip, &about->addr.sin_addr, 4);
+	if (!is_client(about) && c->isl[host].reg.data_port)
+		m.body.peer.flags = PW_WIRE_PEER_F_DP |
+				    (c->isl[host].reg.has_rdma ?
+				     PW_WIRE_PEER_F_RDMA : 0);
 	ctl_reply(c, to, &m, PW_WIRE_PEER, now);
 }
 

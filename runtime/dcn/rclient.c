@@ -8,6 +8,7 @@
  * answer wait for it, stepping the client's node; runs do not, so many
  * can be in flight (the DONE of each is kept until it is waited for).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -90,6 +91,7 @@ static int on_peer(struct pw_remote *r, const struct pw_wire_peer *pe)
 		return -EINVAL;
 	memcpy(&addr.sin_addr, pe->ip, 4);
 	addr.sin_port = htons(pe->port);
+	r->dp_peer[pe->host] = pe->flags;
 	p = pw_node_find(&r->node, pe->node);
 	if (p) {
 		p->addr = addr;
@@ -110,6 +112,10 @@ static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 		on_done(r, &msg->body.done, true, now);
 		return 0;
 	}
+	/* ... and the targets of uploads it was asked to make. */
+	if (p != r->ctl && msg->hdr.type == PW_WIRE_READY &&
+	    p->id == PW_NODE_WORKER_BASE + msg->body.ready.dst_host)
+		return pw_rc_data_on_ready(r, &msg->body.ready);
 	if (p != r->ctl)
 		return -EPERM;
 	switch (msg->hdr.type) {
@@ -157,14 +163,20 @@ static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
  * Under the lock: step for up to @until (at least once), heartbeating
  * while the wait is long.
  */
-static int rc_step(struct pw_remote *r, uint64_t until)
+int pw_rc_step(struct pw_remote *r, uint64_t until)
 {
 	uint64_t now = pw_now_ns(), beat = PW_RC_HEARTBEAT_MS * 1000000ull;
+	int ret;
 
 	pw_rc_keepalive(r, now);
-	return pw_node_step(&r->node, until <= now ? 0 :
-			    until - now < beat ? until - now : beat);
+	ret = pw_node_step(&r->node, until <= now ? 0 :
+			   until - now < beat ? until - now : beat);
+	pw_rc_data_poll(r);
+	return ret;
 }
+
+/* How often a long wait for a run says, in the log, where it stands. */
+#define PW_RC_LONG_WAIT_NS	(20 * 1000000000ull)
 
 /* Step until *@flag or the timeout. */
 static int rc_wait(struct pw_remote *r, const bool *flag,
@@ -178,7 +190,7 @@ static int rc_wait(struct pw_remote *r, const bool *flag,
 		if (pw_now_ns() >= until)
 			ret = -ETIMEDOUT;
 		else
-			ret = rc_step(r, until);
+			ret = pw_rc_step(r, until);
 	}
 	pw_rc_unlock(r);
 	return ret;
@@ -189,20 +201,52 @@ static int rc_wait(struct pw_remote *r, const bool *flag,
  * once it has been silent for the answer timeout (the waits send it
  * heartbeats, which it acknowledges).
  */
-static int rc_wait_live(struct pw_remote *r, const bool *flag)
+/* A long wait for run @run: what its workers sent us, for the log. */
+static void log_long_wait(struct pw_remote *r, const struct pw_rc_run *run)
+{
+	unsigned int i;
+
+	pw_log("client node %u: run %u: %u of %u worker DONEs after %llu s; %llu datagrams from strangers",
+	       r->node.id, run->run_id, run->parts, run->done.nhosts,
+	       (unsigned long long)((pw_now_ns() - run->sent_ns) / 1000000000ull),
+	       (unsigned long long)r->node.stats.strangers);
+	for (i = 0; i < r->node.npeers; i++) {
+		const struct pw_node_peer *p = &r->node.peers[i];
+		const struct pw_rchan_stats *st;
+
+		if (!p->ch || p == r->ctl)
+			continue;
+		st = pw_rchan_stats(p->ch);
+		pw_log("client node %u: worker node %u at %s:%u: %llu delivered, %llu duplicates, %llu stale, %llu misaddressed",
+		       r->node.id, p->id, inet_ntoa(p->addr.sin_addr),
+		       ntohs(p->addr.sin_port),
+		       (unsigned long long)st->delivered,
+		       (unsigned long long)st->duplicates,
+		       (unsigned long long)st->stale,
+		       (unsigned long long)st->misaddressed);
+	}
+}
+
+static int rc_wait_live(struct pw_remote *r, const bool *flag,
+			const struct pw_rc_run *run)
 {
 	uint64_t silence = r->answer_timeout_ms * 1000000ull, heard;
+	uint64_t next_log = pw_now_ns() + PW_RC_LONG_WAIT_NS;
 	int ret = 0;
 
 	pw_rc_lock(r);
 	while (!*flag && !ret) {
+		if (pw_now_ns() >= next_log) {
+			log_long_wait(r, run);
+			next_log += PW_RC_LONG_WAIT_NS;
+		}
 		heard = r->ctl ? r->ctl->last_heard_ns : 0;
 		if (heard < r->waiting_since_ns)
 			heard = r->waiting_since_ns;
 		if (pw_now_ns() >= heard + silence)
 			ret = -ETIMEDOUT;
 		else
-			ret = rc_step(r, heard + silence);
+			ret = pw_rc_step(r, heard + silence);
 	}
 	pw_rc_unlock(r);
 	return ret;
@@ -310,6 +354,9 @@ int pw_remote_connect(const char *controller, const char *name,
 	}
 	ret = pw_remote_open(r, t, &ctl, name, PW_REMOTE_TIMEOUT_MS);
 	r->local = !controller;
+	/* PATHWAYS_DATA=off: host data in control-plane parts only. */
+	r->dp_tried = getenv("PATHWAYS_DATA") &&
+		      !strcmp(getenv("PATHWAYS_DATA"), "off");
 	if (ret) {
 		pw_remote_shut(r);
 		free(r);
@@ -341,6 +388,7 @@ void pw_remote_shut(struct pw_remote *r)
 	for (i = 0; i < 100 && r->ctl && r->ctl->ch &&
 	     pw_rchan_inflight(r->ctl->ch) + pw_node_queued(r->ctl); i++)
 		pw_node_step(&r->node, 10000000ull);
+	pw_rc_data_close(r);
 	pw_node_fini(&r->node);
 	free(r->bufs);
 	r->bufs = NULL;
@@ -830,6 +878,8 @@ static int shard_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 	uint64_t off;
 	int ret = 0;
 
+	if (pw_rc_data_use(r, slice, 0, total))
+		return pw_rc_data_write(r, slice, id, sig, total, data);
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_BUFFER;
 	b = &m.body.buffer;
@@ -859,7 +909,7 @@ static int shard_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 		/* Hold back while a window's worth waits: the queue is bounded. */
 		pw_rc_lock(r);
 		while (!ret && pw_node_queued(r->ctl) > 4 * PW_RCHAN_WINDOW)
-			ret = rc_step(r, pw_now_ns() + 10000000ull);
+			ret = pw_rc_step(r, pw_now_ns() + 10000000ull);
 		/* The worker answered early: it refused the buffer (no HBM). */
 		done = r->have_status;
 		pw_rc_unlock(r);
@@ -893,9 +943,12 @@ int pw_remote_buffer_sharded(struct pw_remote *r, uint32_t slice,
 		return pw_fail(-E2BIG, "buffer: a shard of %llu bytes is larger than a device's HBM (%llu bytes)",
 			       (unsigned long long)total,
 			       (unsigned long long)s->hbm_bytes);
-	if (!total || total > PW_WIRE_MAX_BUF_BYTES)
-		return pw_fail(-EINVAL, "buffer: %llu bytes a shard: from host memory, 1..%u bytes a shard go over the control plane (make larger ones on the devices)",
-			       (unsigned long long)total, PW_WIRE_MAX_BUF_BYTES);
+	if (!total || total > UINT32_MAX ||
+	    (total > PW_WIRE_MAX_BUF_BYTES &&
+	     !pw_rc_data_use(r, slice, 0, total)))
+		return pw_fail(-EINVAL, "buffer: %llu bytes a shard: from host memory, at most %u bytes a shard go over the control plane, and host %u's worker and this client have no data plane in common (make larger values on the devices)",
+			       (unsigned long long)total,
+			       PW_WIRE_MAX_BUF_BYTES, s->host);
 	base = pw_remote_next_id(r);
 	for (v = 0; v < s->n && !ret; v++)
 		ret = shard_write(r, slice, base | v, &sig, total,
@@ -943,6 +996,11 @@ static int shard_read(struct pw_remote *r, uint32_t slice, unsigned int host,
 	uint64_t until = pw_now_ns() + PW_REMOTE_TIMEOUT_MS * 1000000ull;
 	int ret;
 
+	if (pw_rc_data_use(r, slice, host, size)) {
+		ret = pw_rc_data_read(r, slice, host, id, data, size);
+		if (ret != -EOPNOTSUPP)
+			return ret;
+	}
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_BUFFER;
 	m.body.buffer.op = PW_WIRE_BUF_READ;
@@ -962,7 +1020,7 @@ static int shard_read(struct pw_remote *r, uint32_t slice, unsigned int host,
 		if (pw_now_ns() >= until)
 			ret = -ETIMEDOUT;
 		else
-			ret = rc_step(r, until);
+			ret = pw_rc_step(r, until);
 		if (r->have_status)
 			ret = r->status.status ? -(int)r->status.status : -EPROTO;
 		done = r->read_got == size;
@@ -1067,7 +1125,7 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	/* All held: a forgotten run's slot frees when its DONE comes. */
 	while (run->used && run->forgotten && !ret &&
 	       pw_now_ns() - run->sent_ns < PW_REMOTE_TIMEOUT_MS * 1000000ull)
-		ret = rc_step(r, pw_now_ns() + 10000000ull);
+		ret = pw_rc_step(r, pw_now_ns() + 10000000ull);
 	if (run->used) {
 		pw_rc_unlock(r);
 		return pw_fail(-EBUSY, "run: %u runs not waited for yet",
@@ -1122,7 +1180,7 @@ int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
 	 * (if it has one) and answers; only its silence ends the wait.
 	 */
 	r->waiting_since_ns = pw_now_ns();
-	ret = rc_wait_live(r, &run->have_done);
+	ret = rc_wait_live(r, &run->have_done, run);
 	if (!ret) {
 		if (done)
 			*done = run->done;

@@ -188,6 +188,13 @@ void pw_remote_forget(struct pw_remote *r, uint32_t ticket);
  * runs ended, whether waited for or not. @hbm_bytes is not filled.
  */
 void pw_remote_stats(struct pw_remote *r, struct pw_client_stats *st);
+/*
+ * The client's data plane for host data: "rdma" or "tcp" once a shard of
+ * 64 KiB or more has gone to a worker that has one (of its kind), else
+ * "none" (shards go in control-plane parts; PATHWAYS_DATA=off at connect
+ * keeps it so).
+ */
+const char *pw_remote_data_kind(const struct pw_remote *r);
 /* Wait for run @ticket: 0, or the errno the run failed with. */
 int pw_remote_wait(struct pw_remote *r, uint32_t ticket);
 /* Both. */

@@ -466,6 +466,75 @@ struct pw_wk_gang {
 	unsigned int have;
 };
 
+/**
+ * struct pw_wk_hxfer - a client's buffer moving over the data plane
+ *	(wk_host.c)
+ * @used: the slot is taken.
+ * @upload: CREATE (the client writes into @wb), else READ (we write).
+ * @client: the buffer's owner.
+ * @id: its handle.
+ * @wb: the buffer (a reference held).
+ * @cookie: an upload's: what the client's write carries.
+ * @landed: an upload's bytes landed so far.
+ * @conn: a read's connection to the client's data plane (the worker's
+ *	kept one to the client, struct pw_wk_cconn).
+ * @target: a read's: the client's region.
+ * @pending: a read's writes posted and not done.
+ * @err: a read's first failed write.
+ */
+struct pw_wk_hxfer {
+	bool used;
+	bool upload;
+	uint32_t client;
+	uint32_t id;
+	struct pw_wbuf *wb;
+	uint32_t cookie;
+	uint64_t landed;
+	struct pw_dp_conn *conn;
+	struct pw_dp_desc target;
+	unsigned int pending;
+	int err;
+};
+
+/**
+ * struct pw_wk_early - a READY that came before the PLAN part of the
+ *	DCN_SEND it is for (wk_run.c)
+ * @used: the slot is taken.
+ * @at_ns: when it came.
+ * @rd: the message.
+ */
+struct pw_wk_early {
+	bool used;
+	uint64_t at_ns;
+	struct pw_wire_ready rd;
+};
+
+#define PW_WK_MAX_EARLY		1024
+#define PW_WK_EARLY_NS		(60 * 1000000000ull)
+
+/* Host transfers over the data plane in flight on a worker at once. */
+#define PW_WK_MAX_HXFER		64
+
+/**
+ * struct pw_wk_cconn - a worker's data-plane connection to a client, kept
+ *	for the client's next reads (wk_host.c)
+ * @client: the client's node id (0: a free slot).
+ * @addr: the client's data-plane address.
+ * @conn: the connection.
+ * @up: it came up.
+ * @last: when a read last used it (the worker's transfer count).
+ */
+struct pw_wk_cconn {
+	uint32_t client;
+	struct sockaddr_in addr;
+	struct pw_dp_conn *conn;
+	bool up;
+	uint64_t last;
+};
+
+/* Clients a worker keeps a connection to (the data plane has 16 in all). */
+#define PW_WK_MAX_CCONN		4
+
 struct pw_worker {
 	struct pw_node node;
 	struct sockaddr_in ctl_addr;
@@ -501,6 +570,13 @@ struct pw_worker {
 	unsigned int nslices;
 	struct pw_wk_gang *gangs;
 	unsigned int ngangs;
+	struct pw_wk_hxfer hx[PW_WK_MAX_HXFER];
+	uint16_t hx_gen;
+	struct pw_wk_cconn cconn[PW_WK_MAX_CCONN];
+	uint64_t hx_count;
+	struct pw_wk_early *early;
+	unsigned int nearly;
+	uint64_t early_kept;
 };
 
 /* Runs in flight on a worker: the device tags' 16 bits (the table grows). */
@@ -637,6 +713,12 @@ int pw_wk_on_cancel(struct pw_worker *w, const struct pw_wire_cancel *c);
 /* Reap device and data-plane completions; send DONE for finished plans. */
 void pw_wk_reap(struct pw_worker *w);
 void pw_wk_runs_fini(struct pw_worker *w);
+/* runtime/dcn/wk_host.c: BUFFER bytes over the data plane (F_DP). */
+int pw_wk_host_buffer(struct pw_worker *w, const struct pw_wire_buffer *b);
+/* A data-plane event of a host transfer: true if it was one (handled). */
+bool pw_wk_host_dp_event(struct pw_worker *w, const struct pw_dp_event *ev);
+void pw_wk_host_forget_client(struct pw_worker *w, uint32_t client);
+void pw_wk_host_fini(struct pw_worker *w);
 /* runtime/dcn/wk_gang.c: slices and gang scheduling on the island. */
 const struct pw_wk_slice *pw_wk_slice_find(const struct pw_worker *w,
 					   uint32_t client, uint32_t id);
@@ -827,7 +909,47 @@ struct pw_remote {
 	unsigned int answer_timeout_ms;
 	uint64_t waiting_since_ns;
 	bool ids_wrapped;
+	uint32_t dp_peer[PW_WIRE_MAX_HOSTS];
+	bool dp_tried;
+	struct pw_dp *dp;
+	struct sockaddr_in dp_addr;
+	struct pw_dp_conn *dpc[PW_WIRE_MAX_HOSTS];
+	bool dpc_up[PW_WIRE_MAX_HOSTS];
+	unsigned int dp_connecting;
+	uint32_t dp_want;
+	bool dp_have_target;
+	struct pw_wire_ready dp_target;
+	unsigned int dp_writes;
+	int dp_err;
+	uint64_t dp_landed;
 };
+
+/*
+ * runtime/dcn/rc_data.c: host data over the data plane. Shards of at
+ * least PW_RC_DP_MIN_BYTES go that way when the client and the shard's
+ * worker have a data plane of one kind; smaller ones take fewer messages
+ * as BUFFER parts.
+ */
+#define PW_RC_DP_MIN_BYTES	(64u << 10)
+void pw_rc_data_close(struct pw_remote *r);
+/*
+ * Whether @bytes of a shard on @slice (or, when 0, @host) go over the
+ * data plane; opens the client's on first use, of its worker's kind.
+ */
+bool pw_rc_data_use(struct pw_remote *r, uint32_t slice, unsigned int host,
+		    uint64_t bytes);
+/* Under the lock: the data plane's events. */
+void pw_rc_data_poll(struct pw_remote *r);
+/* READY of a worker the controller introduced: an upload's target. */
+int pw_rc_data_on_ready(struct pw_remote *r, const struct pw_wire_ready *rd);
+int pw_rc_data_write(struct pw_remote *r, uint32_t slice, uint32_t id,
+		     const struct pw_wire_sig *sig, uint64_t total,
+		     const void *data);
+/* -EOPNOTSUPP: @data cannot be registered; read it in BUFFER parts. */
+int pw_rc_data_read(struct pw_remote *r, uint32_t slice, unsigned int host,
+		    uint32_t id, void *data, size_t size);
+/* Under the lock: step the node (and data plane) for up to @until. */
+int pw_rc_step(struct pw_remote *r, uint64_t until);
 
 /* runtime/dcn/rc_beat.c: the client's node, shared with its heartbeat. */
 void pw_rc_lock(struct pw_remote *r);

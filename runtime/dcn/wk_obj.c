@@ -3,8 +3,9 @@
  * wk_obj.c - a worker's side of FUNCTION, BUFFER and BYE: compiled functions
  * reassembled and checked (loaded on a device the first time a command
  * runs them), buffers created, filled, read back and freed for remote
- * clients. Every request ends with one STATUS for its client (through
- * the controller), or DATA for a read. When a client goes, everything it
+ * clients (their bytes in BUFFER parts; over the data plane, wk_host.c).
+ * Every request ends with one STATUS for its client (through the
+ * controller), or DATA for a read. When a client goes, everything it
  * had here goes with it.
  */
 #include <errno.h>
@@ -114,6 +115,12 @@ int pw_wk_on_buffer(struct pw_worker *w, const struct pw_wire_buffer *b)
 	struct pw_wbuf *wb;
 	int ret;
 
+	if (b->flags & PW_WIRE_BUF_F_DP) {
+		ret = pw_wk_host_buffer(w, b);
+		if (ret)
+			send_status(w, PW_WIRE_BUFFER, b->client, b->id, ret, 0);
+		return ret;
+	}
 	switch (b->op) {
 	case PW_WIRE_BUF_CREATE:
 	case PW_WIRE_BUF_WRITE:
@@ -142,6 +149,7 @@ int pw_wk_on_bye(struct pw_worker *w, const struct pw_wire_bye *b)
 	unsigned int nbufs = w->store.nbufs, nfns = w->store.nfns;
 	uint64_t bytes = w->store.bytes;
 
+	pw_wk_host_forget_client(w, b->client);
 	pw_wk_runs_forget_client(w, b->client);
 	pw_wk_slices_forget_client(w, b->client);
 	pw_wstore_release_owner(&w->store, b->client);

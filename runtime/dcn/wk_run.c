@@ -9,7 +9,7 @@
  *
  * Cross-island edges: DCN_RECV makes the target buffer, registers it
  * with the data plane and sends READY straight to the worker of the host
- * that has the value; that host's DCN_SEND writes straight from its
+ * that has the value (which keeps it if it overtook that host's PLAN); that host's DCN_SEND writes straight from its
  * buffer into the target (RDMA WRITE, or the TCP fallback) once the value
  * is final, and the target's command completes when the write landed.
  *
@@ -950,6 +950,98 @@ static void unpark_runs(struct pw_worker *w)
 	}
 }
 
+/*
+ * READY @rd for run @r: the DCN_SEND among its commands received so far
+ * that writes the target takes it (and connects to the target's host).
+ * 1 if one did, 0 if none is it (yet).
+ */
+static int ready_apply(struct pw_worker *w, struct pw_wk_run *r,
+		       const struct pw_wire_ready *rd)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < r->received; i++) {
+		struct pw_wk_cmd *c = &r->cmds[i];
+
+		if (c->c.op != PW_WIRE_CMD_DCN_SEND || c->have_target ||
+		    c->c.peer_host != rd->dst_host ||
+		    c->c.peer_buf != rd->handle)
+			continue;
+		memcpy(&addr.sin_addr, rd->data_ip, 4);
+		addr.sin_port = htons(rd->data_port);
+		ret = pw_dp_desc_unpack(rd->desc, &c->target);
+		if (!ret && w->dp) {
+			w->conn_addr[rd->dst_host] = addr;
+			ret = conn_to(w, rd->dst_host);
+		} else if (!ret) {
+			ret = -ENOTCONN;
+		}
+		if (ret) {
+			if (c->state == PW_WK_WAITING)
+				finish(w, r, c, ret);
+		} else {
+			c->have_target = true;
+			c->cookie = rd->cookie;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Keep a READY that came before the PLAN part holding its DCN_SEND: it
+ * comes straight from the target's worker, the PLAN through the
+ * controller, so it may overtake it. Kept PW_WK_EARLY_NS at most (its run
+ * may have ended here already); when all are taken, the oldest goes.
+ */
+static int early_keep(struct pw_worker *w, const struct pw_wire_ready *rd,
+		      uint64_t now)
+{
+	struct pw_wk_early *e, *slot = NULL;
+	unsigned int i;
+
+	if (!w->early) {
+		w->early = calloc(PW_WK_MAX_EARLY, sizeof(*w->early));
+		if (!w->early)
+			return -ENOMEM;
+	}
+	for (i = 0; i < PW_WK_MAX_EARLY; i++) {
+		e = &w->early[i];
+		if (e->used && now - e->at_ns > PW_WK_EARLY_NS) {
+			e->used = false;
+			w->nearly--;
+		}
+		if (!slot || !e->used || (slot->used && e->at_ns < slot->at_ns))
+			slot = slot && !slot->used ? slot : e;
+	}
+	if (slot->used) {
+		pw_log("worker %u: more than %u early READYs: run %u's dropped",
+		       w->reg.host_id, PW_WK_MAX_EARLY, slot->rd.run_id);
+		w->nearly--;
+	}
+	*slot = (struct pw_wk_early){ .used = true, .at_ns = now, .rd = *rd };
+	w->nearly++;
+	w->early_kept++;
+	return 0;
+}
+
+/* A PLAN part of @r came: the READYs kept for it that now match. */
+static void early_apply(struct pw_worker *w, struct pw_wk_run *r)
+{
+	unsigned int i;
+
+	for (i = 0; w->nearly && i < PW_WK_MAX_EARLY; i++) {
+		struct pw_wk_early *e = &w->early[i];
+
+		if (e->used && e->rd.run_id == r->id && ready_apply(w, r, &e->rd)) {
+			e->used = false;
+			w->nearly--;
+		}
+	}
+}
+
 int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		  uint64_t now)
 {
@@ -1007,6 +1099,7 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		    pw_wk_gang_note(w, r, &pl->cmds[i]))
 			fail(r, -ENOMEM);
 	}
+	early_apply(w, r);
 	if (r->parked)
 		return 0;	/* its new part waits behind the old */
 	if (!first && w->nparked)
@@ -1040,44 +1133,19 @@ int pw_wk_on_ready(struct pw_worker *w, const struct pw_node_peer *p,
 		   const struct pw_wire_ready *rd)
 {
 	struct pw_wk_run *r = run_find(w, rd->run_id);
-	struct sockaddr_in addr = { .sin_family = AF_INET };
-	unsigned int i;
-	int ret;
 
 	/* Only the target's own worker says where its target is. */
 	if (rd->dst_host >= PW_MAX_HOSTS ||
 	    p->id != PW_NODE_WORKER_BASE + rd->dst_host ||
-	    rd->src_host != w->reg.host_id)
+	    rd->src_host != w->reg.host_id || !rd->run_id)
 		return -EPROTO;
-	if (!r)
-		return -ENOENT;	/* cancelled meanwhile */
-	for (i = 0; i < r->received; i++) {
-		struct pw_wk_cmd *c = &r->cmds[i];
-
-		if (c->c.op != PW_WIRE_CMD_DCN_SEND || c->have_target ||
-		    c->c.peer_host != rd->dst_host ||
-		    c->c.peer_buf != rd->handle)
-			continue;
-		memcpy(&addr.sin_addr, rd->data_ip, 4);
-		addr.sin_port = htons(rd->data_port);
-		ret = pw_dp_desc_unpack(rd->desc, &c->target);
-		if (!ret && w->dp) {
-			w->conn_addr[rd->dst_host] = addr;
-			ret = conn_to(w, rd->dst_host);
-		} else if (!ret) {
-			ret = -ENOTCONN;
-		}
-		if (ret) {
-			if (c->state == PW_WK_WAITING)
-				finish(w, r, c, ret);
-		} else {
-			c->have_target = true;
-			c->cookie = rd->cookie;
-		}
+	if (r && ready_apply(w, r, rd)) {
 		progress(w, r);
 		return 0;
 	}
-	return -ENOENT;
+	if (r && r->received == r->total)
+		return -ENOENT;	/* no such transfer in the run */
+	return early_keep(w, rd, pw_now_ns());
 }
 
 int pw_wk_on_cancel(struct pw_worker *w, const struct pw_wire_cancel *cn)
@@ -1184,6 +1252,8 @@ static void on_dp_event(struct pw_worker *w, const struct pw_dp_event *ev)
 	struct pw_wk_xfer *x = NULL;
 	unsigned int i, h;
 
+	if (pw_wk_host_dp_event(w, ev))
+		return;
 	if (ev->type == PW_DP_EV_CONNECTED) {
 		for (h = 0; h < PW_MAX_HOSTS; h++)
 			if (w->conn[h] == ev->conn)

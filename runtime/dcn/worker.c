@@ -145,6 +145,7 @@ static int wk_handle(struct pw_node *node, struct pw_node_peer *p,
 
 static void wk_free(struct pw_worker *w)
 {
+	pw_wk_host_fini(w);
 	pw_wk_runs_fini(w);
 	pw_wstore_fini(&w->store);
 	if (w->dp)
@@ -156,6 +157,7 @@ static void wk_free(struct pw_worker *w)
 	free(w->send);
 	free(w->slices);
 	free(w->gangs);
+	free(w->early);
 }
 
 /* The data plane, and what the registration says of it. */
@@ -294,6 +296,8 @@ void pw_worker_fini(struct pw_worker *w)
 	       (unsigned long long)w->store.bytes, w->store.nfns);
 	pw_log("worker %u: at exit: %u runs waited for HBM (back-pressure)",
 	       w->reg.host_id, w->hbm_waits);
+	pw_log("worker %u: at exit: %llu READYs came before their PLAN and waited for it",
+	       w->reg.host_id, (unsigned long long)w->early_kept);
 	if (w->dp) {
 		struct pw_dp_stats st;
 

@@ -344,7 +344,7 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		struct pw_wire_buffer *b = &m->body.buffer;
 
 		ORD(b->host);
-		ORD(b->reserved);
+		ORD(b->flags);
 		ORD(b->client);
 		ORD(b->id);
 		ORD(b->total);
@@ -408,7 +408,7 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		ORD(m->body.peer.node);
 		ORD(m->body.peer.host);
 		ORD(m->body.peer.port);
-		ORD(m->body.peer.reserved);
+		ORD(m->body.peer.flags);
 		break;
 	default:	/* ACK: no body */
 		break;
@@ -616,15 +616,39 @@ static enum pw_wire_err check_function(const struct pw_wire_function *b)
 	return PW_WIRE_OK;
 }
 
+/* BUFFER over the data plane: CREATE without bytes, READ with a target. */
+static enum pw_wire_err check_buffer_dp(const struct pw_wire_buffer *b)
+{
+	if (b->op == PW_WIRE_BUF_CREATE)
+		return !b->total || b->nbytes || b->offset ? PW_WIRE_E_COUNT :
+							    PW_WIRE_OK;
+	if (b->op != PW_WIRE_BUF_READ)
+		return PW_WIRE_E_VALUE;
+	if (b->nbytes != PW_WIRE_BUF_DP_TARGET)
+		return PW_WIRE_E_COUNT;
+	if (b->data[PW_WIRE_BUF_DP_TARGET - 2] ||
+	    b->data[PW_WIRE_BUF_DP_TARGET - 1])
+		return PW_WIRE_E_RESERVED;
+	return PW_WIRE_OK;
+}
+
 static enum pw_wire_err check_buffer(const struct pw_wire_buffer *b)
 {
 	bool create = b->op == PW_WIRE_BUF_CREATE;
 	bool carries = create || b->op == PW_WIRE_BUF_WRITE ||
 		       b->op == PW_WIRE_BUF_DATA;
+	bool dp = b->flags & PW_WIRE_BUF_F_DP;
+	enum pw_wire_err err;
 
 	if (b->op < PW_WIRE_BUF_CREATE || b->op >= PW_WIRE_BUF_NOPS)
 		return PW_WIRE_E_VALUE;
-	if (carries) {
+	if (b->flags & ~PW_WIRE_BUF_F_DP)
+		return PW_WIRE_E_RESERVED;
+	if (dp) {
+		err = check_buffer_dp(b);
+		if (err)
+			return err;
+	} else if (carries) {
 		if (!b->total || b->total > PW_WIRE_MAX_BUF_BYTES ||
 		    !b->nbytes || b->nbytes > PW_WIRE_BUF_CHUNK ||
 		    (uint64_t)b->offset + b->nbytes > b->total ||
@@ -635,7 +659,7 @@ static enum pw_wire_err check_buffer(const struct pw_wire_buffer *b)
 	}
 	if (b->rank > PW_WIRE_MAX_DIMS)
 		return PW_WIRE_E_COUNT;
-	if (b->reserved || b->reserved2 ||
+	if (b->reserved2 ||
 	    !zero(&b->shape[b->rank],
 		  (PW_WIRE_MAX_DIMS - b->rank) * sizeof(b->shape[0])))
 		return PW_WIRE_E_RESERVED;
@@ -776,7 +800,8 @@ static enum pw_wire_err check_body(const struct pw_wire_msg *m)
 		return m->body.done.nhosts > PW_WIRE_MAX_HOSTS ?
 		       PW_WIRE_E_COUNT : PW_WIRE_OK;
 	case PW_WIRE_PEER:
-		if (m->body.peer.reserved)
+		if (m->body.peer.flags & ~PW_WIRE_PEER_F_ALL ||
+		    m->body.peer.flags == PW_WIRE_PEER_F_RDMA)
 			return PW_WIRE_E_RESERVED;
 		if (!m->body.peer.node || !m->body.peer.port ||
 		    (m->body.peer.host >= PW_WIRE_MAX_HOSTS &&

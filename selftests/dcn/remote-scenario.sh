@@ -63,12 +63,13 @@ for mode in rdma tcp; do
 	done
 	echo "cluster $mode: $(status "$p")"
 	PW_CONTROLLER=${ips[0]}:$p PW_DIGEST=$out/digest-$mode \
-		PW_WORKER0_PID=$worker \
+		PW_WORKER0_PID=$worker PW_DATA_KIND=$mode \
 		"$B/selftests/dcn/test_remote" 2>&1 | sed "s/^/$mode: /"
 	((PIPESTATUS[0] == 0)) || rc=1
 	# The examples as a user runs them against the cluster.
 	for ex in "fig2" "pipeline 4" "mlp 20"; do
-		$B/examples/$ex --connect "${ips[0]}:$p" 2>&1 | sed "s/^/$mode-ex: /"
+		PATHWAYS_LOG=1 timeout 300 $B/examples/$ex --connect "${ips[0]}:$p" 2>&1 |
+			sed "s/^/$mode-ex: /"
 		((PIPESTATUS[0] == 0)) || rc=1
 	done
 	# The client that died is given up on after 3 s: let that happen.

@@ -334,6 +334,8 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 		b->port = 1 + net_below(rng, UINT16_MAX);
 		for (i = 0; i < 4; i++)
 			b->ip[i] = (uint8_t)net_rand(rng);
+		b->flags = (uint32_t[]){ 0, PW_WIRE_PEER_F_DP,
+					 PW_WIRE_PEER_F_ALL }[net_below(rng, 3)];
 		break;
 	}
 	default:	/* ACK */

@@ -1139,9 +1139,12 @@ TEST(reject_buffer)
 	CRAFT(&c, PW_WIRE_BUFFER, 1);
 	c.buf[BODY(struct pw_wire_buffer, shape[2])] = 1;
 	REJECT(&c, PW_WIRE_E_RESERVED);
-	/* reserved */
+	/* flags: only F_DP is one */
 	CRAFT(&c, PW_WIRE_BUFFER, 1);
-	c.buf[BODY(struct pw_wire_buffer, reserved) + 1] = 1;
+	c.buf[BODY(struct pw_wire_buffer, flags) + 1] = 1;
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	CRAFT(&c, PW_WIRE_BUFFER, 1);
+	c.buf[BODY(struct pw_wire_buffer, flags)] = 2;
 	REJECT(&c, PW_WIRE_E_RESERVED);
 	CRAFT(&c, PW_WIRE_BUFFER, 1);
 	c.buf[BODY(struct pw_wire_buffer, reserved2)] = 1;
@@ -1797,6 +1800,64 @@ TEST(reject_admin_fields)
 	REJECT(&c, PW_WIRE_E_COUNT);
 }
 
+/*
+ * BUFFER over the data plane (version 6): a CREATE carries no bytes and
+ * may name any size; a READ carries exactly the client's target; nothing
+ * else may be flagged.
+ */
+TEST(buffer_over_the_data_plane)
+{
+	uint8_t buf[PW_WIRE_MAX_DGRAM];
+	struct pw_wire_msg m, out;
+	int len;
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_BUFFER;
+	m.hdr.src_node = 1;
+	m.hdr.dst_node = 2;
+	m.hdr.session = 1;
+	m.hdr.seq = 1;
+	m.hdr.base = 1;
+	m.body.buffer.op = PW_WIRE_BUF_CREATE;
+	m.body.buffer.flags = PW_WIRE_BUF_F_DP;
+	m.body.buffer.dtype = 1;
+	m.body.buffer.rank = 1;
+	m.body.buffer.shape[0] = 1u << 28;
+	m.body.buffer.id = 64;
+	m.body.buffer.total = 1u << 30;	/* past PW_WIRE_MAX_BUF_BYTES */
+	len = pw_wire_encode(&m, buf, sizeof(buf));
+	ASSERT_EQ(H + 48, len);
+	ASSERT_EQ(PW_WIRE_OK, (int)pw_wire_decode(&out, buf, len));
+	ASSERT_EQ(PW_WIRE_BUF_F_DP, out.body.buffer.flags);
+	m.body.buffer.nbytes = 1;		/* bytes ride the data plane */
+	EXPECT_EQ(-EINVAL, pw_wire_encode(&m, buf, sizeof(buf)));
+	m.body.buffer.nbytes = 0;
+	m.body.buffer.total = 0;
+	EXPECT_EQ(-EINVAL, pw_wire_encode(&m, buf, sizeof(buf)));
+
+	memset(&m.body.buffer, 0, sizeof(m.body.buffer));
+	m.body.buffer.op = PW_WIRE_BUF_READ;
+	m.body.buffer.flags = PW_WIRE_BUF_F_DP;
+	m.body.buffer.id = 64;
+	m.body.buffer.nbytes = PW_WIRE_BUF_DP_TARGET;
+	memset(m.body.buffer.data, 0xab, PW_WIRE_BUF_DP_TARGET - 2);
+	len = pw_wire_encode(&m, buf, sizeof(buf));
+	ASSERT_EQ(H + 48 + PW_WIRE_BUF_DP_TARGET, len);
+	ASSERT_EQ(PW_WIRE_OK, (int)pw_wire_decode(&out, buf, len));
+	m.body.buffer.data[PW_WIRE_BUF_DP_TARGET - 1] = 1;
+	EXPECT_EQ(-EINVAL, pw_wire_encode(&m, buf, sizeof(buf)));
+	m.body.buffer.data[PW_WIRE_BUF_DP_TARGET - 1] = 0;
+	m.body.buffer.nbytes = PW_WIRE_BUF_DP_TARGET - 1;
+	EXPECT_EQ(-EINVAL, pw_wire_encode(&m, buf, sizeof(buf)));
+
+	/* WRITE, DATA and FREE never go over the data plane. */
+	memset(&m.body.buffer, 0, sizeof(m.body.buffer));
+	m.body.buffer.op = PW_WIRE_BUF_FREE;
+	m.body.buffer.flags = PW_WIRE_BUF_F_DP;
+	m.body.buffer.id = 64;
+	EXPECT_EQ(-EINVAL, pw_wire_encode(&m, buf, sizeof(buf)));
+}
+
 /* PEER and DONE's worker count (version 6). */
 TEST(reject_peer_done_fields)
 {
@@ -1814,7 +1875,11 @@ TEST(reject_peer_done_fields)
 	REJECT(&c, PW_WIRE_E_VALUE);
 	net_put16(c.buf + BODY(struct pw_wire_peer, host), PW_WIRE_ANY_HOST);
 	REJECT(&c, PW_WIRE_OK);			/* a client */
-	c.buf[BODY(struct pw_wire_peer, reserved)] = 1;
+	c.buf[BODY(struct pw_wire_peer, flags)] = PW_WIRE_PEER_F_ALL;
+	REJECT(&c, PW_WIRE_OK);			/* an RDMA data plane */
+	c.buf[BODY(struct pw_wire_peer, flags)] = PW_WIRE_PEER_F_RDMA;
+	REJECT(&c, PW_WIRE_E_RESERVED);		/* RDMA, of no data plane */
+	c.buf[BODY(struct pw_wire_peer, flags)] = 4;
 	REJECT(&c, PW_WIRE_E_RESERVED);
 
 	CRAFT(&c, PW_WIRE_DONE, 1);
