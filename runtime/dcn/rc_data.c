@@ -294,23 +294,13 @@ int pw_rc_data_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 		     const void *data)
 {
 	struct pw_dp_region *reg = NULL;
-	struct pw_wire_buffer *b;
 	struct pw_dp_desc dst;
 	struct pw_wire_msg m;
 	void *copy = NULL;
 	int ret;
 
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_BUFFER;
-	b = &m.body.buffer;
-	b->op = PW_WIRE_BUF_CREATE;
-	b->flags = PW_WIRE_BUF_F_DP;
-	b->dtype = sig->dtype;
-	b->rank = sig->rank;
-	b->slice = slice;
-	b->id = id;
-	b->total = (uint32_t)total;
-	memcpy(b->shape, sig->shape, sizeof(b->shape));
+	pw_rc_buffer_create(&m, slice, id, sig, total);
+	m.body.buffer.flags = PW_WIRE_BUF_F_DP;
 	pw_rc_lock(r);
 	r->want_type = PW_WIRE_BUFFER;
 	r->want_id = id;
@@ -342,11 +332,23 @@ int pw_rc_data_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 		ret = wait_until(r, status_came);
 	if (!ret && r->status.status)
 		ret = status_error(r);
+	/*
+	 * Writes still posted (a timeout, an error) may read the memory
+	 * after we return: end the connection before it goes.
+	 */
+	if (r->dp_writes) {
+		unsigned int h = r->dp_target.dst_host;
+
+		pw_dp_conn_close(r->dpc[h]);
+		r->dpc[h] = NULL;
+		r->dpc_up[h] = false;
+		r->dp_writes = 0;
+	}
 	r->want_type = 0;
 	r->dp_want = 0;
-	pw_rc_unlock(r);
 	if (reg)
 		pw_dp_dereg(reg);
+	pw_rc_unlock(r);
 	free(copy);
 	return ret;
 }
@@ -394,7 +396,7 @@ int pw_rc_data_read(struct pw_remote *r, uint32_t slice, unsigned int host,
 		ret = -EPROTO;
 	r->want_type = 0;
 	r->dp_want = 0;
-	pw_rc_unlock(r);
 	pw_dp_dereg(reg);
+	pw_rc_unlock(r);
 	return ret;
 }

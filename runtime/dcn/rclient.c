@@ -867,6 +867,22 @@ int pw_remote_set_policy(struct pw_remote *r, enum pw_sched_policy policy,
 	return admin(r, &a, "scheduling policy");
 }
 
+void pw_rc_buffer_create(struct pw_wire_msg *m, uint32_t slice, uint32_t id,
+			 const struct pw_wire_sig *sig, uint64_t total)
+{
+	struct pw_wire_buffer *b = &m->body.buffer;
+
+	memset(m, 0, sizeof(*m));
+	m->hdr.type = PW_WIRE_BUFFER;
+	b->op = PW_WIRE_BUF_CREATE;
+	b->dtype = sig->dtype;
+	b->rank = sig->rank;
+	b->slice = slice;
+	b->id = id;
+	b->total = (uint32_t)total;
+	memcpy(b->shape, sig->shape, sizeof(b->shape));
+}
+
 /* Shard handle @id (its shard in the low bits) of @size bytes from @data. */
 static int shard_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 		       const struct pw_wire_sig *sig, uint64_t total,
@@ -880,16 +896,8 @@ static int shard_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 
 	if (pw_rc_data_use(r, slice, 0, total))
 		return pw_rc_data_write(r, slice, id, sig, total, data);
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_BUFFER;
+	pw_rc_buffer_create(&m, slice, id, sig, total);
 	b = &m.body.buffer;
-	b->op = PW_WIRE_BUF_CREATE;
-	b->dtype = sig->dtype;
-	b->rank = sig->rank;
-	b->slice = slice;
-	b->id = id;
-	b->total = (uint32_t)total;
-	memcpy(b->shape, sig->shape, sizeof(b->shape));
 	expect_status(r, PW_WIRE_BUFFER, b->id);
 	for (off = 0; off < total && !ret; off += b->nbytes) {
 		uint64_t left = total - off;

@@ -713,6 +713,9 @@ int pw_wk_on_cancel(struct pw_worker *w, const struct pw_wire_cancel *c);
 /* Reap device and data-plane completions; send DONE for finished plans. */
 void pw_wk_reap(struct pw_worker *w);
 void pw_wk_runs_fini(struct pw_worker *w);
+/* runtime/dcn/wk_obj.c: STATUS of a client's request, through the controller. */
+void pw_wk_send_status(struct pw_worker *w, uint8_t ref_type,
+		       uint32_t client, uint32_t id, int err, uint64_t value);
 /* runtime/dcn/wk_host.c: BUFFER bytes over the data plane (F_DP). */
 int pw_wk_host_buffer(struct pw_worker *w, const struct pw_wire_buffer *b);
 /* A data-plane event of a host transfer: true if it was one (handled). */
@@ -948,6 +951,9 @@ int pw_rc_data_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 /* -EOPNOTSUPP: @data cannot be registered; read it in BUFFER parts. */
 int pw_rc_data_read(struct pw_remote *r, uint32_t slice, unsigned int host,
 		    uint32_t id, void *data, size_t size);
+/* BUFFER CREATE of shard @id (of @total bytes, @sig) on @slice, no bytes. */
+void pw_rc_buffer_create(struct pw_wire_msg *m, uint32_t slice, uint32_t id,
+			 const struct pw_wire_sig *sig, uint64_t total);
 /* Under the lock: step the node (and data plane) for up to @until. */
 int pw_rc_step(struct pw_remote *r, uint64_t until);
 

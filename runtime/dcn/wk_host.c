@@ -30,18 +30,7 @@
 static void hx_status(struct pw_worker *w, const struct pw_wk_hxfer *x,
 		      int err, uint64_t bytes)
 {
-	struct pw_wire_msg m;
-
-	if (!w->ctl)
-		return;
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_STATUS;
-	m.body.status.ref_type = PW_WIRE_BUFFER;
-	m.body.status.status = (uint32_t)-err;
-	m.body.status.client = x->client;
-	m.body.status.ref_id = x->id;
-	m.body.status.value = bytes;
-	pw_node_send(&w->node, w->ctl, &m, pw_now_ns());
+	pw_wk_send_status(w, PW_WIRE_BUFFER, x->client, x->id, err, bytes);
 }
 
 /* End transfer @x: its buffer let go (a read's connection stays). */

@@ -15,8 +15,8 @@
 #include "../util/log.h"
 #include "roles.h"
 
-static void send_status(struct pw_worker *w, uint8_t ref_type,
-			uint32_t client, uint32_t id, int err, uint64_t value)
+void pw_wk_send_status(struct pw_worker *w, uint8_t ref_type,
+		       uint32_t client, uint32_t id, int err, uint64_t value)
 {
 	struct pw_wire_msg m;
 
@@ -38,7 +38,7 @@ int pw_wk_on_function(struct pw_worker *w, const struct pw_wire_function *f)
 
 	/* The controller checked the function already: only failures. */
 	if (ret < 0)
-		send_status(w, PW_WIRE_FUNCTION, f->client, f->fn_id, ret, 0);
+		pw_wk_send_status(w, PW_WIRE_FUNCTION, f->client, f->fn_id, ret, 0);
 	return ret < 0 ? ret : 0;
 }
 
@@ -70,7 +70,7 @@ static int buf_write(struct pw_worker *w, const struct pw_wire_buffer *b)
 	if (wb->filled < wb->bytes)
 		return 0;
 	wb->state = PW_WBUF_READY;
-	send_status(w, PW_WIRE_BUFFER, b->client, b->id, 0, wb->filled);
+	pw_wk_send_status(w, PW_WIRE_BUFFER, b->client, b->id, 0, wb->filled);
 	return 0;
 }
 
@@ -118,7 +118,7 @@ int pw_wk_on_buffer(struct pw_worker *w, const struct pw_wire_buffer *b)
 	if (b->flags & PW_WIRE_BUF_F_DP) {
 		ret = pw_wk_host_buffer(w, b);
 		if (ret)
-			send_status(w, PW_WIRE_BUFFER, b->client, b->id, ret, 0);
+			pw_wk_send_status(w, PW_WIRE_BUFFER, b->client, b->id, ret, 0);
 		return ret;
 	}
 	switch (b->op) {
@@ -140,7 +140,7 @@ int pw_wk_on_buffer(struct pw_worker *w, const struct pw_wire_buffer *b)
 		ret = -EOPNOTSUPP;
 	}
 	if (ret)
-		send_status(w, PW_WIRE_BUFFER, b->client, b->id, ret, 0);
+		pw_wk_send_status(w, PW_WIRE_BUFFER, b->client, b->id, ret, 0);
 	return ret;
 }
 

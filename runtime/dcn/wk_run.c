@@ -62,7 +62,9 @@ static void send_done(struct pw_worker *w, struct pw_wire_done *done,
 	m.body.done.worker_send_ns = now;
 	if (cp) {
 		m.body.done.run_id = client_run;
-		pw_node_send(&w->node, cp, &m, now);
+		/* Not sent: the controller must answer it instead. */
+		if (pw_node_send(&w->node, cp, &m, now) && !m.body.done.status)
+			m.body.done.status = EHOSTUNREACH;
 		m.body.done.run_id = done->run_id;
 	} else {
 		/* Not introduced: the controller answers it (status set). */

