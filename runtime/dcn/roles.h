@@ -716,6 +716,9 @@ void pw_wk_runs_fini(struct pw_worker *w);
 /* runtime/dcn/wk_obj.c: STATUS of a client's request, through the controller. */
 void pw_wk_send_status(struct pw_worker *w, uint8_t ref_type,
 		       uint32_t client, uint32_t id, int err, uint64_t value);
+/* The client's buffer @b names, final: 0, -ENOENT, -ECANCELED, -EBUSY. */
+int pw_wk_buf_final(struct pw_worker *w, const struct pw_wire_buffer *b,
+		    struct pw_wbuf **out);
 /* runtime/dcn/wk_host.c: BUFFER bytes over the data plane (F_DP). */
 int pw_wk_host_buffer(struct pw_worker *w, const struct pw_wire_buffer *b);
 /* A data-plane event of a host transfer: true if it was one (handled). */

@@ -194,20 +194,16 @@ static struct pw_wk_cconn *cconn_get(struct pw_worker *w, uint32_t client,
 /* READ with F_DP: write into the client's region once connected. */
 static int hx_read(struct pw_worker *w, const struct pw_wire_buffer *b)
 {
-	struct pw_wbuf *wb = pw_wbuf_find(&w->store, b->client, b->id);
 	struct sockaddr_in addr = { .sin_family = AF_INET };
 	struct pw_dp_desc target;
 	struct pw_wk_cconn *cc;
 	struct pw_wk_hxfer *x;
+	struct pw_wbuf *wb;
 	int ret;
 
-	if (!wb)
-		return -ENOENT;
-	if (wb->state == PW_WBUF_FAILED)
-		return -ECANCELED;
-	if (wb->state != PW_WBUF_READY)
-		return -EBUSY;
-	ret = pw_dp_desc_unpack(b->data, &target);
+	ret = pw_wk_buf_final(w, b, &wb);
+	if (!ret)
+		ret = pw_dp_desc_unpack(b->data, &target);
 	if (ret)
 		return ret;
 	if (target.len < wb->bytes)

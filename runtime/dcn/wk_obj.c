@@ -74,12 +74,10 @@ static int buf_write(struct pw_worker *w, const struct pw_wire_buffer *b)
 	return 0;
 }
 
-static int buf_read(struct pw_worker *w, const struct pw_wire_buffer *b)
+int pw_wk_buf_final(struct pw_worker *w, const struct pw_wire_buffer *b,
+		    struct pw_wbuf **out)
 {
 	struct pw_wbuf *wb = pw_wbuf_find(&w->store, b->client, b->id);
-	struct pw_wire_msg m;
-	uint64_t off;
-	int ret;
 
 	if (!wb)
 		return -ENOENT;
@@ -88,6 +86,20 @@ static int buf_read(struct pw_worker *w, const struct pw_wire_buffer *b)
 	/* Reads come after the runs that make the value: it is final. */
 	if (wb->state != PW_WBUF_READY)
 		return -EBUSY;
+	*out = wb;
+	return 0;
+}
+
+static int buf_read(struct pw_worker *w, const struct pw_wire_buffer *b)
+{
+	struct pw_wbuf *wb;
+	struct pw_wire_msg m;
+	uint64_t off;
+	int ret;
+
+	ret = pw_wk_buf_final(w, b, &wb);
+	if (ret)
+		return ret;
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_BUFFER;
 	m.body.buffer.op = PW_WIRE_BUF_DATA;
