@@ -19,6 +19,7 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/dcn/worker.c runtime/dcn/wk_run.c runtime/dcn/wk_obj.c \
 	runtime/dcn/wk_host.c \
 	runtime/dcn/wk_gang.c \
+	runtime/dcn/wk_cookie.c \
 	runtime/dcn/wdev.c runtime/dcn/wstore.c \
 	runtime/dcn/rclient.c runtime/dcn/rprog.c runtime/dcn/local.c \
 	runtime/dcn/rc_beat.c runtime/dcn/rc_data.c

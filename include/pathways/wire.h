@@ -125,9 +125,10 @@
  * @PW_WIRE_RUN: client -> controller: run a registered program.
  * @PW_WIRE_PLAN: controller -> worker: (part of) its lowered plan of a run.
  * @PW_WIRE_DONE: worker -> controller and worker -> client: a worker's
- *	part of a run finished; controller -> client: the controller ended
- *	a run (it failed, or had no worker). (Version 6: the workers'
- *	DONEs go to the client directly.)
+ *	part of a run finished; controller -> client: the run ended (its
+ *	workers all answered, or the controller ended it). (Version 6: the
+ *	workers' DONEs go to the client directly and usually end the run
+ *	there before the controller's comes.)
  * @PW_WIRE_ERROR: either way: a request failed.
  * @PW_WIRE_FUNCTION: client -> controller -> worker: (part of) a compiled
  *	function.
@@ -524,8 +525,9 @@ struct pw_wire_plan {
  *	whose DONE ends the run at once. (Version 6.)
  * @reserved: zero.
  *
- * A client's run ends at its workers' @nhosts DONEs, at the first that
- * failed, or at the controller's; it ignores the rest.
+ * A client's run ends at DONEs of @nhosts distinct workers, at the first
+ * that failed, or at the controller's, whichever comes first; it ignores
+ * the rest. The controller sends its DONE for every run.
  */
 struct pw_wire_done {
 	uint32_t run_id;

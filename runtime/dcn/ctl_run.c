@@ -179,8 +179,11 @@ void pw_ctl_run_end(struct pw_controller *c, struct pw_ctl_run *r,
 	m.body.done = r->done;
 	m.body.done.host_id = 0;
 	m.body.done.nhosts = 0;
-	/* Workers that all got their plans answer a success themselves. */
-	if (p && (r->done.status || !r->planned))
+	/*
+	 * Always, though the workers' own DONEs usually end the run at the
+	 * client first: this one ends it if one of theirs is lost for good.
+	 */
+	if (p)
 		pw_node_send(&c->node, p, &m, now);
 	memset(r, 0, sizeof(*r));
 }
@@ -375,7 +378,6 @@ void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
 				now);
 	}
 	/* No worker to answer (a program of no commands): answer here. */
-	r->planned = !ret && r->hosts;
 	if (!ret && !r->hosts)
 		pw_ctl_run_end(c, r, now);
 	if (ret) {

@@ -258,9 +258,14 @@ unsigned int pw_node_queued(const struct pw_node_peer *peer)
 	return peer->q_len;
 }
 
-static bool is_greeting(unsigned int type)
+/*
+ * REGISTER and CONNECT make a stranger a peer, at the controller only:
+ * every other node takes only the peers the controller introduces.
+ */
+static bool is_greeting(const struct pw_node *node, unsigned int type)
 {
-	return type == PW_WIRE_REGISTER || type == PW_WIRE_CONNECT;
+	return node->id == PW_NODE_CONTROLLER &&
+	       (type == PW_WIRE_REGISTER || type == PW_WIRE_CONNECT);
 }
 
 /* One datagram: decode, find or make its peer, feed its channel. */
@@ -283,7 +288,7 @@ static void node_input(struct pw_node *node, const struct pw_dgram *dg,
 	}
 	peer = pw_node_find(node, msg.hdr.src_node);
 	if (!peer) {
-		if (!is_greeting(msg.hdr.type)) {
+		if (!is_greeting(node, msg.hdr.type)) {
 			node->stats.strangers++;
 			return;
 		}
@@ -292,7 +297,7 @@ static void node_input(struct pw_node *node, const struct pw_dgram *dg,
 			node->stats.peers_full++;
 			return;
 		}
-	} else if (is_greeting(msg.hdr.type)) {
+	} else if (is_greeting(node, msg.hdr.type)) {
 		/* A restarted peer may come back from another address. */
 		peer->addr = dg->from;
 	}

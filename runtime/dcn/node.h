@@ -29,6 +29,14 @@
 #include "../net/rchan.h"
 #include "../net/transport.h"
 
+/*
+ * Node ids: the controller is 1, a worker 0x100 + host id, clients high
+ * (the top bit and 31 random bits).
+ */
+#define PW_NODE_CONTROLLER	1u
+#define PW_NODE_WORKER_BASE	0x100u
+#define PW_NODE_CLIENT_BASE	0x80000000u
+
 #define PW_NODE_MAX_PEERS	256
 /* Descriptors besides the transport's that pw_node_step() wakes for. */
 #define PW_NODE_EXTRA_FDS	2

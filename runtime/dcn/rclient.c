@@ -52,32 +52,47 @@ static void count_done(struct pw_remote *r, const struct pw_rc_run *run,
 
 /*
  * A DONE of run @d->run_id: a worker's part (@part), or the controller's
- * answer, which ends the run at once. The run ends at its workers'
- * nhosts DONEs, the first that failed, or the controller's; the rest
- * find it ended and are dropped.
+ * answer, which ends the run at once. The run ends at DONEs of @nhosts
+ * distinct workers, the first that failed, or the controller's; the
+ * rest find it ended and are dropped. A worker's DONE that disagrees
+ * with the first on the run's worker count is dropped (-EPROTO).
  */
-static void on_done(struct pw_remote *r, const struct pw_wire_done *d,
-		    bool part, uint64_t now)
+static int on_done(struct pw_remote *r, const struct pw_wire_done *d,
+		   bool part, uint64_t now)
 {
 	struct pw_rc_run *run = run_slot(r, d->run_id);
-	uint32_t ncmds = run->done.ncmds + d->ncmds;
 
 	if (!run->used || run->run_id != d->run_id || run->have_done)
-		return;	/* a run given up on, or ended already */
-	run->done = *d;
+		return 0;	/* a run given up on, or ended already */
 	if (part) {
+		uint64_t bit = 1ull << d->host_id;
+		uint32_t ncmds = run->done.ncmds + d->ncmds;
+
+		if (!run->nhosts)
+			run->nhosts = d->nhosts;
+		if (d->nhosts != run->nhosts)
+			return -EPROTO;
+		if (run->hosts_done & bit)
+			return 0;	/* that worker's, again */
+		run->hosts_done |= bit;
 		/* The last worker's timestamps stand for the run's. */
+		run->done = *d;
 		run->done.ncmds = ncmds;
-		if (!d->status && ++run->parts < d->nhosts)
-			return;
+		if (!d->status &&
+		    (unsigned int)__builtin_popcountll(run->hosts_done) <
+		    run->nhosts)
+			return 0;
+	} else {
+		run->done = *d;
 	}
 	count_done(r, run, d->status);
 	if (run->forgotten) {
 		run->used = false;
-		return;
+		return 0;
 	}
 	run->have_done = true;
 	run->recv_ns = now;
+	return 0;
 }
 
 /* PEER: a worker whose DONEs we take (its address, maybe a new one). */
@@ -108,10 +123,9 @@ static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 	/* A worker the controller introduced sends only its DONEs. */
 	if (p != r->ctl && msg->hdr.type == PW_WIRE_DONE &&
 	    msg->body.done.nhosts &&
-	    p->id == PW_NODE_WORKER_BASE + msg->body.done.host_id) {
-		on_done(r, &msg->body.done, true, now);
-		return 0;
-	}
+	    msg->body.done.host_id < PW_MAX_HOSTS &&
+	    p->id == PW_NODE_WORKER_BASE + msg->body.done.host_id)
+		return on_done(r, &msg->body.done, true, now);
 	/* ... and the targets of uploads it was asked to make. */
 	if (p != r->ctl && msg->hdr.type == PW_WIRE_READY &&
 	    p->id == PW_NODE_WORKER_BASE + msg->body.ready.dst_host)
@@ -150,8 +164,7 @@ static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 			r->slice_ans = msg->body.slice;
 		return 0;
 	case PW_WIRE_DONE:
-		on_done(r, &msg->body.done, false, now);
-		return 0;
+		return on_done(r, &msg->body.done, false, now);
 	case PW_WIRE_PEER:
 		return on_peer(r, &msg->body.peer);
 	default:
@@ -196,18 +209,14 @@ static int rc_wait(struct pw_remote *r, const bool *flag,
 	return ret;
 }
 
-/*
- * Step until *@flag, however long, while the controller answers: -ETIMEDOUT
- * once it has been silent for the answer timeout (the waits send it
- * heartbeats, which it acknowledges).
- */
 /* A long wait for run @run: what its workers sent us, for the log. */
 static void log_long_wait(struct pw_remote *r, const struct pw_rc_run *run)
 {
 	unsigned int i;
 
 	pw_log("client node %u: run %u: %u of %u worker DONEs after %llu s; %llu datagrams from strangers",
-	       r->node.id, run->run_id, run->parts, run->done.nhosts,
+	       r->node.id, run->run_id,
+	       (unsigned int)__builtin_popcountll(run->hosts_done), run->nhosts,
 	       (unsigned long long)((pw_now_ns() - run->sent_ns) / 1000000000ull),
 	       (unsigned long long)r->node.stats.strangers);
 	for (i = 0; i < r->node.npeers; i++) {
@@ -227,6 +236,11 @@ static void log_long_wait(struct pw_remote *r, const struct pw_rc_run *run)
 	}
 }
 
+/*
+ * Step until *@flag, however long, while the controller answers: -ETIMEDOUT
+ * once it has been silent for the answer timeout (the waits send it
+ * heartbeats, which it acknowledges).
+ */
 static int rc_wait_live(struct pw_remote *r, const bool *flag,
 			const struct pw_rc_run *run)
 {

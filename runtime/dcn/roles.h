@@ -20,12 +20,6 @@
 #include "wdev.h"
 #include "wstore.h"
 
-/* Node ids: the controller is 1, a worker 0x100 + host id, clients high
- * (the top bit and 31 random bits). */
-#define PW_NODE_CONTROLLER	1u
-#define PW_NODE_WORKER_BASE	0x100u
-#define PW_NODE_CLIENT_BASE	0x80000000u
-
 #define PW_MAX_HOSTS		64
 #define PW_HEARTBEAT_MS		100
 #define PW_DOWN_MS		1000
@@ -177,7 +171,6 @@ struct pw_ctl_run {
 	struct pw_wire_run *held;
 	int next_held;
 	uint64_t charged;
-	bool planned;
 };
 
 /*
@@ -430,7 +423,6 @@ void pw_controller_count(const struct pw_controller *c, unsigned int *islands,
  * @runs: PLANs being executed (runtime/dcn/wk_run.c), @nruns slots.
  * @nruns: see @runs.
  * @recv: DCN_RECV targets waiting for their data, by cookie.
- * @recv_gen: generation of each @recv slot (a cookie's high half).
  * @send: DCN_SEND writes in flight.
  * @nparked: runs waiting for HBM (back-pressure), oldest first by
  *	@arrivals order; @hbm_waits: runs that ever waited.
@@ -512,8 +504,30 @@ struct pw_wk_early {
 #define PW_WK_MAX_EARLY		1024
 #define PW_WK_EARLY_NS		(60 * 1000000000ull)
 
+/**
+ * struct pw_wk_lost - a run whose early READY could not be kept (wk_run.c):
+ *	its PLAN, when it comes, fails the run with @err instead of leaving
+ *	a DCN_SEND waiting for a target it was already told and lost
+ * @run_id: the controller's id of the run; 0: the slot is free.
+ * @err: -ENOBUFS (more than PW_WK_MAX_EARLY waited), -ETIMEDOUT (kept
+ *	PW_WK_EARLY_NS), -ENOMEM (no memory to keep it).
+ */
+struct pw_wk_lost {
+	uint32_t run_id;
+	int err;
+};
+
+/*
+ * Lost READYs' runs remembered; past that the oldest is forgotten (and
+ * its run waits for its deadline), loudly.
+ */
+#define PW_WK_MAX_LOST		1024
+
 /* Host transfers over the data plane in flight on a worker at once. */
 #define PW_WK_MAX_HXFER		64
+
+/* Random cookies fetched from the kernel at once (256 bytes). */
+#define PW_WK_COOKIE_POOL	64
 
 /**
  * struct pw_wk_cconn - a worker's data-plane connection to a client, kept
@@ -556,7 +570,6 @@ struct pw_worker {
 	struct pw_wk_run *runs;
 	unsigned int nruns;
 	struct pw_wk_xfer *recv;
-	uint16_t *recv_gen;
 	struct pw_wk_xfer *send;
 	unsigned int nparked;
 	unsigned int hbm_waits;
@@ -571,13 +584,29 @@ struct pw_worker {
 	struct pw_wk_gang *gangs;
 	unsigned int ngangs;
 	struct pw_wk_hxfer hx[PW_WK_MAX_HXFER];
-	uint16_t hx_gen;
 	struct pw_wk_cconn cconn[PW_WK_MAX_CCONN];
 	uint64_t hx_count;
 	struct pw_wk_early *early;
 	unsigned int nearly;
 	uint64_t early_kept;
+	struct pw_wk_lost lost[PW_WK_MAX_LOST];
+	unsigned int lost_next;
+	unsigned int nlost;
+	uint64_t early_lost;
+	uint64_t lost_forgotten;
+	uint32_t cookies[PW_WK_COOKIE_POOL];
+	unsigned int ncookies;
+	uint64_t stray_landings;
 };
+
+/*
+ * Data-plane cookies (wk_cookie.c): a fresh random one, none live twice;
+ * the DCN_RECV waiting for @cookie, or NULL; a write nothing waits for,
+ * counted and logged.
+ */
+uint32_t pw_wk_cookie_new(struct pw_worker *w);
+struct pw_wk_xfer *pw_wk_recv_of(struct pw_worker *w, uint32_t cookie);
+void pw_wk_stray_landing(struct pw_worker *w, const struct pw_dp_event *ev);
 
 /* Runs in flight on a worker: the device tags' 16 bits (the table grows). */
 #define PW_WK_MAX_RUNS		65535
@@ -707,6 +736,11 @@ bool pw_wk_free_unmade(struct pw_worker *w, uint32_t client, uint32_t id);
 int pw_wk_on_admin(struct pw_worker *w, const struct pw_wire_admin *a);
 int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		  uint64_t now);
+/*
+ * Forget every kept READY and every lost one's run: after the worker
+ * registers again, the controller's run ids may start again.
+ */
+void pw_wk_early_reset(struct pw_worker *w);
 int pw_wk_on_ready(struct pw_worker *w, const struct pw_node_peer *p,
 		   const struct pw_wire_ready *rd);
 int pw_wk_on_cancel(struct pw_worker *w, const struct pw_wire_cancel *c);
@@ -777,7 +811,9 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 
 /*
  * A run of a remote client, waiting for or holding its DONE; a forgotten
- * one's DONE frees the slot (nobody will wait for it).
+ * one's DONE frees the slot (nobody will wait for it). @hosts_done: the
+ * workers whose DONE came, one bit each; @nhosts: how many the first of
+ * them said the run has (the rest must say the same).
  */
 struct pw_rc_run {
 	bool used;
@@ -788,7 +824,8 @@ struct pw_rc_run {
 	uint64_t sent_ns;
 	uint64_t recv_ns;
 	struct pw_wire_done done;
-	unsigned int parts;
+	uint64_t hosts_done;
+	uint32_t nhosts;
 	unsigned int ncomp;
 };
 

@@ -23,10 +23,6 @@
 #include "../util/log.h"
 #include "roles.h"
 
-/* Upload cookies: low 16 bits past the DCN_RECV slots, then a generation. */
-#define HX_COOKIE(gen, slot) \
-	((uint32_t)(gen) << 16 | (uint32_t)(PW_WK_MAX_RECV + (slot)))
-
 static void hx_status(struct pw_worker *w, const struct pw_wk_hxfer *x,
 		      int err, uint64_t bytes)
 {
@@ -63,7 +59,7 @@ static struct pw_wk_hxfer *hx_take(struct pw_worker *w, uint32_t client,
 		x->id = id;
 		x->wb = wb;
 		pw_wbuf_get(wb);
-		x->cookie = HX_COOKIE(++w->hx_gen, i);
+		x->cookie = pw_wk_cookie_new(w);
 		return x;
 	}
 	return NULL;
@@ -248,23 +244,29 @@ static struct pw_wk_cconn *cconn_of(struct pw_worker *w,
 	return NULL;
 }
 
-/* An upload's bytes landed: the buffer is final once all of them have. */
-static void hx_landed(struct pw_worker *w, const struct pw_dp_event *ev)
+/*
+ * An upload's bytes landed: the buffer is final once all of them have.
+ * False if no upload waits for that cookie.
+ */
+static bool hx_landed(struct pw_worker *w, const struct pw_dp_event *ev)
 {
-	unsigned int slot = (ev->cookie & 0xffff) - PW_WK_MAX_RECV;
-	struct pw_wk_hxfer *x;
+	struct pw_wk_hxfer *x = NULL;
+	unsigned int i;
 
-	if (slot >= PW_WK_MAX_HXFER || !w->hx[slot].used ||
-	    !w->hx[slot].upload || w->hx[slot].cookie != ev->cookie)
-		return;	/* a transfer that ended already */
-	x = &w->hx[slot];
+	for (i = 0; i < PW_WK_MAX_HXFER && !x; i++)
+		if (w->hx[i].used && w->hx[i].upload &&
+		    w->hx[i].cookie == ev->cookie)
+			x = &w->hx[i];
+	if (!x || ev->len > x->wb->bytes - x->landed)
+		return false;
 	x->landed += ev->len;
 	if (x->landed < x->wb->bytes)
-		return;
+		return true;
 	x->wb->filled = x->wb->bytes;
 	x->wb->state = PW_WBUF_READY;
 	hx_status(w, x, 0, x->wb->bytes);
 	hx_end(w, x);
+	return true;
 }
 
 /* A read's write ended: STATUS once all of its writes have. */
@@ -294,12 +296,8 @@ bool pw_wk_host_dp_event(struct pw_worker *w, const struct pw_dp_event *ev)
 	unsigned int i;
 	int err;
 
-	if (ev->type == PW_DP_EV_LANDED) {
-		if ((ev->cookie & 0xffff) < PW_WK_MAX_RECV)
-			return false;	/* a DCN_RECV's */
-		hx_landed(w, ev);
-		return true;
-	}
+	if (ev->type == PW_DP_EV_LANDED)
+		return hx_landed(w, ev);	/* else maybe a DCN_RECV's */
 	cc = ev->conn ? cconn_of(w, ev->conn) : NULL;
 	if (!cc)
 		return false;

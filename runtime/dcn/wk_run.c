@@ -484,7 +484,6 @@ static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
 	struct pw_dp_desc desc;
 	struct pw_wk_xfer *x;
 	struct pw_wire_msg m;
-	unsigned int slot;
 	int ret;
 
 	if (pc->nin != 0 || pc->nout != 1 || !pc->bytes ||
@@ -504,7 +503,6 @@ static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
 	sender = pw_node_find(&w->node, PW_NODE_WORKER_BASE + pc->peer_host);
 	if (!sender)
 		return -EHOSTUNREACH;
-	slot = (unsigned int)(x - w->recv);
 	pw_dp_region_desc(c->held[0]->region, &desc);
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_READY;
@@ -513,7 +511,7 @@ static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
 	rd->src_host = pc->peer_host;
 	rd->dst_host = (uint16_t)w->reg.host_id;
 	rd->handle = pc->bufs[0];
-	rd->cookie = (uint32_t)(w->recv_gen[slot] + 1) << 16 | slot;
+	rd->cookie = pw_wk_cookie_new(w);
 	memcpy(rd->data_ip, w->reg.data_ip, 4);
 	rd->data_port = w->reg.data_port;
 	pw_dp_desc_pack(&desc, rd->desc);
@@ -521,7 +519,6 @@ static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
 	if (ret)
 		return ret;
 	/* Waiting for the data only once the sender can know where to put it. */
-	w->recv_gen[slot]++;
 	*x = (struct pw_wk_xfer){ .used = true, .run = (unsigned int)(r - w->runs),
 				  .cmd = idx, .cookie = rd->cookie };
 	return 1;
@@ -993,10 +990,66 @@ static int ready_apply(struct pw_worker *w, struct pw_wk_run *r,
 }
 
 /*
+ * A READY that came early could not be kept: remember its run, whose PLAN
+ * will then fail it with @err (its DCN_SEND was told its target once and
+ * will not be again). Never silent: logged and counted.
+ */
+static void early_lost(struct pw_worker *w, uint32_t run_id, int err)
+{
+	struct pw_wk_lost *l = &w->lost[w->lost_next];
+
+	if (l->run_id) {
+		w->lost_forgotten++;
+		pw_log("worker %u: more than %u runs lost early READYs: run %u's forgotten (if its PLAN is still to come, the run waits for its deadline)",
+		       w->reg.host_id, PW_WK_MAX_LOST, l->run_id);
+	} else {
+		w->nlost++;
+	}
+	*l = (struct pw_wk_lost){ .run_id = run_id, .err = err };
+	w->lost_next = (w->lost_next + 1) % PW_WK_MAX_LOST;
+	w->early_lost++;
+	pw_log("worker %u: READY of run %u not kept (%s): the run fails if its PLAN comes",
+	       w->reg.host_id, run_id, strerror(-err));
+}
+
+/* Run @run_id lost an early READY: that error (once), else 0. */
+static int early_lost_take(struct pw_worker *w, uint32_t run_id)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; w->nlost && i < PW_WK_MAX_LOST; i++) {
+		if (w->lost[i].run_id != run_id)
+			continue;
+		err = w->lost[i].err;
+		w->lost[i].run_id = 0;
+		w->nlost--;
+		return err;
+	}
+	return 0;
+}
+
+/* Kept READYs older than PW_WK_EARLY_NS: their runs are lost. */
+static void early_expire(struct pw_worker *w, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; w->nearly && i < PW_WK_MAX_EARLY; i++) {
+		struct pw_wk_early *e = &w->early[i];
+
+		if (!e->used || now - e->at_ns <= PW_WK_EARLY_NS)
+			continue;
+		e->used = false;
+		w->nearly--;
+		early_lost(w, e->rd.run_id, -ETIMEDOUT);
+	}
+}
+
+/*
  * Keep a READY that came before the PLAN part holding its DCN_SEND: it
  * comes straight from the target's worker, the PLAN through the
- * controller, so it may overtake it. Kept PW_WK_EARLY_NS at most (its run
- * may have ended here already); when all are taken, the oldest goes.
+ * controller, so it may overtake it. Kept PW_WK_EARLY_NS at most; when
+ * all are taken, the oldest goes. Either way its run is lost.
  */
 static int early_keep(struct pw_worker *w, const struct pw_wire_ready *rd,
 		      uint64_t now)
@@ -1006,22 +1059,20 @@ static int early_keep(struct pw_worker *w, const struct pw_wire_ready *rd,
 
 	if (!w->early) {
 		w->early = calloc(PW_WK_MAX_EARLY, sizeof(*w->early));
-		if (!w->early)
+		if (!w->early) {
+			early_lost(w, rd->run_id, -ENOMEM);
 			return -ENOMEM;
+		}
 	}
+	early_expire(w, now);
 	for (i = 0; i < PW_WK_MAX_EARLY; i++) {
 		e = &w->early[i];
-		if (e->used && now - e->at_ns > PW_WK_EARLY_NS) {
-			e->used = false;
-			w->nearly--;
-		}
 		if (!slot || !e->used || (slot->used && e->at_ns < slot->at_ns))
 			slot = slot && !slot->used ? slot : e;
 	}
 	if (slot->used) {
-		pw_log("worker %u: more than %u early READYs: run %u's dropped",
-		       w->reg.host_id, PW_WK_MAX_EARLY, slot->rd.run_id);
 		w->nearly--;
+		early_lost(w, slot->rd.run_id, -ENOBUFS);
 	}
 	*slot = (struct pw_wk_early){ .used = true, .at_ns = now, .rd = *rd };
 	w->nearly++;
@@ -1029,11 +1080,24 @@ static int early_keep(struct pw_worker *w, const struct pw_wire_ready *rd,
 	return 0;
 }
 
-/* A PLAN part of @r came: the READYs kept for it that now match. */
-static void early_apply(struct pw_worker *w, struct pw_wk_run *r)
+/*
+ * A PLAN part of @r came: fail @r if one of its READYs was lost, else
+ * apply the READYs kept for it that now match.
+ */
+static void early_apply(struct pw_worker *w, struct pw_wk_run *r,
+			uint64_t now)
 {
 	unsigned int i;
+	int err;
 
+	if (w->nearly)
+		early_expire(w, now);
+	err = early_lost_take(w, r->id);
+	if (err) {
+		pw_log("worker %u: run %u fails: a READY for it was lost (%s)",
+		       w->reg.host_id, r->id, strerror(-err));
+		fail(r, err);
+	}
 	for (i = 0; w->nearly && i < PW_WK_MAX_EARLY; i++) {
 		struct pw_wk_early *e = &w->early[i];
 
@@ -1042,6 +1106,16 @@ static void early_apply(struct pw_worker *w, struct pw_wk_run *r)
 			w->nearly--;
 		}
 	}
+}
+
+void pw_wk_early_reset(struct pw_worker *w)
+{
+	if (w->early)
+		memset(w->early, 0, PW_WK_MAX_EARLY * sizeof(*w->early));
+	w->nearly = 0;
+	memset(w->lost, 0, sizeof(w->lost));
+	w->nlost = 0;
+	w->lost_next = 0;
 }
 
 int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
@@ -1101,7 +1175,7 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 		    pw_wk_gang_note(w, r, &pl->cmds[i]))
 			fail(r, -ENOMEM);
 	}
-	early_apply(w, r);
+	early_apply(w, r, now);
 	if (r->parked)
 		return 0;	/* its new part waits behind the old */
 	if (!first && w->nparked)
@@ -1263,10 +1337,13 @@ static void on_dp_event(struct pw_worker *w, const struct pw_dp_event *ev)
 		return;
 	}
 	if (ev->type == PW_DP_EV_LANDED) {
-		i = ev->cookie & 0xffff;
-		if (i < PW_WK_MAX_RECV && w->recv[i].used &&
-		    w->recv[i].cookie == ev->cookie)
-			x = &w->recv[i];
+		/* The sender writes a DCN_RECV's bytes in one write. */
+		x = pw_wk_recv_of(w, ev->cookie);
+		if (!x || ev->len !=
+		    w->runs[x->run].cmds[x->cmd].c.bytes) {
+			pw_wk_stray_landing(w, ev);
+			return;
+		}
 	} else if (ev->type == PW_DP_EV_WRITE_DONE) {
 		for (i = 0; i < PW_WK_MAX_SEND && !x; i++)
 			if (w->send[i].used && w->send[i].conn == ev->conn &&

@@ -41,6 +41,7 @@ static int wk_register(struct pw_worker *w, uint64_t now)
 				pw_wk_on_cancel(w, &cn);
 		}
 	}
+	pw_wk_early_reset(w);
 	/* Everyone: the controller introduces them again once we are back. */
 	for (unsigned int i = 0; i < w->node.npeers; i++)
 		if (w->node.peers[i].ch)
@@ -153,7 +154,6 @@ static void wk_free(struct pw_worker *w)
 	pw_wdev_close(&w->dev);
 	free(w->runs);
 	free(w->recv);
-	free(w->recv_gen);
 	free(w->send);
 	free(w->slices);
 	free(w->gangs);
@@ -227,16 +227,14 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 	w->heartbeat_ms = PW_HEARTBEAT_MS;
 	w->down_ms = PW_DOWN_MS;
 	w->recv = calloc(PW_WK_MAX_RECV, sizeof(*w->recv));
-	w->recv_gen = calloc(PW_WK_MAX_RECV, sizeof(*w->recv_gen));
 	w->send = calloc(PW_WK_MAX_SEND, sizeof(*w->send));
-	ret = w->recv && w->recv_gen && w->send ? 0 : -ENOMEM;
+	ret = w->recv && w->send ? 0 : -ENOMEM;
 	if (!ret)
 		ret = pw_wdev_open(&w->dev, reg->ndevices);
 	if (ret) {
 		free(w->runs);
 		free(w->recv);
-		free(w->recv_gen);
-		free(w->send);
+			free(w->send);
 		return ret;
 	}
 	ret = dp ? wk_open_dp(w, dp) : 0;
@@ -296,8 +294,12 @@ void pw_worker_fini(struct pw_worker *w)
 	       (unsigned long long)w->store.bytes, w->store.nfns);
 	pw_log("worker %u: at exit: %u runs waited for HBM (back-pressure)",
 	       w->reg.host_id, w->hbm_waits);
-	pw_log("worker %u: at exit: %llu READYs came before their PLAN and waited for it",
-	       w->reg.host_id, (unsigned long long)w->early_kept);
+	pw_log("worker %u: at exit: %llu READYs came before their PLAN and waited for it, %llu were lost (their runs failed), %llu lost runs forgotten",
+	       w->reg.host_id, (unsigned long long)w->early_kept,
+	       (unsigned long long)w->early_lost,
+	       (unsigned long long)w->lost_forgotten);
+	pw_log("worker %u: at exit: %llu data-plane writes landed that no transfer waited for",
+	       w->reg.host_id, (unsigned long long)w->stray_landings);
 	if (w->dp) {
 		struct pw_dp_stats st;
 

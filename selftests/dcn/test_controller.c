@@ -42,7 +42,8 @@
  * struct fake_worker - what the worker node saw, under @lock
  * @answer: answer each PLAN with DONE (status 0) at once.
  * @to: where DONEs go (FAKE_TO_*; 0 is FAKE_TO_BOTH).
- * @late: answer @late_plan now, from the serving loop.
+ * @late: answer @late_plan now, from the serving loop, to @late_to
+ *	(0: FAKE_TO_BOTH).
  * @registered: REGISTER_ACK came, with status 0.
  * @plans: PLAN messages; @plan_run the run id of the last, @last_plan
  *	what answers it.
@@ -54,6 +55,7 @@ struct fake_worker {
 	unsigned int to;
 	bool late;
 	struct fake_plan late_plan;
+	unsigned int late_to;
 	bool registered;
 	unsigned int plans;
 	uint32_t plan_run;
@@ -125,11 +127,22 @@ static void *serve(void *arg)
 		pthread_mutex_lock(&self->fw.lock);
 		if (self->fw.late)
 			fake_worker_done(&self->wk, &self->fw.late_plan, 0, 1,
-					 FAKE_TO_BOTH);
+					 self->fw.late_to ?: FAKE_TO_BOTH);
 		self->fw.late = false;
 		pthread_mutex_unlock(&self->fw.lock);
 	}
 	return NULL;
+}
+
+/* Whether the serving loop has yet to send the late answer. */
+static bool late_pending(struct fake_worker *fw)
+{
+	bool yes;
+
+	pthread_mutex_lock(&fw->lock);
+	yes = fw->late;
+	pthread_mutex_unlock(&fw->lock);
+	return yes;
 }
 
 /* A test thread: the worker answers its last PLAN 6 s from now. */
@@ -416,7 +429,7 @@ static bool run_ended(struct pw_remote *r, uint32_t ticket)
 	bool yes;
 
 	pw_rc_lock(r);
-	pw_node_step(&r->node, 0);
+	pw_rc_step(r, 0);	/* heartbeats too: the controller keeps us */
 	yes = r->runs[ticket % PW_RC_MAX_RUNS].have_done;
 	pw_rc_unlock(r);
 	return yes;
@@ -424,9 +437,10 @@ static bool run_ended(struct pw_remote *r, uint32_t ticket)
 
 /*
  * Completions are not relayed (wire v6): the worker's DONE to the client
- * ends a run the controller has heard nothing of, and a DONE that reaches
- * only the controller ends nothing at the client. A DONE from a node the
- * controller never introduced is dropped as a stranger's.
+ * ends a run the controller has heard nothing of; when that DONE is lost,
+ * the controller's own DONE ends the run. A DONE from a node the
+ * controller never introduced is dropped as a stranger's; a worker's
+ * DONE counts once however often it comes.
  */
 TEST_F_TIMEOUT(ctl, workers_answer_the_client_directly, 60)
 {
@@ -450,8 +464,18 @@ TEST_F_TIMEOUT(ctl, workers_answer_the_client_directly, 60)
 				   (uint32_t[]){ ARG_ID }, 1, &out, 1))
 		TH_LOG("%s", pw_last_error());
 
-	/* The worker tells the controller alone: the run does not end. */
+	/*
+	 * The worker's DONE to the client is lost, the controller's comes:
+	 * that one ends the run.
+	 */
 	set_to(&self->fw, FAKE_TO_CTL);
+	ASSERT_EQ(0, pw_remote_run(self->r, self->prog,
+				   (uint32_t[]){ ARG_ID }, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+
+	/* No DONE at all: the run does not end. */
+	set_to(&self->fw, FAKE_TO_CLIENT);
+	set_answer(&self->fw, false);
 	ASSERT_EQ(0, pw_remote_run_async(self->r, self->prog,
 					 (uint32_t[]){ ARG_ID }, 1, &out, 1,
 					 &ticket));
@@ -459,7 +483,7 @@ TEST_F_TIMEOUT(ctl, workers_answer_the_client_directly, 60)
 		ASSERT_FALSE(run_ended(self->r, ticket));
 		usleep(1000);
 	}
-	EXPECT_EQ(2u, seen(&self->fw, 0).plans);
+	EXPECT_EQ(3u, seen(&self->fw, 0).plans);
 
 	/* A node nobody introduced claims it: dropped, counted. */
 	ASSERT_EQ(0, pw_transport_local_addr(self->r->node.t, &client_addr));
@@ -487,9 +511,29 @@ TEST_F_TIMEOUT(ctl, workers_answer_the_client_directly, 60)
 	pw_rc_unlock(self->r);
 	pw_node_fini(&forger);
 
-	/* Its own worker's DONE still ends it. */
+	/*
+	 * One worker's DONE twice, saying the run has two: one worker has
+	 * answered, not two. The run goes on.
+	 */
+	for (i = 0; i < 2; i++) {
+		pthread_mutex_lock(&self->fw.lock);
+		self->fw.late_plan = self->fw.last_plan;
+		self->fw.late_plan.nhosts = 2;
+		self->fw.late_to = FAKE_TO_CLIENT;
+		self->fw.late = true;
+		pthread_mutex_unlock(&self->fw.lock);
+		while (late_pending(&self->fw))
+			usleep(1000);
+	}
+	for (i = 0; i < 200; i++) {
+		ASSERT_FALSE(run_ended(self->r, ticket));
+		usleep(1000);
+	}
+
+	/* Its worker's DONE to the controller: the controller's ends it. */
 	pthread_mutex_lock(&self->fw.lock);
 	self->fw.late_plan = self->fw.last_plan;
+	self->fw.late_to = FAKE_TO_CTL;
 	self->fw.late = true;
 	pthread_mutex_unlock(&self->fw.lock);
 	ASSERT_EQ(0, pw_remote_wait(self->r, ticket))

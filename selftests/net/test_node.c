@@ -491,4 +491,44 @@ TEST_F(nodes, step_wakes_for_the_second_extra_fd)
 	close(efd);
 }
 
+/*
+ * Greetings make strangers peers at the controller only: a worker takes
+ * no REGISTER or CONNECT of a node the controller did not introduce
+ * (dropped and counted), so nobody becomes its peer by saying hello.
+ */
+TEST_F(nodes, only_the_controller_takes_a_strangers_greeting)
+{
+	struct sockaddr_in any = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct sockaddr_in wk_addr;
+	struct pw_node_peer *to_wk;
+	struct pw_transport *t;
+	struct rx_log stranger_log = { 0 };
+	struct pw_node stranger;
+	struct pw_wire_msg m;
+	unsigned int i;
+
+	ASSERT_EQ(0, pw_transport_local_addr(self->wk.t, &wk_addr));
+	ASSERT_EQ(0, variant->open(&t, &any));
+	ASSERT_EQ(0, pw_node_init(&stranger, PW_NODE_WORKER_BASE + 1, t,
+				  log_handler, &stranger_log));
+	to_wk = pw_node_peer(&stranger, PW_NODE_WORKER_BASE, &wk_addr);
+	ASSERT_NE(NULL, to_wk);
+	register_msg(&m);
+	ASSERT_EQ(0, pw_node_send(&stranger, to_wk, &m, pw_now_ns()));
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_CONNECT;
+	ASSERT_EQ(0, pw_node_send(&stranger, to_wk, &m, pw_now_ns()));
+	for (i = 0; i < 50; i++) {
+		pw_node_step(&stranger, 1 * MS);
+		pw_node_step(&self->wk, 1 * MS);
+	}
+	EXPECT_EQ(NULL, pw_node_find(&self->wk, PW_NODE_WORKER_BASE + 1));
+	EXPECT_LE(2u, self->wk.stats.strangers);
+	EXPECT_EQ(0u, self->wk_log.registers);
+	pw_node_fini(&stranger);
+}
+
 TEST_HARNESS_MAIN

@@ -1,7 +1,8 @@
 # Runtime selftests: kselftest-harness binaries over libpathways and the
 # live devices, run inside the testbed guest with pwtpu.ko loaded
 # (selftests/driver/run-in-guest.sh runs them after the driver's).
-PW_TEST_NAMES := program sched store errors claim inprocess shared_island connect
+PW_TEST_NAMES := program sched store errors claim inprocess shared_island connect \
+	worker_ready
 PW_TEST_DIR := $(BUILD)/selftests/pathways
 PW_TEST_BINS := $(patsubst %,$(PW_TEST_DIR)/test_%,$(PW_TEST_NAMES))
 
