@@ -179,10 +179,21 @@ int pw_rc_data_on_ready(struct pw_remote *r, const struct pw_wire_ready *rd)
 	return 0;
 }
 
-/* Under the lock: step until @done(r), an error, or the timeout. */
-static int wait_until(struct pw_remote *r, bool (*done)(struct pw_remote *))
+/*
+ * The slowest data plane a transfer's wait allows for, beyond the answer
+ * timeout: 1 MiB/s (TCP under TCG moves about 8).
+ */
+#define PW_RC_DP_MIN_BYTES_PER_S	(1ull << 20)
+
+/*
+ * Under the lock: step until @done(r), an error, or the answer timeout
+ * plus the time @bytes take at the slowest rate allowed for.
+ */
+static int wait_until(struct pw_remote *r, bool (*done)(struct pw_remote *),
+		      uint64_t bytes)
 {
-	uint64_t until = pw_now_ns() + PW_REMOTE_TIMEOUT_MS * 1000000ull;
+	uint64_t until = pw_now_ns() + PW_REMOTE_TIMEOUT_MS * 1000000ull +
+			 bytes / PW_RC_DP_MIN_BYTES_PER_S * 1000000000ull;
 	int ret = 0;
 
 	while (!ret && !done(r)) {
@@ -246,7 +257,7 @@ static int conn_to(struct pw_remote *r, const struct pw_wire_ready *rd)
 	}
 	r->dp_connecting = h;
 	r->dp_err = 0;
-	ret = wait_until(r, conn_settled);
+	ret = wait_until(r, conn_settled, 0);
 	return ret ? ret : r->dp_err;
 }
 
@@ -311,7 +322,7 @@ int pw_rc_data_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 	r->dp_err = 0;
 	ret = pw_rc_send(r, &m);
 	if (!ret)
-		ret = wait_until(r, target_or_status);
+		ret = wait_until(r, target_or_status, 0);
 	if (!ret && !r->dp_have_target)
 		ret = status_error(r);	/* refused before any byte */
 	if (!ret)
@@ -324,12 +335,12 @@ int pw_rc_data_write(struct pw_remote *r, uint32_t slice, uint32_t id,
 		ret = post_writes(r, r->dpc[r->dp_target.dst_host], reg, &dst,
 				  total);
 	if (!ret)
-		ret = wait_until(r, writes_done);
+		ret = wait_until(r, writes_done, total);
 	if (!ret)
 		ret = r->dp_err;
 	/* The worker says when the bytes are its buffer's. */
 	if (!ret)
-		ret = wait_until(r, status_came);
+		ret = wait_until(r, status_came, 0);
 	if (!ret && r->status.status)
 		ret = status_error(r);
 	/*
@@ -389,7 +400,7 @@ int pw_rc_data_read(struct pw_remote *r, uint32_t slice, unsigned int host,
 	ret = pw_rc_send(r, &m);
 	/* STATUS, and (when it says so) every byte landed here. */
 	if (!ret)
-		ret = wait_until(r, read_ended);
+		ret = wait_until(r, read_ended, size);
 	if (!ret && r->status.status)
 		ret = status_error(r);
 	else if (!ret && r->status.value != size)

@@ -758,6 +758,9 @@ int pw_wk_host_buffer(struct pw_worker *w, const struct pw_wire_buffer *b);
 /* A data-plane event of a host transfer: true if it was one (handled). */
 bool pw_wk_host_dp_event(struct pw_worker *w, const struct pw_dp_event *ev);
 void pw_wk_host_forget_client(struct pw_worker *w, uint32_t client);
+/* FREE: an upload into that buffer that has not landed ends. */
+void pw_wk_host_forget_buffer(struct pw_worker *w, uint32_t client,
+			      uint32_t id);
 void pw_wk_host_fini(struct pw_worker *w);
 /* runtime/dcn/wk_gang.c: slices and gang scheduling on the island. */
 const struct pw_wk_slice *pw_wk_slice_find(const struct pw_worker *w,

@@ -15,6 +15,9 @@
  *
  * Every transfer holds a reference on its buffer, so a client that goes
  * (BYE) mid-transfer leaves nothing behind: its transfers end with it.
+ * A FREE of a buffer whose upload has not landed ends the upload too (its
+ * slot, its key and its HBM go at once); a read of a freed buffer runs to
+ * its end.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -344,6 +347,17 @@ void pw_wk_host_forget_client(struct pw_worker *w, uint32_t client)
 	for (i = 0; i < PW_WK_MAX_CCONN; i++)
 		if (w->cconn[i].conn && w->cconn[i].client == client)
 			cconn_drop(&w->cconn[i]);
+}
+
+void pw_wk_host_forget_buffer(struct pw_worker *w, uint32_t client,
+			       uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < PW_WK_MAX_HXFER; i++)
+		if (w->hx[i].used && w->hx[i].upload &&
+		    w->hx[i].client == client && w->hx[i].id == id)
+			hx_end(w, &w->hx[i]);
 }
 
 void pw_wk_host_fini(struct pw_worker *w)

@@ -142,6 +142,7 @@ int pw_wk_on_buffer(struct pw_worker *w, const struct pw_wire_buffer *b)
 		ret = w->ctl ? buf_read(w, b) : -ENOTCONN;
 		break;
 	case PW_WIRE_BUF_FREE:
+		pw_wk_host_forget_buffer(w, b->client, b->id);
 		wb = pw_wbuf_find(&w->store, b->client, b->id);
 		if (wb)
 			pw_wbuf_release(&w->store, wb);

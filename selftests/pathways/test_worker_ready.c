@@ -7,7 +7,8 @@
  * wait) fails its run when the PLAN comes instead of leaving its DCN_SEND
  * waiting for ever; and a worker that registers again forgets the READYs
  * it kept, since the controller's run ids may start again. A data-plane
- * write lands only under its transfer's random cookie, whole. Runs in the
+ * write lands only under its transfer's random cookie, whole; a FREE ends
+ * an upload that never landed. Runs in the
  * testbed with pwtpu.ko loaded (it claims the island, as pathwaysd does).
  */
 #include <arpa/inet.h>
@@ -447,6 +448,67 @@ TEST_F_TIMEOUT(ready, only_the_cookies_write_of_the_whole_transfer_lands, 60)
 	pw_dp_dereg(wr.src);
 	pw_dp_close(wr.dp);
 	free(wr.bytes);
+}
+
+/* Uploads over the data plane the worker has under way. */
+static unsigned int uploads(const struct pw_worker *w)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < PW_WK_MAX_HXFER; i++)
+		n += w->hx[i].used && w->hx[i].upload;
+	return n;
+}
+
+/*
+ * A FREE of a buffer whose upload never landed ends the upload at once:
+ * its slot, its data-plane key and its HBM go, not only at the client's
+ * BYE.
+ */
+TEST_F_TIMEOUT(ready, a_free_ends_an_upload_that_never_landed, 60)
+{
+	struct pw_dp_opts o = {
+		.mode = PW_DP_TCP,
+		.bind = { .sin_family = AF_INET,
+			  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) },
+	};
+	struct pw_wire_buffer *b;
+	struct pw_wire_msg m;
+	unsigned int i;
+
+	ASSERT_TRUE(start_worker(self, &o));
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_BUFFER;
+	b = &m.body.buffer;
+	b->op = PW_WIRE_BUF_CREATE;
+	b->flags = PW_WIRE_BUF_F_DP;
+	b->dtype = PWTPU_DT_F32;
+	b->rank = 1;
+	b->shape[0] = 16384;
+	b->total = 16384 * 4;
+	b->client = CLIENT;
+	b->id = 3u << PW_WIRE_SHARD_BITS;
+	ASSERT_EQ(0, pw_node_send(&self->ctl, self->ctl_to_wk, &m,
+				  pw_now_ns()));
+	for (i = 0; i < 5000 && !uploads(&self->w); i++)
+		step(self, 2, false);
+	ASSERT_EQ(1u, uploads(&self->w));
+	ASSERT_EQ(1u, self->w.store.nbufs);
+
+	/* The client frees it without writing a byte. */
+	b->op = PW_WIRE_BUF_FREE;
+	b->flags = 0;
+	b->dtype = 0;
+	b->rank = 0;
+	b->shape[0] = 0;
+	b->total = 0;
+	ASSERT_EQ(0, pw_node_send(&self->ctl, self->ctl_to_wk, &m,
+				  pw_now_ns()));
+	for (i = 0; i < 5000 && self->w.store.nbufs; i++)
+		step(self, 2, false);
+	EXPECT_EQ(0u, uploads(&self->w));
+	EXPECT_EQ(0u, self->w.store.nbufs);
+	EXPECT_EQ(0u, self->w.store.bytes);
 }
 
 TEST_HARNESS_MAIN
