@@ -220,37 +220,13 @@ static int send_ready(FIXTURE_DATA(ready) *self, uint32_t run)
 	return pw_node_send(&self->peer, self->peer_to_wk, &m, pw_now_ns());
 }
 
-/* The controller's PLAN of run @run: one DCN_SEND to the peer worker. */
-static int send_plan(FIXTURE_DATA(ready) *self, uint32_t run)
-{
-	struct pw_wire_plan_cmd *c;
-	struct pw_wire_msg m;
-
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_PLAN;
-	m.body.plan.run_id = run;
-	m.body.plan.program_id = 1;
-	m.body.plan.client = CLIENT;
-	m.body.plan.client_run = run;
-	m.body.plan.ncmds_total = 1;
-	m.body.plan.ncmds = 1;
-	m.body.plan.nhosts = 2;
-	c = &m.body.plan.cmds[0];
-	c->op = PW_WIRE_CMD_DCN_SEND;
-	c->nin = 1;
-	c->peer_host = PEER_HOST;
-	c->peer_buf = HANDLE;
-	c->bytes = 4096;
-	c->bufs[0] = 9u << PW_WIRE_SHARD_BITS;
-	return pw_node_send(&self->ctl, self->ctl_to_wk, &m, pw_now_ns());
-}
-
 /*
- * The controller's PLAN of run @run: one DCN_RECV of @bytes from the peer
- * worker into a temporary.
+ * The controller's PLAN of run @run: one DCN_SEND (@op) of a client's
+ * buffer to the peer worker, or one DCN_RECV of @bytes from it into a
+ * temporary.
  */
-static int send_plan_recv(FIXTURE_DATA(ready) *self, uint32_t run,
-			  uint64_t bytes)
+static int send_plan(FIXTURE_DATA(ready) *self, uint32_t run,
+		     enum pw_wire_cmd_op op, uint64_t bytes)
 {
 	struct pw_wire_plan_cmd *c;
 	struct pw_wire_msg m;
@@ -265,11 +241,17 @@ static int send_plan_recv(FIXTURE_DATA(ready) *self, uint32_t run,
 	m.body.plan.ncmds = 1;
 	m.body.plan.nhosts = 2;
 	c = &m.body.plan.cmds[0];
-	c->op = PW_WIRE_CMD_DCN_RECV;
-	c->nout = 1;
+	c->op = op;
 	c->peer_host = PEER_HOST;
 	c->bytes = bytes;
-	c->bufs[0] = PW_WIRE_BUF_TEMP | 1u << PW_WIRE_SHARD_BITS;
+	if (op == PW_WIRE_CMD_DCN_SEND) {
+		c->nin = 1;
+		c->peer_buf = HANDLE;
+		c->bufs[0] = 9u << PW_WIRE_SHARD_BITS;
+	} else {
+		c->nout = 1;
+		c->bufs[0] = PW_WIRE_BUF_TEMP | 1u << PW_WIRE_SHARD_BITS;
+	}
 	return pw_node_send(&self->ctl, self->ctl_to_wk, &m, pw_now_ns());
 }
 
@@ -314,16 +296,17 @@ TEST_F_TIMEOUT(ready, a_ready_not_kept_fails_its_run, 120)
 	EXPECT_EQ(1u, self->w.early_lost);
 
 	/* Run 1's READY went: its PLAN fails the run at once. */
-	ASSERT_EQ(0, send_plan(self, 1));
+	ASSERT_EQ(0, send_plan(self, 1, PW_WIRE_CMD_DCN_SEND, 4096));
 	EXPECT_EQ(ENOBUFS, done_status(self, 1, 5000));
 
 	/* Run 1025's was kept: applied, its write is tried (and fails). */
-	ASSERT_EQ(0, send_plan(self, PW_WK_MAX_EARLY + 1));
+	ASSERT_EQ(0, send_plan(self, PW_WK_MAX_EARLY + 1, PW_WIRE_CMD_DCN_SEND,
+			       4096));
 	EXPECT_EQ(ENOTCONN, done_status(self, PW_WK_MAX_EARLY + 1, 5000));
 	EXPECT_EQ((unsigned int)PW_WK_MAX_EARLY - 1, self->w.nearly);
 
 	/* No READY at all: the DCN_SEND waits for its target. */
-	ASSERT_EQ(0, send_plan(self, 5000));
+	ASSERT_EQ(0, send_plan(self, 5000, PW_WIRE_CMD_DCN_SEND, 4096));
 	EXPECT_EQ(-1, done_status(self, 5000, 500));
 	EXPECT_EQ(0u, self->w.lost_forgotten);
 }
@@ -349,7 +332,7 @@ TEST_F_TIMEOUT(ready, registering_again_forgets_kept_readies, 60)
 	ASSERT_TRUE(wait_registered(self, 2));
 	EXPECT_EQ(0u, self->w.nearly);
 
-	ASSERT_EQ(0, send_plan(self, 7));
+	ASSERT_EQ(0, send_plan(self, 7, PW_WIRE_CMD_DCN_SEND, 4096));
 	EXPECT_EQ(-1, done_status(self, 7, 500));
 }
 
@@ -404,11 +387,11 @@ TEST_F_TIMEOUT(ready, only_the_cookies_write_of_the_whole_transfer_lands, 60)
 	ASSERT_EQ(0, pw_dp_reg(wr.dp, wr.bytes, n, &wr.src));
 
 	/* Two DCN_RECVs: their cookies are not a counter's. */
-	ASSERT_EQ(0, send_plan_recv(self, 40, n));
+	ASSERT_EQ(0, send_plan(self, 40, PW_WIRE_CMD_DCN_RECV, n));
 	while (self->log.readies < 1)
 		step(self, 2, false);
 	first = self->log.ready.cookie;
-	ASSERT_EQ(0, send_plan_recv(self, 41, n));
+	ASSERT_EQ(0, send_plan(self, 41, PW_WIRE_CMD_DCN_RECV, n));
 	while (self->log.readies < 2)
 		step(self, 2, false);
 	rd = self->log.ready;
