@@ -42,6 +42,7 @@ struct pwtpu_island {
 	u64 hbm_bytes;
 	u32 timing;			/* enum pwtpu_timing_mode */
 	u32 poll_us;
+	u32 max_inflight;		/* commands per open file */
 	u64 gang_timeout_ns;
 	struct pwfw_spec spec;
 	struct pwfw_mesh mesh;
@@ -82,6 +83,8 @@ struct pwtpu_dev {
 
 	atomic64_t hbm_used;
 	atomic64_t cmds_completed;
+	atomic64_t cmds_cancelled;
+	atomic64_t cmds_aborted;
 	atomic64_t busy_ns;
 	atomic64_t next_job_id;
 
@@ -106,7 +109,16 @@ struct pwtpu_prog {
 	struct pwfw_prog fw;
 };
 
+/*
+ * An open file. Its jobs hold references on it, so a job that outlives
+ * the file (a killed ioctl caller's) still has its count to return;
+ * @jobs counts them against the island's max_inflight.
+ */
 struct pwtpu_ctx {
+	struct kref ref;
+	atomic_t jobs;
+	atomic_t nbos;			/* handles, at most PWTPU_MAX_HANDLES */
+	atomic_t nprogs;
 	struct pwtpu_dev *pdev;
 	struct xarray bos;		/* handle -> struct pwtpu_bo */
 	struct xarray progs;		/* handle -> struct pwtpu_prog */
@@ -121,8 +133,10 @@ struct pwtpu_ctx {
  * while waiting leaves it to the thread.
  */
 struct pwtpu_job {
-	struct list_head node;
+	struct list_head node;		/* empty once taken off the queue */
 	struct pwtpu_dev *pdev;
+	struct pwtpu_ctx *ctx;		/* a reference, and one of its @jobs */
+	struct task_struct *task;	/* the submitter: is its process dying? */
 	refcount_t refs;
 	u64 id;
 	u32 nr;				/* _IOC_NR of the PWTPU_CMD_* */
@@ -138,6 +152,7 @@ struct pwtpu_job {
 	struct mm_struct *mm;		/* host copies: the submitter's memory */
 	u64 submit_ns;
 	u64 start_ns;
+	u64 deadline_ns;		/* the watchdog's, from start_ns */
 	u64 end_ns;
 	int result;
 	struct io_uring_cmd *ioucmd;	/* uring path, else NULL */
@@ -145,6 +160,7 @@ struct pwtpu_job {
 };
 
 extern struct pwtpu_island pwtpu_isl;
+extern unsigned int pwtpu_watchdog_ms;
 extern const struct file_operations pwtpu_fops;
 
 /* pwtpu_sysfs.c */
@@ -156,6 +172,8 @@ const char *pwtpu_timing_name(u32 mode);
 /* pwtpu_ctx.c */
 int pwtpu_open(struct inode *inode, struct file *file);
 int pwtpu_release(struct inode *inode, struct file *file);
+void pwtpu_ctx_put(struct pwtpu_ctx *ctx);
+int pwtpu_ctx_count_get(atomic_t *count);
 struct pwtpu_bo *pwtpu_ctx_get_bo(struct pwtpu_ctx *ctx, u32 handle);
 struct pwtpu_prog *pwtpu_ctx_get_prog(struct pwtpu_ctx *ctx, u32 handle);
 
@@ -178,6 +196,7 @@ void pwtpu_job_put(struct pwtpu_job *job);
 
 /* pwtpu_queue.c */
 void pwtpu_queue_submit(struct pwtpu_job *job);
+bool pwtpu_queue_unlink(struct pwtpu_job *job);
 int pwtpu_queue_start(struct pwtpu_dev *pdev);
 void pwtpu_queue_stop(struct pwtpu_dev *pdev);
 

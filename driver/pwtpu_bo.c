@@ -2,7 +2,8 @@
 /*
  * pwtpu_bo.c - buffer objects: device memory ("HBM") a process can map.
  *
- * A BO is vmalloc_user() memory, so mmap() gives ordinary pages that
+ * A BO is vmalloc memory, zeroed and charged to the creator's memory
+ * cgroup, mapped page by page, so mmap() gives ordinary pages that
  * ibv_reg_mr() can pin. HBM is a byte budget per device, charged in whole
  * pages while the BO exists, i.e. until its handle is destroyed and the
  * last command and mapping that use it are gone.
@@ -58,26 +59,33 @@ int pwtpu_bo_create(struct pwtpu_ctx *ctx, struct pwtpu_bo_create __user *uarg)
 	if (arg.size > pdev->isl->hbm_bytes)
 		return -E2BIG;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
-	if (!bo)
+	ret = pwtpu_ctx_count_get(&ctx->nbos);
+	if (ret)
+		return ret;
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
+	if (!bo) {
+		atomic_dec(&ctx->nbos);
 		return -ENOMEM;
+	}
 	kref_init(&bo->ref);
 	bo->pdev = pdev;
 	bo->size = arg.size;
 	bo->charged = PAGE_ALIGN(arg.size);
 	ret = pwtpu_hbm_charge(pdev, bo->charged);
 	if (ret) {
+		atomic_dec(&ctx->nbos);
 		kfree(bo);
 		return ret;
 	}
-	bo->vaddr = vmalloc_user(bo->charged);
+	/* vmalloc_user() would not charge the caller's memory cgroup. */
+	bo->vaddr = __vmalloc(bo->charged, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!bo->vaddr) {
 		ret = -ENOMEM;
 		goto err_put;
 	}
 
 	ret = xa_alloc_cyclic(&ctx->bos, &handle, bo, xa_limit_31b,
-			      &ctx->next_bo, GFP_KERNEL);
+			      &ctx->next_bo, GFP_KERNEL_ACCOUNT);
 	if (ret < 0)
 		goto err_put;
 
@@ -85,13 +93,16 @@ int pwtpu_bo_create(struct pwtpu_ctx *ctx, struct pwtpu_bo_create __user *uarg)
 	arg.mmap_offset = (u64)handle << PWTPU_MMAP_SHIFT;
 	if (copy_to_user(uarg, &arg, sizeof(arg))) {
 		/* Published: another thread may have destroyed it already. */
-		if (xa_erase(&ctx->bos, handle) == bo)
+		if (xa_erase(&ctx->bos, handle) == bo) {
+			atomic_dec(&ctx->nbos);
 			pwtpu_bo_put(bo);
+		}
 		return -EFAULT;
 	}
 	return 0;
 
 err_put:
+	atomic_dec(&ctx->nbos);
 	pwtpu_bo_put(bo);
 	return ret;
 }
@@ -108,6 +119,7 @@ int pwtpu_bo_destroy(struct pwtpu_ctx *ctx, struct pwtpu_handle_arg __user *uarg
 	bo = xa_erase(&ctx->bos, arg.handle);
 	if (!bo)
 		return -ENOENT;
+	atomic_dec(&ctx->nbos);
 	pwtpu_bo_put(bo);
 	return 0;
 }
@@ -130,6 +142,27 @@ static const struct vm_operations_struct pwtpu_vm_ops = {
 	.close = pwtpu_vm_close,
 };
 
+/*
+ * What remap_vmalloc_range() does, for memory that is not VM_USERMAP
+ * (only vmalloc_user() sets it, and it cannot charge a memory cgroup).
+ */
+static int pwtpu_bo_map(struct vm_area_struct *vma, struct pwtpu_bo *bo,
+			unsigned long pgoff)
+{
+	u8 *kaddr = (u8 *)bo->vaddr + (pgoff << PAGE_SHIFT);
+	unsigned long addr;
+	int ret;
+
+	for (addr = vma->vm_start; addr < vma->vm_end;
+	     addr += PAGE_SIZE, kaddr += PAGE_SIZE) {
+		ret = vm_insert_page(vma, addr, vmalloc_to_page(kaddr));
+		if (ret)
+			return ret;
+	}
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	return 0;
+}
+
 int pwtpu_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct pwtpu_ctx *ctx = file->private_data;
@@ -149,7 +182,7 @@ int pwtpu_mmap(struct file *file, struct vm_area_struct *vma)
 		ret = -EINVAL;
 		goto err_put;
 	}
-	ret = remap_vmalloc_range(vma, bo->vaddr, pgoff);
+	ret = pwtpu_bo_map(vma, bo, pgoff);
 	if (ret)
 		goto err_put;
 	vma->vm_private_data = bo;

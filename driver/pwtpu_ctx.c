@@ -13,9 +13,11 @@ int pwtpu_open(struct inode *inode, struct file *file)
 					      cdev);
 	struct pwtpu_ctx *ctx;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
+	kref_init(&ctx->ref);
+	atomic_set(&ctx->jobs, 0);
 	ctx->pdev = pdev;
 	xa_init_flags(&ctx->bos, XA_FLAGS_ALLOC1);
 	xa_init_flags(&ctx->progs, XA_FLAGS_ALLOC1);
@@ -23,10 +25,21 @@ int pwtpu_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static void pwtpu_ctx_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct pwtpu_ctx, ref));
+}
+
+void pwtpu_ctx_put(struct pwtpu_ctx *ctx)
+{
+	kref_put(&ctx->ref, pwtpu_ctx_free);
+}
+
 /*
- * Every command in flight holds a reference on the file (io_uring) or on
- * what it uses (a killed ioctl caller), so dropping the handles here frees
- * at once what is idle and the rest when its last command completes.
+ * Every command in flight holds a reference on the file (io_uring), or
+ * on the context and what it uses (a killed ioctl caller's), so dropping
+ * the handles here frees at once what is idle and the rest when its last
+ * command completes.
  */
 int pwtpu_release(struct inode *inode, struct file *file)
 {
@@ -41,7 +54,21 @@ int pwtpu_release(struct inode *inode, struct file *file)
 	xa_for_each(&ctx->progs, h, prog)
 		pwtpu_prog_put(prog);
 	xa_destroy(&ctx->progs);
-	kfree(ctx);
+	pwtpu_ctx_put(ctx);
+	return 0;
+}
+
+/*
+ * One more handle of a kind (@count, the file's nbos or nprogs): -EDQUOT
+ * past PWTPU_MAX_HANDLES, so one file cannot pin kernel memory without
+ * bound (what it does pin is charged to its memory cgroup as well).
+ */
+int pwtpu_ctx_count_get(atomic_t *count)
+{
+	if (atomic_inc_return(count) > PWTPU_MAX_HANDLES) {
+		atomic_dec(count);
+		return -EDQUOT;
+	}
 	return 0;
 }
 

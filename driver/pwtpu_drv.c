@@ -43,6 +43,29 @@ static unsigned int poll_us;
 module_param(poll_us, uint, 0444);
 MODULE_PARM_DESC(poll_us, "device thread polls its queue this long before sleeping (0-1000 us, default 0)");
 
+/*
+ * Read at each command's start, so a test (or an operator) may change it
+ * while the module is loaded; the range is checked at load and on every
+ * write (the kernel logs "invalid for parameter" and refuses it).
+ */
+static int watchdog_ms_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 100, 3600000);
+}
+
+static const struct kernel_param_ops watchdog_ms_ops = {
+	.set = watchdog_ms_set,
+	.get = param_get_uint,
+};
+
+unsigned int pwtpu_watchdog_ms = 30000;
+module_param_cb(watchdog_ms, &watchdog_ms_ops, &pwtpu_watchdog_ms, 0644);
+MODULE_PARM_DESC(watchdog_ms, "a command still running this long past twice its modelled time is aborted with -ETIME (100-3600000, default 30000; writable)");
+
+static unsigned int max_inflight = 1024;
+module_param(max_inflight, uint, 0444);
+MODULE_PARM_DESC(max_inflight, "commands one open file may have queued or running; more are refused with -EBUSY (1-65536, default 1024)");
+
 struct pwtpu_island pwtpu_isl;
 
 static dev_t pwtpu_devt;
@@ -93,6 +116,10 @@ static int pwtpu_parse_params(struct pwtpu_island *isl)
 		pr_err("poll_us=%u: must be 0..1000\n", poll_us);
 		return -EINVAL;
 	}
+	if (max_inflight < 1 || max_inflight > 65536) {
+		pr_err("max_inflight=%u: must be 1..65536\n", max_inflight);
+		return -EINVAL;
+	}
 	i = match_string(pwtpu_timing_names, ARRAY_SIZE(pwtpu_timing_names),
 			 timing);
 	if (i < 0) {
@@ -103,6 +130,7 @@ static int pwtpu_parse_params(struct pwtpu_island *isl)
 	isl->ndev = ndev;
 	isl->island = island;
 	isl->poll_us = poll_us;
+	isl->max_inflight = max_inflight;
 	isl->gang_timeout_ns = (u64)gang_timeout_ms * NSEC_PER_MSEC;
 	isl->hbm_bytes = (u64)hbm_mib << 20;
 

@@ -62,6 +62,9 @@ static int pwtpu_cmd_sync(struct pwtpu_ctx *ctx, unsigned int op,
 	refcount_inc(&job->refs);	/* one for us, one for the device */
 	pwtpu_queue_submit(job);
 	if (wait_for_completion_killable(&job->done)) {
+		/* Not started: it never will be. Else the device ends it. */
+		if (pwtpu_queue_unlink(job))
+			pwtpu_job_put(job);
 		pwtpu_job_put(job);
 		return -EINTR;
 	}

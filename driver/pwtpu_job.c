@@ -9,19 +9,35 @@
 #include <linux/fs.h>
 #include <linux/kthread.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/task.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "pwtpu.h"
 
-static struct pwtpu_job *pwtpu_job_alloc(struct pwtpu_dev *pdev, u32 nr)
+/*
+ * A job of @ctx, counted against the island's max_inflight for the file
+ * (-EBUSY past it) and charged to the caller's memory cgroup.
+ */
+static struct pwtpu_job *pwtpu_job_alloc(struct pwtpu_ctx *ctx, u32 nr)
 {
-	struct pwtpu_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+	struct pwtpu_job *job;
 
-	if (!job)
-		return NULL;
-	job->pdev = pdev;
+	if (atomic_inc_return(&ctx->jobs) > ctx->pdev->isl->max_inflight) {
+		atomic_dec(&ctx->jobs);
+		return ERR_PTR(-EBUSY);
+	}
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+	if (!job) {
+		atomic_dec(&ctx->jobs);
+		return ERR_PTR(-ENOMEM);
+	}
+	INIT_LIST_HEAD(&job->node);
+	job->pdev = ctx->pdev;
+	kref_get(&ctx->ref);
+	job->ctx = ctx;
+	job->task = get_task_struct(current);
 	job->nr = nr;
 	refcount_set(&job->refs, 1);
 	init_completion(&job->done);
@@ -40,6 +56,9 @@ void pwtpu_job_put(struct pwtpu_job *job)
 		pwtpu_bo_put(job->bos[i]);
 	if (job->prog)
 		pwtpu_prog_put(job->prog);
+	put_task_struct(job->task);
+	atomic_dec(&job->ctx->jobs);
+	pwtpu_ctx_put(job->ctx);
 	kfree(job->gang);
 	kfree(job);
 }
@@ -189,7 +208,8 @@ static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
  * unknown command, -EINVAL for malformed fields (and a malformed gang, a
  * peer file that is not a pwtpu device), -ENOENT for a handle the file
  * does not own, -ERANGE for a buffer too small for its binding, -EBADF
- * for a peer fd that is not open, -EFAULT for bad user memory.
+ * for a peer fd that is not open, -EFAULT for bad user memory, -EBUSY
+ * when the file has max_inflight commands queued or running already.
  */
 struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 				    const struct pwtpu_cmd *cmd)
@@ -210,9 +230,9 @@ struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 	if (cmd->flags)
 		return ERR_PTR(-EINVAL);
 
-	job = pwtpu_job_alloc(ctx->pdev, _IOC_NR(cmd_op));
-	if (!job)
-		return ERR_PTR(-ENOMEM);
+	job = pwtpu_job_alloc(ctx, _IOC_NR(cmd_op));
+	if (IS_ERR(job))
+		return job;
 
 	switch (cmd_op) {
 	case PWTPU_CMD_NOP:

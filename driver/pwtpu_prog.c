@@ -5,6 +5,7 @@
 #include <linux/fs.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "pwtpu.h"
 
@@ -68,18 +69,28 @@ int pwtpu_prog_load(struct pwtpu_ctx *ctx, struct pwtpu_prog_load __user *uarg)
 	if (arg.prog_size > PWTPU_MAX_PROG_SIZE)
 		return -E2BIG;
 
-	prog = kzalloc(sizeof(*prog), GFP_KERNEL);
+	ret = pwtpu_ctx_count_get(&ctx->nprogs);
+	if (ret)
+		return ret;
+	/* Kept while loaded: charged to the caller's memory cgroup. */
+	prog = kzalloc(sizeof(*prog), GFP_KERNEL_ACCOUNT);
 	verr = kzalloc(sizeof(*verr), GFP_KERNEL);
 	if (!prog || !verr) {
 		ret = -ENOMEM;
 		goto err_free;
 	}
 	kref_init(&prog->ref);
-	prog->image = vmemdup_user(u64_to_user_ptr(arg.prog_ptr),
-				   arg.prog_size);
-	if (IS_ERR(prog->image)) {
-		ret = PTR_ERR(prog->image);
-		prog->image = NULL;
+	/* Page-granular: kmalloc would round a 129 KiB image up to 256. */
+	prog->image = arg.prog_size > PAGE_SIZE ?
+		__vmalloc(arg.prog_size, GFP_KERNEL_ACCOUNT) :
+		kmalloc(arg.prog_size, GFP_KERNEL_ACCOUNT);
+	if (!prog->image) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	if (copy_from_user(prog->image, u64_to_user_ptr(arg.prog_ptr),
+			   arg.prog_size)) {
+		ret = -EFAULT;
 		goto err_free;
 	}
 
@@ -91,7 +102,7 @@ int pwtpu_prog_load(struct pwtpu_ctx *ctx, struct pwtpu_prog_load __user *uarg)
 	}
 
 	ret = xa_alloc_cyclic(&ctx->progs, &handle, prog, xa_limit_31b,
-			      &ctx->next_prog, GFP_KERNEL);
+			      &ctx->next_prog, GFP_KERNEL_ACCOUNT);
 	if (ret < 0)
 		goto err_free;
 	verr->code = PWTPU_VERR_OK;
@@ -102,11 +113,14 @@ int pwtpu_prog_load(struct pwtpu_ctx *ctx, struct pwtpu_prog_load __user *uarg)
 	ret = pwtpu_prog_report(uarg, &arg, verr);
 	kfree(verr);
 	/* Published: another thread may have unloaded or used it already. */
-	if (ret && xa_erase(&ctx->progs, handle) == prog)
+	if (ret && xa_erase(&ctx->progs, handle) == prog) {
+		atomic_dec(&ctx->nprogs);
 		pwtpu_prog_put(prog);
+	}
 	return ret;
 
 err_free:
+	atomic_dec(&ctx->nprogs);
 	kfree(verr);
 	if (prog) {
 		kvfree(prog->image);
@@ -127,6 +141,7 @@ int pwtpu_prog_unload(struct pwtpu_ctx *ctx, struct pwtpu_handle_arg __user *uar
 	prog = xa_erase(&ctx->progs, arg.handle);
 	if (!prog)
 		return -ENOENT;
+	atomic_dec(&ctx->nprogs);
 	pwtpu_prog_put(prog);
 	return 0;
 }

@@ -8,6 +8,8 @@
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 
 #include "pwtpu.h"
@@ -35,27 +37,102 @@ static struct pwtpu_job *pwtpu_queue_pop(struct pwtpu_dev *pdev)
 	spin_lock(&pdev->qlock);
 	job = list_first_entry_or_null(&pdev->queue, struct pwtpu_job, node);
 	if (job) {
-		list_del(&job->node);
+		list_del_init(&job->node);
 		pdev->queued--;
 	}
 	spin_unlock(&pdev->qlock);
 	return job;
 }
 
-/* Sleep (or, for short waits, spin) until CLOCK_MONOTONIC @deadline. */
-static void pwtpu_wait_until(u64 deadline)
+/*
+ * Take @job off its queue if the device has not taken it yet (a killed
+ * ioctl caller's): true if it was, and the queue's reference is the
+ * caller's to drop.
+ */
+bool pwtpu_queue_unlink(struct pwtpu_job *job)
 {
-	u64 now = ktime_get_ns();
+	struct pwtpu_dev *pdev = job->pdev;
+	bool unlinked = false;
 
-	if (deadline <= now)
-		return;
-	if (deadline - now < 20 * NSEC_PER_USEC) {
-		ndelay(deadline - now);
-		return;
+	spin_lock(&pdev->qlock);
+	if (!list_empty(&job->node)) {
+		list_del_init(&job->node);
+		pdev->queued--;
+		unlinked = true;
 	}
-	usleep_range_state((deadline - now) / NSEC_PER_USEC,
-			   (deadline - now) / NSEC_PER_USEC + 1,
-			   TASK_IDLE);
+	spin_unlock(&pdev->qlock);
+	if (unlinked) {
+		atomic64_inc(&pdev->cmds_cancelled);
+		trace_pwtpu_complete(pdev->index, job->id, job->nr, -ECANCELED,
+				     0, 0);
+	}
+	return unlinked;
+}
+
+/*
+ * The submitter's process is exiting or killed (as ublk tells a dying
+ * daemon): nobody will read the result, so the command is not run. The
+ * process, not the thread: io_uring may have issued it from one of its
+ * io-wq or SQPOLL threads, which come and go.
+ */
+static bool pwtpu_job_orphaned(const struct pwtpu_job *job)
+{
+	return READ_ONCE(job->task->signal->flags) & SIGNAL_GROUP_EXIT;
+}
+
+/*
+ * Whether a running @job is to stop (the firmware asks at safe points,
+ * the modelled wait every 10 ms): -PWFW_ECANCELED once its process is
+ * dying, -PWFW_ETIME past its watchdog deadline, else 0.
+ */
+static int pwtpu_job_stop(struct pwtpu_job *job)
+{
+	if (pwtpu_job_orphaned(job))
+		return -PWFW_ECANCELED;
+	if (ktime_get_ns() > job->deadline_ns)
+		return -PWFW_ETIME;
+	return 0;
+}
+
+static int pwtpu_job_env_stop(struct pwfw_exec_env *env)
+{
+	return pwtpu_job_stop(env->owner);
+}
+
+/*
+ * Sleep (or, for short waits, spin) until CLOCK_MONOTONIC @deadline, in
+ * pieces of at most 10 ms so that a dying owner stops the wait.
+ */
+static void pwtpu_wait_until(struct pwtpu_job *job, u64 deadline)
+{
+	u64 now = ktime_get_ns(), n;
+
+	while (deadline > now && !job->result) {
+		n = min_t(u64, deadline - now, 10 * NSEC_PER_MSEC);
+		if (n < 20 * NSEC_PER_USEC)
+			ndelay(n);
+		else
+			usleep_range_state(n / NSEC_PER_USEC,
+					   n / NSEC_PER_USEC + 1, TASK_IDLE);
+		job->result = pwtpu_job_stop(job);
+		now = ktime_get_ns();
+	}
+}
+
+/* What the timing model says @job takes, before it runs (links aside). */
+static u64 pwtpu_job_model_ns(const struct pwtpu_job *job)
+{
+	struct pwtpu_island *isl = job->pdev->isl;
+
+	switch (job->nr) {
+	case _IOC_NR(PWTPU_CMD_EXEC):
+		return job->prog->fw.modeled_ns;
+	case _IOC_NR(PWTPU_CMD_COPY_TO_DEV):
+	case _IOC_NR(PWTPU_CMD_COPY_FROM_DEV):
+		return pwfw_model_copy_ns(&isl->spec, job->length);
+	default:
+		return 0;
+	}
 }
 
 static u64 pwtpu_job_exec(struct pwtpu_job *job, bool compute)
@@ -67,6 +144,8 @@ static u64 pwtpu_job_exec(struct pwtpu_job *job, bool compute)
 		.dev = pdev->index,
 		.gang = job->gang,
 		.compute = compute,
+		.stop = pwtpu_job_env_stop,
+		.owner = job,
 	};
 	u32 i;
 
@@ -76,6 +155,27 @@ static u64 pwtpu_job_exec(struct pwtpu_job *job, bool compute)
 	}
 	job->result = pwfw_exec(&job->prog->fw, bufs, job->nbos, &env);
 	return job->prog->fw.modeled_ns + env.link_ns;
+}
+
+/*
+ * COPY_PEER's move, up to all of HBM: in 1 MiB pieces with a reschedule
+ * and a stop check between them, in the direction that keeps an
+ * overlapping move (one BO to itself) right.
+ */
+static void pwtpu_move(struct pwtpu_job *job, u8 *dst, const u8 *src)
+{
+	const u64 piece = SZ_1M, len = job->length;
+	u64 off, n;
+
+	for (off = 0; off < len && !job->result; off += n) {
+		n = min(piece, len - off);
+		if (dst <= src)
+			memmove(dst + off, src + off, n);
+		else
+			memmove(dst + len - off - n, src + len - off - n, n);
+		cond_resched();
+		job->result = pwtpu_job_stop(job);
+	}
 }
 
 /* Runs one command; returns its modelled duration. */
@@ -94,8 +194,8 @@ static u64 pwtpu_job_run(struct pwtpu_job *job, bool compute)
 	case _IOC_NR(PWTPU_CMD_COPY_PEER):
 		/* skip mode: the link time is spent, no data moves */
 		if (compute)
-			memmove((u8 *)job->bos[1]->vaddr + job->peer_offset,
-				hbm, job->length);
+			pwtpu_move(job, (u8 *)job->bos[1]->vaddr +
+				   job->peer_offset, hbm);
 		return pwfw_island_transfer(isl->fw, job->pdev->index,
 					    job->peer->index, job->length);
 	default:
@@ -109,14 +209,33 @@ static void pwtpu_job_execute(struct pwtpu_dev *pdev, struct pwtpu_job *job)
 	u64 model_ns;
 
 	job->start_ns = ktime_get_ns();
+	job->deadline_ns = job->start_ns + 2 * pwtpu_job_model_ns(job) +
+			   (u64)READ_ONCE(pwtpu_watchdog_ms) * NSEC_PER_MSEC;
+	if (pwtpu_job_orphaned(job)) {
+		job->result = -ECANCELED;
+		job->end_ns = job->start_ns;
+		atomic64_inc(&pdev->cmds_cancelled);
+		goto complete;
+	}
 	trace_pwtpu_start(pdev->index, job->id, job->nr);
 	model_ns = pwtpu_job_run(job, mode != PWTPU_TIMING_SKIP);
 	if (mode != PWTPU_TIMING_NATIVE && !job->result)
-		pwtpu_wait_until(job->start_ns + model_ns);
+		pwtpu_wait_until(job, job->start_ns + model_ns);
 	job->end_ns = ktime_get_ns();
+	if (job->result == -ECANCELED || job->result == -ETIME) {
+		atomic64_inc(&pdev->cmds_aborted);
+		if (job->result == -ETIME)
+			dev_warn_ratelimited(&pdev->dev,
+					     "command %llu (pid %d) aborted after %llu ms: watchdog_ms %u past twice its modelled %llu us\n",
+					     job->id, task_tgid_nr(job->task),
+					     (job->end_ns - job->start_ns) / NSEC_PER_MSEC,
+					     READ_ONCE(pwtpu_watchdog_ms),
+					     pwtpu_job_model_ns(job) / NSEC_PER_USEC);
+	}
 
 	atomic64_add(job->end_ns - job->start_ns, &pdev->busy_ns);
 	atomic64_inc(&pdev->cmds_completed);
+complete:
 	trace_pwtpu_complete(pdev->index, job->id, job->nr, job->result,
 			     job->start_ns - job->submit_ns,
 			     job->end_ns - job->start_ns);

@@ -27,6 +27,8 @@ PWTPU_ATTR_U64(island, pdev->isl->island);
 PWTPU_ATTR_U64(hbm_total, pdev->isl->hbm_bytes);
 PWTPU_ATTR_U64(hbm_used, atomic64_read(&pdev->hbm_used));
 PWTPU_ATTR_U64(cmds_completed, atomic64_read(&pdev->cmds_completed));
+PWTPU_ATTR_U64(cmds_cancelled, atomic64_read(&pdev->cmds_cancelled));
+PWTPU_ATTR_U64(cmds_aborted, atomic64_read(&pdev->cmds_aborted));
 PWTPU_ATTR_U64(busy_ns, atomic64_read(&pdev->busy_ns));
 PWTPU_ATTR_U64(queue_depth, READ_ONCE(pdev->queued));
 
@@ -107,6 +109,8 @@ static struct attribute *pwtpu_dev_attrs[] = {
 	&dev_attr_hbm_total.attr,
 	&dev_attr_hbm_used.attr,
 	&dev_attr_cmds_completed.attr,
+	&dev_attr_cmds_cancelled.attr,
+	&dev_attr_cmds_aborted.attr,
 	&dev_attr_busy_ns.attr,
 	&dev_attr_queue_depth.attr,
 	&dev_attr_spec.attr,

@@ -15,7 +15,9 @@
 #define PWFW_ENOMEM	12
 #define PWFW_EINVAL	22
 #define PWFW_ERANGE	34
+#define PWFW_ETIME	62
 #define PWFW_ETIMEDOUT	110
+#define PWFW_ECANCELED	125
 
 /**
  * struct pwfw_spec - one device kind, the input of the timing model
@@ -148,6 +150,14 @@ struct pwfw_island;
  *	peers and charge the links, but no arithmetic or data moves.
  * @link_ns: out: modelled time the execution's collectives spent on
  *	links, beyond the program's static modeled_ns.
+ * @stop: NULL, or asked at safe points (between pieces of an
+ *	instruction's work, between instructions, every 10 ms of a DELAY):
+ *	0 to go on, or a -PWFW_E* that ends the execution with it (its owner
+ *	died: -PWFW_ECANCELED; a watchdog: -PWFW_ETIME). Buffers then hold
+ *	whatever was written so far. Collectives are not stopped inside:
+ *	their waits are bounded by the gang timeout.
+ * @owner: the host's, for @stop.
+ * @stopped: out: what @stop said, or 0.
  */
 struct pwfw_exec_env {
 	struct pwfw_island *isl;
@@ -155,6 +165,9 @@ struct pwfw_exec_env {
 	const struct pwtpu_gang *gang;
 	bool compute;
 	u64 link_ns;
+	int (*stop)(struct pwfw_exec_env *env);
+	void *owner;
+	int stopped;
 };
 
 /*

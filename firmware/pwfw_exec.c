@@ -8,7 +8,8 @@
  * the kernels of pwfw_kernels.h in bounded pieces: each float piece runs
  * inside one pwfw_plat_fpu_begin()/pwfw_plat_fpu_end() section of about
  * PWFW_FPU_CHUNK elements (multiply-adds for a matmul), and
- * pwfw_plat_yield() runs between pieces, never inside a section.
+ * pwfw_x_yield() runs between pieces, never inside a section: it lets
+ * others run and asks the host whether to stop (env->stop).
  *
  * Everything about the program itself was checked by pwfw_verify(); the
  * interpreter checks only the binding of buffers and, for a program with
@@ -39,6 +40,7 @@
  * @compute: whether arithmetic and data movement run.
  * @seq: collectives run so far.
  * @grp: this member's replica group, when the program has collectives.
+ * @insns: instructions run so far (a safe point every 64).
  */
 struct pwfw_x {
 	const struct pwfw_prog *prog;
@@ -47,7 +49,22 @@ struct pwfw_x {
 	bool compute;
 	u32 seq;
 	struct pwfw_group grp;
+	u64 insns;
 };
+
+/*
+ * A safe point: let others run, then ask the host whether to go on.
+ * True once the execution is to stop (env->stopped says why).
+ */
+static bool pwfw_x_yield(const struct pwfw_x *x)
+{
+	struct pwfw_exec_env *env = x->env;
+
+	pwfw_plat_yield();
+	if (env && env->stop && !env->stopped)
+		env->stopped = env->stop(env);
+	return env && env->stopped;
+}
 
 static const struct pwtpu_tensor *pwfw_x_tensor(const struct pwfw_x *x,
 						u16 t)
@@ -129,7 +146,8 @@ static void pwfw_x_elementwise(const struct pwfw_x *x,
 		}
 		if (fpu)
 			pwfw_plat_fpu_end();
-		pwfw_plat_yield();
+		if (pwfw_x_yield(x))
+			return;
 	}
 }
 
@@ -162,7 +180,8 @@ static void pwfw_x_layout(const struct pwfw_x *x, const struct pwtpu_insn *in)
 			pwfw_l_copy(dp + i * esize, ap + i * esize, c * esize);
 		else
 			pwfw_l_gather(&g, i, c);
-		pwfw_plat_yield();
+		if (pwfw_x_yield(x))
+			return;
 	}
 }
 
@@ -198,7 +217,8 @@ static void pwfw_x_reduce(const struct pwfw_x *x, const struct pwtpu_insn *in)
 			pwfw_plat_fpu_begin();
 			pwfw_k_reduce(&r, o, c);
 			pwfw_plat_fpu_end();
-			pwfw_plat_yield();
+			if (pwfw_x_yield(x))
+				return;
 		}
 		return;
 	}
@@ -211,7 +231,8 @@ static void pwfw_x_reduce(const struct pwfw_x *x, const struct pwtpu_insn *in)
 			if (j + c == r.red_count)
 				pwfw_k_reduce_store(&r, o, acc);
 			pwfw_plat_fpu_end();
-			pwfw_plat_yield();
+			if (pwfw_x_yield(x))
+				return;
 		}
 	}
 }
@@ -262,7 +283,8 @@ static void pwfw_x_matmul(const struct pwfw_x *x, const struct pwtpu_insn *in)
 					      kt0, pwfw_min(kt0 + kts, ktiles),
 					      simd);
 				pwfw_plat_fpu_end();
-				pwfw_plat_yield();
+				if (pwfw_x_yield(x))
+					return;
 			}
 		}
 	}
@@ -289,6 +311,20 @@ static int pwfw_x_coll(struct pwfw_x *x, const struct pwtpu_insn *in)
 	return pwfw_coll_run(&c);
 }
 
+/* A DELAY, in pieces of at most 10 ms with a safe point after each. */
+static void pwfw_x_delay(const struct pwfw_x *x, u64 ns)
+{
+	const u64 piece = 10000000;
+	u64 n;
+
+	for (; ns; ns -= n) {
+		n = pwfw_min(ns, piece);
+		pwfw_plat_delay_ns(n);
+		if (ns > n && pwfw_x_yield(x))
+			return;
+	}
+}
+
 static int pwfw_x_insn(struct pwfw_x *x, const struct pwtpu_insn *in)
 {
 	if (in->op >= PWTPU_OP_ALL_REDUCE &&
@@ -310,7 +346,7 @@ static int pwfw_x_insn(struct pwfw_x *x, const struct pwtpu_insn *in)
 		pwfw_x_layout(x, in);
 		break;
 	case PWTPU_OP_DELAY:
-		pwfw_plat_delay_ns(in->arg[0] | (u64)in->arg[1] << 32);
+		pwfw_x_delay(x, in->arg[0] | (u64)in->arg[1] << 32);
 		break;
 	default:
 		pwfw_x_elementwise(x, in);
@@ -359,8 +395,10 @@ int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 	u32 pc = 0, depth = 0, i;
 	int ret;
 
-	if (env)
+	if (env) {
 		env->link_ns = 0;
+		env->stopped = 0;
+	}
 	if (nbufs != prog->nbufs)
 		return -PWFW_EINVAL;
 	for (i = 0; i < nbufs; i++)
@@ -391,6 +429,11 @@ int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 			ret = pwfw_x_insn(&x, in);
 			if (ret)
 				return ret;
+			/* Stopped inside, or at the next safe point. */
+			if (env && env->stop &&
+			    (env->stopped || (++x.insns % 64 == 0 &&
+					      pwfw_x_yield(&x))))
+				return env->stopped;
 			continue;
 		}
 		/* The verifier bounds trips, body and depth; stay safe anyway. */

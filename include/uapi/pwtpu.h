@@ -253,6 +253,13 @@ struct pwtpu_gang {
 /*
  * Control: ioctl only.
  */
+/*
+ * BOs, and programs, one open file may hold at once; one more is refused
+ * with -EDQUOT. Their kernel memory is charged to the caller's memory
+ * cgroup.
+ */
+#define PWTPU_MAX_HANDLES	65536
+
 #define PWTPU_IOCTL_INFO	_IOR(PWTPU_IOC_MAGIC, 0x00, struct pwtpu_info)
 #define PWTPU_IOCTL_BO_CREATE	_IOWR(PWTPU_IOC_MAGIC, 0x01, struct pwtpu_bo_create)
 #define PWTPU_IOCTL_BO_DESTROY	_IOW(PWTPU_IOC_MAGIC, 0x02, struct pwtpu_handle_arg)
@@ -270,7 +277,12 @@ struct pwtpu_gang {
  * submission order, but CQEs may be posted in another order: match them
  * by user_data. Host copies read or write the host buffer when the device
  * runs them, like DMA: it must stay valid and, for COPY_TO_DEV,
- * unchanged until the command completes.
+ * unchanged until the command completes. An open file has at most the
+ * module's max_inflight commands queued or running; more are refused with
+ * -EBUSY. A command the device reaches after its submitter's process began
+ * to exit (or was killed) is not run, and a running one stops at its next
+ * safe point: either completes with -ECANCELED. A command still running
+ * the module's watchdog_ms past twice its modelled time stops with -ETIME.
  */
 #define PWTPU_CMD_NOP		_IOWR(PWTPU_IOC_MAGIC, 0x10, struct pwtpu_cmd)
 #define PWTPU_CMD_EXEC		_IOWR(PWTPU_IOC_MAGIC, 0x11, struct pwtpu_cmd)

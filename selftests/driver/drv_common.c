@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -178,6 +179,31 @@ uint64_t drv_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int drv_load_delay(int fd, uint32_t trips, uint32_t ns, uint32_t *prog)
+{
+	struct drv_prog dp;
+
+	drv_prog_init(&dp, 1);
+	drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 1, 1);
+	drv_insn(&dp, PWTPU_OP_LOOP, 0, PWTPU_NO_TENSOR, PWTPU_NO_TENSOR,
+		 PWTPU_NO_TENSOR, PWTPU_NO_TENSOR, 2, trips, 1);
+	drv_insn(&dp, PWTPU_OP_DELAY, 0, PWTPU_NO_TENSOR, PWTPU_NO_TENSOR,
+		 PWTPU_NO_TENSOR, PWTPU_NO_TENSOR, 2, ns, 0);
+	return drv_prog_load(fd, &dp, prog, NULL, NULL, 0);
+}
+
+bool drv_child_gone(pid_t pid, unsigned int timeout_ms, int *status)
+{
+	uint64_t deadline = drv_now_ns() + timeout_ms * 1000000ull;
+
+	do {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return true;
+		drv_sleep_ms(10);
+	} while (drv_now_ns() < deadline);
+	return false;
 }
 
 void drv_sleep_ms(unsigned int ms)

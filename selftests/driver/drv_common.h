@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "pwtpu/pwprog.h"
@@ -109,5 +110,11 @@ uint64_t drv_wait_hbm(unsigned int index, uint64_t want,
 
 uint64_t drv_now_ns(void);
 void drv_sleep_ms(unsigned int ms);
+
+/* @trips x DELAY(@ns) on @fd, binding one buffer of at least 4 bytes. */
+int drv_load_delay(int fd, uint32_t trips, uint32_t ns, uint32_t *prog);
+
+/* Reap child @pid within @timeout_ms (its status in *@status). */
+bool drv_child_gone(pid_t pid, unsigned int timeout_ms, int *status);
 
 #endif /* DRV_COMMON_H */

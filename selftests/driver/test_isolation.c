@@ -18,18 +18,6 @@
 #define NO		PWTPU_NO_TENSOR
 #define IN_FLIGHT	160	/* > 128 commands queued when killed */
 
-/* @trips x DELAY(@ns), binding one buffer. */
-static int load_delay(int fd, uint32_t trips, uint32_t ns, uint32_t *prog)
-{
-	struct drv_prog dp;
-
-	drv_prog_init(&dp, 1);
-	drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 1, 1);
-	drv_insn(&dp, PWTPU_OP_LOOP, 0, NO, NO, NO, NO, 2, trips, 1);
-	drv_insn(&dp, PWTPU_OP_DELAY, 0, NO, NO, NO, NO, 2, ns, 0);
-	return drv_prog_load(fd, &dp, prog, NULL, NULL, 0);
-}
-
 /*
  * The device works: a NOP and an exec complete, and the exec gives the
  * right answer unless @check_result is false (timing=skip).
@@ -61,18 +49,6 @@ static int device_works(unsigned int index, bool check_result)
 	}
 	close(fd);
 	return ret;
-}
-
-static bool child_gone(pid_t pid, unsigned int timeout_ms, int *status)
-{
-	uint64_t deadline = drv_now_ns() + timeout_ms * 1000000ull;
-
-	do {
-		if (waitpid(pid, status, WNOHANG) == pid)
-			return true;
-		drv_sleep_ms(10);
-	} while (drv_now_ns() < deadline);
-	return false;
 }
 
 FIXTURE(iso) {
@@ -206,7 +182,7 @@ TEST_F_TIMEOUT(iso, kill_with_queue_in_flight, 120)
 		uint32_t prog;
 		int fd = pwtpu_open(self->d.index), i;
 
-		if (fd < 0 || load_delay(fd, 1, 20000000, &prog) ||
+		if (fd < 0 || drv_load_delay(fd, 1, 20000000, &prog) ||
 		    pwtpu_ring_init(&ring, 256, 0))
 			_exit(2);
 		for (i = 0; i < IN_FLIGHT; i++) {
@@ -260,7 +236,7 @@ TEST_F_TIMEOUT(iso, kill_in_sync_exec, 60)
 		int fd = pwtpu_open(self->d.index);
 
 		/* 8 x 1 s: far longer than the test waits for the kill. */
-		if (fd < 0 || load_delay(fd, 8, 1000000000, &prog) ||
+		if (fd < 0 || drv_load_delay(fd, 8, 1000000000, &prog) ||
 		    pwtpu_bo_create(fd, 1 << 20, &bo))
 			_exit(2);
 		if (write(ready[1], "r", 1) != 1)
@@ -272,7 +248,7 @@ TEST_F_TIMEOUT(iso, kill_in_sync_exec, 60)
 	ASSERT_EQ(1, read(ready[0], &c, 1));
 	drv_sleep_ms(300);	/* let it enter the ioctl */
 	ASSERT_EQ(0, kill(self->child, SIGKILL));
-	ASSERT_TRUE(child_gone(self->child, 4000, &status)) {
+	ASSERT_TRUE(drv_child_gone(self->child, 4000, &status)) {
 		TH_LOG("child still in the EXEC ioctl 4 s after SIGKILL");
 	}
 	self->child = 0;

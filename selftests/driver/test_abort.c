@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_abort.c - a running command stops at its next safe point when its
+ * process dies, and a watchdog stops one still running watchdog_ms past
+ * twice its modelled time (-ETIME); sysfs cmds_aborted counts both. The
+ * device then serves others at once, not after the work would have ended.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+
+#include "drv_common.h"
+
+#define WATCHDOG "/sys/module/pwtpu/parameters/watchdog_ms"
+
+static uint64_t aborted(const struct drv *d)
+{
+	uint64_t n = UINT64_MAX;
+
+	pwtpu_sysfs_u64(d->index, "cmds_aborted", &n);
+	return n;
+}
+
+static int write_param(const char *path, unsigned int v)
+{
+	char buf[16];
+	int fd = open(path, O_WRONLY), n, ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%u", v);
+	if (write(fd, buf, (size_t)n) != n)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+FIXTURE(abort) {
+	struct drv d;
+	pid_t child;
+	uint64_t watchdog;
+};
+
+FIXTURE_SETUP(abort)
+{
+	DRV_SETUP(&self->d, 0);
+	self->child = 0;
+	ASSERT_EQ(0, pwtpu_param_u64("watchdog_ms", &self->watchdog));
+}
+
+FIXTURE_TEARDOWN(abort)
+{
+	if (self->child > 0) {
+		kill(self->child, SIGKILL);
+		waitpid(self->child, NULL, 0);
+	}
+	write_param(WATCHDOG, (unsigned int)self->watchdog);
+	drv_teardown(&self->d);
+}
+
+/*
+ * A child's 8 s program is running when the child is killed: it stops
+ * within a safe point (10 ms of a DELAY, or of the modelled wait), so the
+ * child is gone and the device free long before 8 s.
+ */
+TEST_F_TIMEOUT(abort, a_dead_owners_running_command_stops, 60)
+{
+	uint64_t before = aborted(&self->d);
+	struct pwtpu_cmd nop = { 0 };
+	int ready[2], status;
+	char c;
+
+	ASSERT_NE(UINT64_MAX, before);
+	ASSERT_EQ(0, pipe(ready));
+	self->child = fork();
+	ASSERT_LE(0, self->child);
+	if (self->child == 0) {
+		struct io_uring_sqe *sqe;
+		struct io_uring ring;
+		struct pwtpu_cmd cmd;
+		struct pwtpu_bo bo;
+		uint32_t prog;
+		int fd = pwtpu_open(self->d.index);
+
+		if (fd < 0 || drv_load_delay(fd, 8, 1000000000, &prog) ||
+		    pwtpu_bo_create(fd, 4096, &bo) ||
+		    pwtpu_ring_init(&ring, 8, 0))
+			_exit(2);
+		sqe = io_uring_get_sqe(&ring);
+		pwtpu_cmd_exec(&cmd, prog, &bo.handle, 1);
+		pwtpu_prep_uring_cmd(sqe, fd, PWTPU_CMD_EXEC, &cmd);
+		if (io_uring_submit(&ring) != 1 || write(ready[1], "r", 1) != 1)
+			_exit(3);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	drv_sleep_ms(300);	/* it runs */
+	ASSERT_EQ(0, kill(self->child, SIGKILL));
+	/* Its exit waits for the command: 3 s is far less than 8. */
+	ASSERT_TRUE(drv_child_gone(self->child, 3000, &status)) {
+		TH_LOG("child still exiting 3 s after SIGKILL: its command ran on");
+	}
+	self->child = 0;
+	EXPECT_EQ(0, pwtpu_cmd_sync(self->d.fd, PWTPU_CMD_NOP, &nop));
+	EXPECT_EQ(before + 1, aborted(&self->d));
+}
+
+/*
+ * Real work far beyond the model (10,000 f32 128x128 matmuls: a few ms
+ * modelled, minutes of this CPU): the watchdog stops it with
+ * -ETIME once it has run watchdog_ms (set to 500 here) past twice its
+ * modelled time.
+ */
+TEST_F_TIMEOUT(abort, the_watchdog_stops_work_far_past_its_model, 120)
+{
+	const unsigned int n = 128;
+	uint64_t before = aborted(&self->d), start, took;
+	struct pwtpu_prog_load out;
+	struct pwtpu_bo bo;
+	struct drv_prog dp;
+	uint32_t prog;
+	int a, b, m;
+
+	if (skip_mode(&self->d))
+		DRV_SKIP("timing=skip computes nothing: no real work to bound");
+	ASSERT_NE(UINT64_MAX, before);
+	drv_prog_init(&dp, 1);
+	a = drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 2, n, n);
+	b = drv_tensor(&dp, PWTPU_DT_F32, 0, 4 * n * n, 2, n, n);
+	m = drv_tensor(&dp, PWTPU_DT_F32, 0, 8 * n * n, 2, n, n);
+	drv_insn(&dp, PWTPU_OP_LOOP, 0, PWTPU_NO_TENSOR, PWTPU_NO_TENSOR,
+		 PWTPU_NO_TENSOR, PWTPU_NO_TENSOR, 2, 10000, 1);
+	drv_binary(&dp, PWTPU_OP_MATMUL, m, a, b);
+	ASSERT_EQ(0, drv_prog_load(self->d.fd, &dp, &prog, &out, NULL, 0));
+	TH_LOG("modelled %llu us", (unsigned long long)out.modeled_ns / 1000);
+	ASSERT_GT(10000000000ull, out.modeled_ns);
+	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, 12 * n * n, &bo));
+
+	ASSERT_EQ(0, write_param(WATCHDOG, 500));
+	start = drv_now_ns();
+	EXPECT_EQ(-ETIME, pwtpu_exec_sync(self->d.fd, prog, &bo.handle, 1));
+	took = (drv_now_ns() - start) / 1000000;
+	TH_LOG("stopped after %llu ms", (unsigned long long)took);
+	EXPECT_EQ(before + 1, aborted(&self->d));
+}
+
+/* watchdog_ms takes only 100..3600000 ms, at load and when written. */
+TEST_F(abort, watchdog_ms_out_of_range_is_refused)
+{
+	EXPECT_EQ(-EINVAL, write_param(WATCHDOG, 99));
+	EXPECT_EQ(-EINVAL, write_param(WATCHDOG, 3600001));
+	EXPECT_EQ(0, write_param(WATCHDOG, (unsigned int)self->watchdog));
+}
+
+TEST_HARNESS_MAIN

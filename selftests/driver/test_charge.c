@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_charge.c - the kernel memory an open file pins is charged to its
+ * process's memory cgroup (programs, BOs) and bounded per file: at most
+ * PWTPU_MAX_HANDLES programs, one more is refused with -EDQUOT. Mounts
+ * cgroup2 at /sys/fs/cgroup when it is not there (the testbed's guest).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+
+#include "drv_common.h"
+
+#define CGROOT	"/sys/fs/cgroup"
+#define NO	PWTPU_NO_TENSOR
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static long long read_ll(const char *path)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atoll(buf) : -1;
+}
+
+/* A program of @ninsns instructions (a delay of 1 ns each). */
+static void *delay_image(uint32_t ninsns, size_t *size)
+{
+	struct drv_prog dp;
+	int err;
+	uint32_t i;
+
+	drv_prog_init(&dp, 1);
+	drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 1, 1);
+	for (i = 0; i < ninsns; i++)
+		drv_insn(&dp, PWTPU_OP_DELAY, 0, NO, NO, NO, NO, 2, 1, 0);
+	return drv_prog_image(&dp, size, &err);
+}
+
+FIXTURE(charge) {
+	struct drv d;
+	char cg[128];
+	pid_t child;
+};
+
+FIXTURE_SETUP(charge)
+{
+	char path[192];
+
+	self->child = 0;
+	self->cg[0] = '\0';
+	DRV_SETUP(&self->d, 0);
+	if (access(CGROOT "/cgroup.controllers", F_OK))
+		ASSERT_EQ(0, mount("none", CGROOT, "cgroup2", 0, NULL))
+			TH_LOG("mount cgroup2: %s", strerror(errno));
+	ASSERT_EQ(0, write_file(CGROOT "/cgroup.subtree_control", "+memory"));
+	snprintf(self->cg, sizeof(self->cg), CGROOT "/pwtpu-charge-%d",
+		 (int)getpid());
+	ASSERT_EQ(0, mkdir(self->cg, 0755));
+	snprintf(path, sizeof(path), "%s/memory.current", self->cg);
+	ASSERT_LE(0, read_ll(path));
+}
+
+FIXTURE_TEARDOWN(charge)
+{
+	if (self->child > 0) {
+		kill(self->child, SIGKILL);
+		waitpid(self->child, NULL, 0);
+	}
+	if (self->cg[0])
+		rmdir(self->cg);
+	drv_teardown(&self->d);
+}
+
+enum what { PROGRAMS, BOS };
+
+/*
+ * A child joins the test's cgroup and makes @n objects of @bytes each;
+ * returns how much memory.current grew while it held them.
+ */
+static long long charged(FIXTURE_DATA(charge) *self, enum what what,
+			 unsigned int n, size_t bytes)
+{
+	char path[192], pid[16], c;
+	long long before, after;
+	int ready[2], go[2];
+
+	snprintf(path, sizeof(path), "%s/memory.current", self->cg);
+	if (pipe(ready) || pipe(go))
+		return -1;
+	self->child = fork();
+	if (self->child < 0)
+		return -1;
+	if (self->child == 0) {
+		char procs[192];
+		size_t size;
+		void *image = what == PROGRAMS ? delay_image(4095, &size) :
+						 NULL;
+		struct pwtpu_prog_load out;
+		struct pwtpu_bo bo;
+		unsigned int i;
+		int fd;
+
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", self->cg);
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		if (write_file(procs, pid))
+			_exit(2);
+		if (read(go[0], &c, 1) != 1)
+			_exit(3);
+		fd = pwtpu_open(self->d.index);
+		if (fd < 0 || (what == PROGRAMS && (!image || size != bytes)))
+			_exit(4);
+		for (i = 0; i < n; i++)
+			if (what == PROGRAMS ?
+			    pwtpu_prog_load(fd, image, size, NULL, 0, &out) :
+			    pwtpu_bo_create(fd, bytes, &bo))
+				_exit(5);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(6);
+		for (;;)
+			pause();
+	}
+	drv_sleep_ms(100);	/* it has joined: its own pages are counted */
+	before = read_ll(path);
+	if (write(go[1], "g", 1) != 1 || read(ready[0], &c, 1) != 1)
+		return -1;
+	after = read_ll(path);
+	kill(self->child, SIGKILL);
+	waitpid(self->child, NULL, 0);
+	self->child = 0;
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	return after - before;
+}
+
+/* 256 programs of 128 KiB: 32 MiB of kernel memory, the cgroup's. */
+TEST_F_TIMEOUT(charge, programs_are_charged_to_the_loaders_cgroup, 120)
+{
+	size_t image;
+	void *img = delay_image(4095, &image);
+	long long grew;
+
+	ASSERT_NE(NULL, img);
+	free(img);
+	grew = charged(self, PROGRAMS, 256, image);
+
+	TH_LOG("memory.current grew %lld KiB for %zu KiB of programs",
+	       grew / 1024, 256 * image / 1024);
+	EXPECT_LE((long long)(256 * image * 9 / 10), grew);
+}
+
+/* 32 MiB of BOs: charged to the creator's cgroup, not only to HBM. */
+TEST_F_TIMEOUT(charge, bos_are_charged_to_the_creators_cgroup, 120)
+{
+	long long grew = charged(self, BOS, 32, 1 << 20);
+
+	TH_LOG("memory.current grew %lld KiB for 32768 KiB of BOs",
+	       grew / 1024);
+	EXPECT_LE(32ll << 20, grew);
+}
+
+/* One file holds at most PWTPU_MAX_HANDLES programs: -EDQUOT past it. */
+TEST_F_TIMEOUT(charge, a_file_holds_at_most_max_handles_programs, 300)
+{
+	uint32_t first = 0, h;
+	size_t size;
+	void *image = delay_image(1, &size);
+	unsigned int i;
+	int fd = pwtpu_open(self->d.index), ret = 0;
+	struct pwtpu_prog_load out;
+
+	ASSERT_NE(NULL, image);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < PWTPU_MAX_HANDLES && !ret; i++) {
+		ret = pwtpu_prog_load(fd, image, size, NULL, 0, &out);
+		if (!i)
+			first = out.handle;
+	}
+	ASSERT_EQ(0, ret) TH_LOG("load %u failed", i);
+	EXPECT_EQ(-EDQUOT, pwtpu_prog_load(fd, image, size, NULL, 0, &out));
+	/* One unloaded: room for one more. */
+	ASSERT_EQ(0, pwtpu_prog_unload(fd, first));
+	EXPECT_EQ(0, pwtpu_prog_load(fd, image, size, NULL, 0, &out));
+	h = out.handle;
+	EXPECT_NE(0u, h);
+	close(fd);
+	free(image);
+}
+
+TEST_HARNESS_MAIN
