@@ -77,8 +77,13 @@ int pwtpu_bo_create(struct pwtpu_ctx *ctx, struct pwtpu_bo_create __user *uarg)
 		kfree(bo);
 		return ret;
 	}
-	/* vmalloc_user() would not charge the caller's memory cgroup. */
-	bo->vaddr = __vmalloc(bo->charged, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	/*
+	 * vmalloc_user() would not charge the caller's memory cgroup. A
+	 * request past the cgroup's limit fails (-ENOMEM) rather than call
+	 * its OOM killer, and quietly: any user can ask.
+	 */
+	bo->vaddr = __vmalloc(bo->charged, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
+			      __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!bo->vaddr) {
 		ret = -ENOMEM;
 		goto err_put;

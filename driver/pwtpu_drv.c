@@ -45,8 +45,9 @@ MODULE_PARM_DESC(poll_us, "device thread polls its queue this long before sleepi
 
 /*
  * Read at each command's start, so a test (or an operator) may change it
- * while the module is loaded; the range is checked at load and on every
- * write (the kernel logs "invalid for parameter" and refuses it).
+ * while the module is loaded; the range is checked at load (the kernel
+ * logs "invalid for parameter" and the load fails) and on every write to
+ * sysfs (which fails with -EINVAL).
  */
 static int watchdog_ms_set(const char *val, const struct kernel_param *kp)
 {

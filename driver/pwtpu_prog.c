@@ -82,8 +82,8 @@ int pwtpu_prog_load(struct pwtpu_ctx *ctx, struct pwtpu_prog_load __user *uarg)
 	kref_init(&prog->ref);
 	/* Page-granular: kmalloc would round a 129 KiB image up to 256. */
 	prog->image = arg.prog_size > PAGE_SIZE ?
-		__vmalloc(arg.prog_size, GFP_KERNEL_ACCOUNT) :
-		kmalloc(arg.prog_size, GFP_KERNEL_ACCOUNT);
+		__vmalloc(arg.prog_size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN) :
+		kmalloc(arg.prog_size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!prog->image) {
 		ret = -ENOMEM;
 		goto err_free;

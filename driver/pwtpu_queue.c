@@ -71,9 +71,10 @@ bool pwtpu_queue_unlink(struct pwtpu_job *job)
 
 /*
  * The submitter's process is exiting or killed (as ublk tells a dying
- * daemon): nobody will read the result, so the command is not run. The
- * process, not the thread: io_uring may have issued it from one of its
- * io-wq or SQPOLL threads, which come and go.
+ * daemon): the command is not run, or stops. The process, not the
+ * thread: io_uring may have issued it from one of its io-wq or SQPOLL
+ * threads, which come and go. A file or ring handed to another process
+ * does not keep its submitter's commands alive (docs/driver.md).
  */
 static bool pwtpu_job_orphaned(const struct pwtpu_job *job)
 {
@@ -81,41 +82,53 @@ static bool pwtpu_job_orphaned(const struct pwtpu_job *job)
 }
 
 /*
- * Whether a running @job is to stop (the firmware asks at safe points,
- * the modelled wait every 10 ms): -PWFW_ECANCELED once its process is
- * dying, -PWFW_ETIME past its watchdog deadline, else 0.
+ * Whether a running @job is to stop: -PWFW_ECANCELED once its process is
+ * dying; with @watchdog, -PWFW_ETIME past its watchdog deadline; else 0.
  */
-static int pwtpu_job_stop(struct pwtpu_job *job)
+static int pwtpu_job_stop(struct pwtpu_job *job, bool watchdog)
 {
+	BUILD_BUG_ON(PWFW_ECANCELED != ECANCELED || PWFW_ETIME != ETIME);
 	if (pwtpu_job_orphaned(job))
 		return -PWFW_ECANCELED;
-	if (ktime_get_ns() > job->deadline_ns)
+	if (watchdog && ktime_get_ns() > job->deadline_ns)
 		return -PWFW_ETIME;
 	return 0;
 }
 
+/*
+ * The firmware's safe points. The watchdog bounds an EXEC's own work;
+ * one with collectives is left to the gang timeout, since the time its
+ * members wait for each other (up to gang_timeout_ms each) is no work.
+ */
 static int pwtpu_job_env_stop(struct pwfw_exec_env *env)
 {
-	return pwtpu_job_stop(env->owner);
+	struct pwtpu_job *job = env->owner;
+
+	return pwtpu_job_stop(job, !job->gang);
 }
 
 /*
  * Sleep (or, for short waits, spin) until CLOCK_MONOTONIC @deadline, in
- * pieces of at most 10 ms so that a dying owner stops the wait.
+ * pieces of at most 10 ms so that a dying owner stops the wait. The
+ * model's own time is no work: the watchdog does not apply.
  */
 static void pwtpu_wait_until(struct pwtpu_job *job, u64 deadline)
 {
 	u64 now = ktime_get_ns(), n;
 
-	while (deadline > now && !job->result) {
+	while (deadline > now) {
 		n = min_t(u64, deadline - now, 10 * NSEC_PER_MSEC);
 		if (n < 20 * NSEC_PER_USEC)
 			ndelay(n);
 		else
 			usleep_range_state(n / NSEC_PER_USEC,
 					   n / NSEC_PER_USEC + 1, TASK_IDLE);
-		job->result = pwtpu_job_stop(job);
 		now = ktime_get_ns();
+		if (deadline > now) {
+			job->result = pwtpu_job_stop(job, false);
+			if (job->result)
+				return;
+		}
 	}
 }
 
@@ -159,8 +172,8 @@ static u64 pwtpu_job_exec(struct pwtpu_job *job, bool compute)
 
 /*
  * COPY_PEER's move, up to all of HBM: in 1 MiB pieces with a reschedule
- * and a stop check between them, in the direction that keeps an
- * overlapping move (one BO to itself) right.
+ * and a check for a dying owner between them, in the direction that
+ * keeps an overlapping move (one BO to itself) right.
  */
 static void pwtpu_move(struct pwtpu_job *job, u8 *dst, const u8 *src)
 {
@@ -174,7 +187,9 @@ static void pwtpu_move(struct pwtpu_job *job, u8 *dst, const u8 *src)
 		else
 			memmove(dst + len - off - n, src + len - off - n, n);
 		cond_resched();
-		job->result = pwtpu_job_stop(job);
+		/* Bounded by the BO: only a dying owner stops it. */
+		if (off + n < len)
+			job->result = pwtpu_job_stop(job, false);
 	}
 }
 

@@ -108,6 +108,7 @@ struct pwfw_prog {
 	u64 buf_bytes[PWTPU_MAX_BUFS];
 	u64 dyn_insns;
 	u64 modeled_ns;
+	u64 work;
 };
 
 /**
@@ -201,6 +202,13 @@ u64 pwfw_model_insn_ns(const struct pwfw_spec *spec,
 		       const struct pwfw_prog *prog,
 		       const struct pwtpu_insn *insn);
 u64 pwfw_model_copy_ns(const struct pwfw_spec *spec, u64 bytes);
+/*
+ * The real work of one run of @insn (PWTPU_MAX_WORK's units): what bounds
+ * the device's CPU time, which the model does not (a matmul that models
+ * at microseconds may take seconds to emulate).
+ */
+u64 pwfw_work_insn(const struct pwfw_prog *prog,
+		   const struct pwtpu_insn *insn);
 
 /* Bytes per element of a valid dtype, 0 for an unknown one. */
 u32 pwfw_dtype_size(u32 dtype);

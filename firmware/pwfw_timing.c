@@ -169,6 +169,35 @@ u64 pwfw_model_insn_ns(const struct pwfw_spec *spec,
 	return add_sat(ns, spec->insn_overhead_ns);
 }
 
+u64 pwfw_work_insn(const struct pwfw_prog *prog,
+		   const struct pwtpu_insn *insn)
+{
+	const struct pwtpu_tensor *a = operand(prog, insn->src[0]);
+	const struct pwtpu_tensor *b = operand(prog, insn->src[1]);
+
+	switch (insn->op) {
+	case PWTPU_OP_LOOP:
+	case PWTPU_OP_DELAY:
+		return 0;	/* bounded by trips and by time */
+	case PWTPU_OP_MATMUL:
+		if (!a || !b || a->rank != 2 || b->rank != 2)
+			return 0;
+		return mul_sat(mul_sat(a->shape[0], a->shape[1]),
+			       b->shape[1]);
+	case PWTPU_OP_EXP:
+	case PWTPU_OP_LOG:
+	case PWTPU_OP_TANH:
+	case PWTPU_OP_RSQRT:
+		return mul_sat(operand_elems(prog, insn->dst), 16);
+	case PWTPU_OP_REDUCE:
+		return operand_elems(prog, insn->src[0]);
+	default:
+		/* Elementwise, layout, collectives: what they write or send. */
+		return max_u64(operand_elems(prog, insn->dst),
+			       operand_elems(prog, insn->src[0]));
+	}
+}
+
 u64 pwfw_model_copy_ns(const struct pwfw_spec *spec, u64 bytes)
 {
 	return add_sat(spec->host_latency_ns,

@@ -36,7 +36,9 @@
  *    most PWTPU_MAX_LOOP_DEPTH loops are open at any instruction.
  *  - DELAY: at most PWTPU_MAX_DELAY_NS.
  *  - One execution runs prog->dyn_insns <= PWTPU_MAX_DYN_INSNS
- *    instructions and takes prog->modeled_ns <= PWTPU_MAX_PROG_NS.
+ *    instructions and takes prog->modeled_ns <= PWTPU_MAX_PROG_NS; each
+ *    instruction is at most PWTPU_MAX_INSN_WORK units of real work
+ *    (pwfw_work_insn()) and the execution prog->work <= PWTPU_MAX_WORK.
  *  - prog->array_dim is the spec's (8..1024 for a parsed spec).
  *
  * The image must be 8-byte aligned (tensors hold a u64) and little endian
@@ -946,6 +948,39 @@ static int enter_loop(struct vctx *v, struct loop_nest *nest)
 	return 0;
 }
 
+/*
+ * Real work: @work per run of the current instruction, @runs runs. Both
+ * limits hold whatever the timing model says.
+ */
+static int count_work(struct vctx *v, u64 work, u64 runs)
+{
+	struct pwfw_prog *prog = v->prog;
+	struct pwfw_fmt *f;
+
+	if (work > PWTPU_MAX_INSN_WORK) {
+		f = reject_insn(v, PWTPU_VERR_BOUND);
+		pwfw_fmt_str(f, "one run is ");
+		pwfw_fmt_u64(f, work);
+		pwfw_fmt_str(f, " units of work, above the limit of ");
+		pwfw_fmt_u64(f, PWTPU_MAX_INSN_WORK);
+		return -PWFW_EINVAL;
+	}
+	/* work <= 2^32, runs <= 2^22, prog->work <= 2^34: no overflow. */
+	if (work * runs > PWTPU_MAX_WORK - prog->work) {
+		f = reject_insn(v, PWTPU_VERR_BOUND);
+		pwfw_fmt_str(f, "the program's work passes the limit of ");
+		pwfw_fmt_u64(f, PWTPU_MAX_WORK);
+		pwfw_fmt_str(f, " units (this insn: ");
+		pwfw_fmt_u64(f, runs);
+		pwfw_fmt_str(f, " x ");
+		pwfw_fmt_u64(f, work);
+		pwfw_fmt_str(f, ")");
+		return -PWFW_EINVAL;
+	}
+	prog->work += work * runs;
+	return 0;
+}
+
 /* Add @runs executions of the current instruction to the totals. */
 static int count_insn(struct vctx *v, u64 runs)
 {
@@ -972,7 +1007,7 @@ static int count_insn(struct vctx *v, u64 runs)
 		return -PWFW_EINVAL;
 	}
 	prog->modeled_ns += ns * runs;
-	return 0;
+	return count_work(v, pwfw_work_insn(prog, v->in), runs);
 }
 
 static int verify_insns(struct vctx *v)

@@ -322,6 +322,13 @@ struct pwtpu_gang {
 #define PWTPU_MAX_DYN_INSNS	(1U << 22)	/* instructions per exec */
 #define PWTPU_MAX_DELAY_NS	1000000000ULL	/* per delay instruction */
 #define PWTPU_MAX_PROG_NS	10000000000ULL	/* modelled time per exec */
+/*
+ * Real work, whatever the model says: multiply-adds of a matmul, elements
+ * read or written by the other instructions (16 per element for exp, log,
+ * tanh and rsqrt), summed over loop trips.
+ */
+#define PWTPU_MAX_INSN_WORK	(1ULL << 32)	/* per instruction */
+#define PWTPU_MAX_WORK		(1ULL << 34)	/* per exec */
 
 /**
  * struct pwtpu_prog_header - start of a program image
@@ -560,7 +567,7 @@ struct pwtpu_insn {
  * @PWTPU_VERR_OVERLAP: result partially overlaps an operand.
  * @PWTPU_VERR_LOOP: loop body outside the program or its enclosing body,
  *	zero or too many trips, or nesting too deep.
- * @PWTPU_VERR_BOUND: dynamic instruction count or modelled time past the
+ * @PWTPU_VERR_BOUND: dynamic instruction count, real work or modelled time past the
  *	limits.
  */
 enum pwtpu_verr {

@@ -194,6 +194,20 @@ int drv_load_delay(int fd, uint32_t trips, uint32_t ns, uint32_t *prog)
 	return drv_prog_load(fd, &dp, prog, NULL, NULL, 0);
 }
 
+bool drv_wait_queue_depth(unsigned int index, uint64_t want,
+			  unsigned int timeout_ms)
+{
+	uint64_t deadline = drv_now_ns() + timeout_ms * 1000000ull, depth;
+
+	do {
+		if (!pwtpu_sysfs_u64(index, "queue_depth", &depth) &&
+		    depth == want)
+			return true;
+		drv_sleep_ms(5);
+	} while (drv_now_ns() < deadline);
+	return false;
+}
+
 bool drv_child_gone(pid_t pid, unsigned int timeout_ms, int *status)
 {
 	uint64_t deadline = drv_now_ns() + timeout_ms * 1000000ull;

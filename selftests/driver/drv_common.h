@@ -114,6 +114,13 @@ void drv_sleep_ms(unsigned int ms);
 /* @trips x DELAY(@ns) on @fd, binding one buffer of at least 4 bytes. */
 int drv_load_delay(int fd, uint32_t trips, uint32_t ns, uint32_t *prog);
 
+/*
+ * Poll sysfs queue_depth of device @index until it equals @want (or
+ * @timeout_ms pass): true if it did.
+ */
+bool drv_wait_queue_depth(unsigned int index, uint64_t want,
+			  unsigned int timeout_ms);
+
 /* Reap child @pid within @timeout_ms (its status in *@status). */
 bool drv_child_gone(pid_t pid, unsigned int timeout_ms, int *status);
 

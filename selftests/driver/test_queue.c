@@ -193,7 +193,8 @@ TEST_F_TIMEOUT(queue, a_killed_ioctl_callers_waiting_command_is_unlinked, 60)
 	}
 	close(ready[1]);
 	ASSERT_EQ(1, read(ready[0], &c, 1));
-	drv_sleep_ms(200);	/* let it enter the ioctl */
+	/* Its command is queued behind ours (which runs). */
+	ASSERT_TRUE(drv_wait_queue_depth(self->d.index, 1, 5000));
 	ASSERT_EQ(0, pwtpu_sysfs_u64(self->d.index, "busy_ns", &busy_before));
 	ASSERT_EQ(0, kill(self->child, SIGKILL));
 	ASSERT_TRUE(drv_child_gone(self->child, 4000, &status));

@@ -993,15 +993,31 @@ static size_t b_time_exact(struct tp *p, bool bad, u32 op)
 	return tp_image(p);
 }
 
-/* A matmul too long for the limit, repeated by a loop. */
-static size_t b_time_matmul(struct tp *p, bool bad, u32 op)
+/*
+ * Real work, whatever the model says: 16 trips of a 2^30 multiply-add
+ * matmul are the per-exec limit exactly, 17 are past it.
+ */
+static size_t b_work_loop(struct tp *p, bool bad, u32 op)
 {
-	u16 d = TP_T(p, F32, 8192, 8192), a = TP_T(p, BF16, 8192, 8192);
-	u16 b = TP_T(p, BF16, 8192, 8192);
+	u16 d = TP_T(p, F32, 1024, 1024), a = TP_T(p, F32, 1024, 1024);
+	u16 b = TP_T(p, F32, 1024, 1024);
 
 	(void)op;
 	pad(p);
-	tp_loop(p, bad ? 1000 : 10, 1);
+	tp_loop(p, 16 + bad, 1);
+	tp_op(p, PWTPU_OP_MATMUL, d, a, b, NO);
+	return tp_image(p);
+}
+
+/* One matmul of 2^32 multiply-adds is the per-instruction limit. */
+static size_t b_work_insn(struct tp *p, bool bad, u32 op)
+{
+	u16 d = TP_T(p, I32, 1024 << bad, 1024);
+	u16 a = TP_T(p, I8, 1024 << bad, 4096), b = TP_T(p, I8, 4096, 1024);
+
+	(void)op;
+	pad(p);
+	pad(p);
 	tp_op(p, PWTPU_OP_MATMUL, d, a, b, NO);
 	return tp_image(p);
 }
@@ -1217,7 +1233,8 @@ RULE(delay_high_word, b_delay, 1, LIMIT, 1, "4294967296 ns");
 RULE(dyn_exact, b_dyn_exact, 0, BOUND, 5, "4194304");
 RULE(dyn_body, b_dyn_body, 0, BOUND, 2, "5242880 times");
 RULE(time_exact, b_time_exact, 0, BOUND, 2, "10 s");
-RULE(time_matmul, b_time_matmul, 0, BOUND, 2, NULL);
+RULE(work_loop, b_work_loop, 0, BOUND, 2, "17179869184 units");
+RULE(work_insn, b_work_insn, 0, BOUND, 2, "units of work");
 
 FIXTURE_SETUP(rule)
 {

@@ -145,6 +145,51 @@ TEST(loop_and_delay_by_hand)
 	free(p);
 }
 
+/*
+ * Real work is bounded whatever the model says: the review's i8
+ * [1024,4096] x [4096,1024] matmul (operands overlapping in 8 MiB)
+ * models at about 0.3 ms, is 2^32 multiply-adds (the per-instruction
+ * limit, accepted alone) and in a 30,000-trip loop was accepted and ran
+ * for about a day. Now the loop is refused, and so is one matmul of
+ * twice the work.
+ */
+TEST(real_work_is_bounded)
+{
+	struct tp *p = tp_alloc(1);
+	struct pwfw_prog prog;
+	struct pwfw_verr err;
+	u16 a, b, c;
+
+	ASSERT_NE(NULL, p);
+	a = TP_AT(p, I8, 0, 0, 1024, 4096);
+	b = TP_AT(p, I8, 0, 0, 4096, 1024);
+	c = TP_AT(p, I32, 0, 8 << 20, 1024, 1024);
+	tp_op(p, PWTPU_OP_MATMUL, c, a, b, NO);
+	ASSERT_EQ(0, tp_verify(p, &prog, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(1ULL << 32, prog.work);
+	EXPECT_GT(1000000ULL, prog.modeled_ns);
+
+	tp_reset(p, 1);
+	a = TP_AT(p, I8, 0, 0, 1024, 4096);
+	b = TP_AT(p, I8, 0, 0, 4096, 1024);
+	c = TP_AT(p, I32, 0, 8 << 20, 1024, 1024);
+	tp_loop(p, 30000, 1);
+	tp_op(p, PWTPU_OP_MATMUL, c, a, b, NO);
+	ASSERT_EQ(-PWFW_EINVAL, tp_verify(p, &prog, &err));
+	EXPECT_EQ(PWTPU_VERR_BOUND, err.code);
+	EXPECT_NE(NULL, strstr(err.msg, "work")) TH_LOG("%s", err.msg);
+
+	tp_reset(p, 1);
+	a = TP_AT(p, I8, 0, 0, 2048, 4096);
+	b = TP_AT(p, I8, 0, 0, 4096, 1024);
+	c = TP_AT(p, I32, 0, 8 << 20, 2048, 1024);
+	tp_op(p, PWTPU_OP_MATMUL, c, a, b, NO);
+	ASSERT_EQ(-PWFW_EINVAL, tp_verify(p, &prog, &err));
+	EXPECT_EQ(PWTPU_VERR_BOUND, err.code);
+	EXPECT_NE(NULL, strstr(err.msg, "units of work")) TH_LOG("%s", err.msg);
+	free(p);
+}
+
 TEST(spec_reaches_the_program)
 {
 	struct tp *p = tp_alloc(1);
@@ -407,7 +452,8 @@ static bool accepted_is_safe(const struct pwfw_prog *prog)
 		}
 	}
 	return prog->dyn_insns <= PWTPU_MAX_DYN_INSNS &&
-	       prog->modeled_ns <= PWTPU_MAX_PROG_NS;
+	       prog->modeled_ns <= PWTPU_MAX_PROG_NS &&
+	       prog->work <= PWTPU_MAX_WORK;
 }
 
 TEST(random_corruption)
