@@ -149,7 +149,9 @@ struct pwtpu_job {
 	u64 peer_offset;
 	u64 length;
 	u64 host_ptr;
-	struct mm_struct *mm;		/* host copies: the submitter's memory */
+	/* Host copies: the host buffer's pages, pinned at submit. */
+	struct page **pages;
+	unsigned long npages;
 	u64 submit_ns;
 	u64 start_ns;
 	u64 deadline_ns;		/* the watchdog's, from start_ns */

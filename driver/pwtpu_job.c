@@ -7,8 +7,8 @@
  */
 #include <linux/file.h>
 #include <linux/fs.h>
-#include <linux/kthread.h>
-#include <linux/sched/mm.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
 #include <linux/sched/task.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -50,8 +50,12 @@ void pwtpu_job_put(struct pwtpu_job *job)
 
 	if (!refcount_dec_and_test(&job->refs))
 		return;
-	if (job->mm)
-		mmput(job->mm);
+	if (job->pages) {
+		/* The device wrote into them: COPY_FROM_DEV dirties them. */
+		unpin_user_pages_dirty_lock(job->pages, job->npages,
+					    job->nr == _IOC_NR(PWTPU_CMD_COPY_FROM_DEV));
+		kvfree(job->pages);
+	}
 	for (i = 0; i < job->nbos; i++)
 		pwtpu_bo_put(job->bos[i]);
 	if (job->prog)
@@ -172,14 +176,21 @@ static int pwtpu_job_peer(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 
 /*
  * A host copy moves data between HBM and the caller's memory when the
- * device runs it, like DMA: the device thread works in the submitter's
- * address space (kthread_use_mm), so nothing is staged in the kernel and
- * the host buffer must stay valid until the command completes.
+ * device runs it, like DMA: its pages are pinned here, in the submitter's
+ * context (as NVMe passthrough maps a user buffer), so the device thread
+ * never faults on user memory: a buffer whose pages never come (a FUSE
+ * file whose server does not answer, a userfaultfd nobody serves) blocks
+ * only its submitter, and the job holds no address space. Nothing is
+ * staged in the kernel; the host buffer must stay valid until the
+ * command completes.
  */
 static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 			     const struct pwtpu_cmd *cmd)
 {
+	bool to_host = job->nr == _IOC_NR(PWTPU_CMD_COPY_FROM_DEV);
+	unsigned long first, pinned;
 	struct pwtpu_bo *bo;
+	long ret;
 
 	if (cmd->nbufs || cmd->peer_handle || cmd->bufs_ptr || cmd->gang_ptr ||
 	    cmd->peer_offset)
@@ -193,13 +204,30 @@ static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 		return -EINVAL;
 	if (!access_ok(u64_to_user_ptr(cmd->host_ptr), cmd->length))
 		return -EFAULT;
-	if (!current->mm)
-		return -EFAULT;
 	job->offset = cmd->offset;
 	job->length = cmd->length;
 	job->host_ptr = cmd->host_ptr;
-	mmget(current->mm);
-	job->mm = current->mm;
+
+	first = cmd->host_ptr & PAGE_MASK;
+	job->npages = DIV_ROUND_UP(offset_in_page(cmd->host_ptr) + cmd->length,
+				   PAGE_SIZE);
+	job->pages = kvmalloc_array(job->npages, sizeof(*job->pages),
+				    GFP_KERNEL_ACCOUNT);
+	if (!job->pages)
+		return -ENOMEM;
+	for (pinned = 0; pinned < job->npages; pinned += ret) {
+		ret = pin_user_pages_fast(first + pinned * PAGE_SIZE,
+					  min(job->npages - pinned, 1UL << 16),
+					  to_host ? FOLL_WRITE : 0,
+					  job->pages + pinned);
+		if (ret <= 0)
+			break;
+	}
+	if (pinned < job->npages) {
+		/* Only what was pinned is let go (put sees npages). */
+		job->npages = pinned;
+		return ret < 0 && ret != -ENOMEM ? (int)ret : -EFAULT;
+	}
 	return 0;
 }
 
@@ -259,26 +287,29 @@ struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 }
 
 /*
- * Run on the device thread: copy between HBM and the submitter's memory,
- * in pieces so a large copy lets others run.
+ * Run on the device thread: copy between HBM and the pinned host pages,
+ * a page at a time, letting others run every 1 MiB.
  */
 int pwtpu_job_host_copy(struct pwtpu_job *job)
 {
-	const u64 piece = SZ_1M;
 	u8 *hbm = (u8 *)job->bos[0]->vaddr + job->offset;
-	u8 __user *host = u64_to_user_ptr(job->host_ptr);
 	bool to_dev = job->nr == _IOC_NR(PWTPU_CMD_COPY_TO_DEV);
-	u64 done, n;
-	int ret = 0;
+	unsigned long off = offset_in_page(job->host_ptr), i;
+	u64 done = 0, n;
+	u8 *host;
 
-	kthread_use_mm(job->mm);
-	for (done = 0; done < job->length && !ret; done += n) {
-		n = min(piece, job->length - done);
-		if (to_dev ? copy_from_user(hbm + done, host + done, n) :
-			     copy_to_user(host + done, hbm + done, n))
-			ret = -EFAULT;
-		cond_resched();
+	for (i = 0; i < job->npages && done < job->length; i++) {
+		n = min_t(u64, PAGE_SIZE - off, job->length - done);
+		host = kmap_local_page(job->pages[i]);
+		if (to_dev)
+			memcpy(hbm + done, host + off, n);
+		else
+			memcpy(host + off, hbm + done, n);
+		kunmap_local(host);
+		done += n;
+		off = 0;
+		if (!(i % (SZ_1M / PAGE_SIZE)))
+			cond_resched();
 	}
-	kthread_unuse_mm(job->mm);
-	return ret;
+	return 0;
 }

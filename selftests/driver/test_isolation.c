@@ -5,10 +5,14 @@
  * killed with work in flight leaves a working device and its HBM back.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -256,6 +260,72 @@ TEST_F_TIMEOUT(iso, kill_in_sync_exec, 60)
 	EXPECT_EQ(self->baseline, drv_wait_hbm(self->d.index, self->baseline,
 					       30000));
 	EXPECT_EQ(0, device_works(self->d.index, !skip_mode(&self->d)));
+}
+
+/*
+ * A host buffer whose pages never come (a userfaultfd nobody serves, as
+ * a FUSE file whose server hangs) blocks only the process that copies
+ * from it: its pages are pinned in its own context at submit, so the
+ * device thread never faults on them and serves everyone else.
+ */
+TEST_F_TIMEOUT(iso, a_host_buffer_that_never_arrives_wedges_only_its_owner, 60)
+{
+	struct io_uring_cqe *cqe;
+	struct __kernel_timespec ts = { .tv_sec = 5 };
+	struct io_uring ring;
+	int ready[2], status;
+	char c;
+
+	ASSERT_EQ(0, pipe(ready));
+	self->child = fork();
+	ASSERT_LE(0, self->child);
+	if (self->child == 0) {
+		struct uffdio_api api = { .api = UFFD_API };
+		struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+		long uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+		struct pwtpu_bo bo;
+		void *buf;
+		int fd = pwtpu_open(self->d.index);
+
+		buf = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (fd < 0 || uffd < 0 || buf == MAP_FAILED ||
+		    ioctl((int)uffd, UFFDIO_API, &api) ||
+		    pwtpu_bo_create(fd, 65536, &bo))
+			_exit(2);
+		reg.range.start = (uintptr_t)buf;
+		reg.range.len = 65536;
+		if (ioctl((int)uffd, UFFDIO_REGISTER, &reg))
+			_exit(3);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(4);
+		/* Its first page faults, and nobody will ever answer. */
+		pwtpu_copy_to_dev(fd, bo.handle, 0, buf, 65536);
+		_exit(5);
+	}
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &c, 1)) {
+		TH_LOG("child could not set up its userfaultfd");
+	}
+	drv_sleep_ms(300);	/* it is stuck in its copy */
+
+	/* Another process's command goes through the same device. */
+	ASSERT_EQ(0, pwtpu_ring_init(&ring, 4, 0));
+	pwtpu_prep_uring_cmd(io_uring_get_sqe(&ring), self->d.fd,
+			     PWTPU_CMD_NOP, NULL);
+	ASSERT_EQ(1, io_uring_submit(&ring));
+	ASSERT_EQ(0, io_uring_wait_cqe_timeout(&ring, &cqe, &ts)) {
+		TH_LOG("the device is wedged behind the unanswered fault");
+	}
+	EXPECT_EQ(0, cqe->res);
+	io_uring_cqe_seen(&ring, cqe);
+	io_uring_queue_exit(&ring);
+
+	ASSERT_EQ(0, kill(self->child, SIGKILL));
+	ASSERT_TRUE(drv_child_gone(self->child, 5000, &status));
+	self->child = 0;
+	EXPECT_EQ(self->baseline, drv_wait_hbm(self->d.index, self->baseline,
+					       10000));
 }
 
 /* fork() shares the open file, so the child uses the parent's handles. */
