@@ -15,6 +15,7 @@
 #include <linux/vmalloc.h>
 
 #include "pwtpu.h"
+#include "pwtpu_compat.h"
 
 static int pwtpu_hbm_charge(struct pwtpu_dev *pdev, u64 bytes)
 {
@@ -164,7 +165,7 @@ static int pwtpu_bo_map(struct vm_area_struct *vma, struct pwtpu_bo *bo,
 		if (ret)
 			return ret;
 	}
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	pwtpu_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	return 0;
 }
 

@@ -68,7 +68,7 @@ int pwtpu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 	 */
 	if (ioucmd->flags)
 		return -EINVAL;
-	memcpy(&cmd, ioucmd->cmd, sizeof(cmd));
+	memcpy(&cmd, pwtpu_uring_cmd_area(ioucmd), sizeof(cmd));
 
 	job = pwtpu_job_prepare(ctx, ioucmd->cmd_op, &cmd);
 	if (IS_ERR(job))
