@@ -273,9 +273,11 @@ struct pwtpu_gang {
  * with -EINVAL: host copies take a user address, not a registered
  * buffer) and the SQE command area holds a struct pwtpu_cmd) or the same
  * number as a synchronous ioctl. Each device runs its queue in order.
- * Completion: cqe->res is 0 or a negative errno. Commands execute in
- * submission order, but CQEs may be posted in another order: match them
- * by user_data. Host copies read or write the host buffer when the device
+ * Completion: cqe->res is 0 or a negative errno. A device executes its
+ * commands in the order they reach the driver (SQ order, except that an
+ * IOSQE_ASYNC SQE goes through io-wq and may reach it out of order;
+ * links and drains wait for completions), but CQEs may be posted in
+ * another order: match them by user_data. Host copies read or write the host buffer when the device
  * runs them, like DMA: it must stay valid and, for COPY_TO_DEV,
  * unchanged until the command completes. An open file has at most the
  * module's max_inflight commands queued or running; more are refused with

@@ -365,6 +365,63 @@ TEST_F(uring, in_order)
 }
 
 /*
+ * Which order io_uring gives: a 100 ms EXEC on one device and a NOP on
+ * another complete NOP first; linked (IOSQE_IO_LINK) or with the NOP
+ * drained (IOSQE_IO_DRAIN), the NOP is issued only once the EXEC has
+ * completed. With IOSQE_ASYNC both go through io-wq and complete, in no
+ * promised order (docs/driver.md).
+ */
+TEST_F(uring, order_links_drains_and_async)
+{
+	static const struct { const char *name; uint8_t a, b; bool nop_first; }
+	cases[] = {
+		{ "plain", 0, 0, true },
+		{ "link", IOSQE_IO_LINK, 0, false },
+		{ "drain", 0, IOSQE_IO_DRAIN, false },
+		{ "async", IOSQE_ASYNC, IOSQE_ASYNC, true },
+	};
+	struct pwtpu_prog_load delay;
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+	struct pwtpu_cmd cmd;
+	struct pwtpu_bo bo;
+	unsigned int i, k, other = (self->d.index + 1) % self->d.info.ndevices;
+	uint64_t first = 0;
+	int fd2 = pwtpu_open(other);
+
+	ASSERT_LE(0, fd2);
+	ASSERT_NE(self->d.index, other) TH_LOG("needs two devices");
+	ASSERT_EQ(0, load_delay(self->d.fd, 100000000, &delay));
+	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, 4, &bo));
+	pwtpu_cmd_exec(&cmd, delay.handle, &bo.handle, 1);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sqe = io_uring_get_sqe(&self->d.ring);
+		ASSERT_NE(NULL, sqe);
+		pwtpu_prep_uring_cmd(sqe, self->d.fd, PWTPU_CMD_EXEC, &cmd);
+		sqe->user_data = 1;
+		sqe->flags |= cases[i].a;
+		sqe = io_uring_get_sqe(&self->d.ring);
+		ASSERT_NE(NULL, sqe);
+		pwtpu_prep_uring_cmd(sqe, fd2, PWTPU_CMD_NOP, NULL);
+		sqe->user_data = 2;
+		sqe->flags |= cases[i].b;
+		ASSERT_EQ(2, io_uring_submit(&self->d.ring));
+		for (k = 0; k < 2; k++) {
+			ASSERT_EQ(0, io_uring_wait_cqe(&self->d.ring, &cqe));
+			EXPECT_EQ(0, cqe->res) TH_LOG("%s", cases[i].name);
+			if (!k)
+				first = cqe->user_data;
+			io_uring_cqe_seen(&self->d.ring, cqe);
+		}
+		if (cases[i].name[0] != 'a')
+			EXPECT_EQ(cases[i].nop_first ? 2u : 1u, first)
+				TH_LOG("%s: the %s completed first", cases[i].name,
+				       first == 2 ? "NOP" : "EXEC");
+	}
+	close(fd2);
+}
+
+/*
  * Unloading the program and destroying the buffers right after submit
  * does not disturb queued work: it runs and its result lands in the
  * (still mapped) buffer. HBM comes back once work and mapping are gone.
