@@ -194,6 +194,48 @@ int drv_load_delay(int fd, uint32_t trips, uint32_t ns, uint32_t *prog)
 	return drv_prog_load(fd, &dp, prog, NULL, NULL, 0);
 }
 
+pid_t drv_child_queueing(unsigned int index, unsigned int n, uint32_t trips,
+			 uint32_t ns)
+{
+	int ready[2], fd;
+	struct io_uring ring;
+	struct pwtpu_cmd cmd;
+	struct pwtpu_bo bo;
+	uint32_t prog, i;
+	pid_t pid;
+	char c;
+
+	if (pipe(ready))
+		return -1;
+	pid = fork();
+	if (pid) {
+		close(ready[1]);
+		if (pid > 0 && read(ready[0], &c, 1) != 1) {
+			waitpid(pid, NULL, 0);
+			pid = -1;
+		}
+		close(ready[0]);
+		return pid;
+	}
+	fd = pwtpu_open(index);
+	if (fd < 0 || drv_load_delay(fd, trips, ns, &prog) ||
+	    pwtpu_bo_create(fd, 4096, &bo) ||
+	    pwtpu_ring_init(&ring, n < 8 ? 8 : n, 0))
+		_exit(2);
+	pwtpu_cmd_exec(&cmd, prog, &bo.handle, 1);
+	for (i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+		if (!sqe)
+			_exit(3);
+		pwtpu_prep_uring_cmd(sqe, fd, PWTPU_CMD_EXEC, &cmd);
+	}
+	if (io_uring_submit(&ring) != (int)n || write(ready[1], "r", 1) != 1)
+		_exit(4);
+	for (;;)
+		pause();
+}
+
 bool drv_wait_queue_depth(unsigned int index, uint64_t want,
 			  unsigned int timeout_ms)
 {

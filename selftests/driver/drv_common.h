@@ -121,6 +121,15 @@ int drv_load_delay(int fd, uint32_t trips, uint32_t ns, uint32_t *prog);
 bool drv_wait_queue_depth(unsigned int index, uint64_t want,
 			  unsigned int timeout_ms);
 
+/*
+ * Fork a child that opens device @index, queues @n EXECs of @trips x
+ * DELAY(@ns) through io_uring (not waiting for them) and then pauses
+ * until killed. Returns its pid once it has queued them, or -1 (the
+ * child exited).
+ */
+pid_t drv_child_queueing(unsigned int index, unsigned int n, uint32_t trips,
+			 uint32_t ns);
+
 /* Reap child @pid within @timeout_ms (its status in *@status). */
 bool drv_child_gone(pid_t pid, unsigned int timeout_ms, int *status);
 

@@ -72,35 +72,11 @@ TEST_F_TIMEOUT(abort, a_dead_owners_running_command_stops, 60)
 {
 	uint64_t before = aborted(&self->d);
 	struct pwtpu_cmd nop = { 0 };
-	int ready[2], status;
-	char c;
+	int status;
 
 	ASSERT_NE(UINT64_MAX, before);
-	ASSERT_EQ(0, pipe(ready));
-	self->child = fork();
-	ASSERT_LE(0, self->child);
-	if (self->child == 0) {
-		struct io_uring_sqe *sqe;
-		struct io_uring ring;
-		struct pwtpu_cmd cmd;
-		struct pwtpu_bo bo;
-		uint32_t prog;
-		int fd = pwtpu_open(self->d.index);
-
-		if (fd < 0 || drv_load_delay(fd, 8, 1000000000, &prog) ||
-		    pwtpu_bo_create(fd, 4096, &bo) ||
-		    pwtpu_ring_init(&ring, 8, 0))
-			_exit(2);
-		sqe = io_uring_get_sqe(&ring);
-		pwtpu_cmd_exec(&cmd, prog, &bo.handle, 1);
-		pwtpu_prep_uring_cmd(sqe, fd, PWTPU_CMD_EXEC, &cmd);
-		if (io_uring_submit(&ring) != 1 || write(ready[1], "r", 1) != 1)
-			_exit(3);
-		for (;;)
-			pause();
-	}
-	close(ready[1]);
-	ASSERT_EQ(1, read(ready[0], &c, 1));
+	self->child = drv_child_queueing(self->d.index, 1, 8, 1000000000);
+	ASSERT_LT(0, self->child) TH_LOG("child failed before submitting");
 	/* Taken off the queue: it runs. */
 	ASSERT_TRUE(drv_wait_queue_depth(self->d.index, 0, 5000));
 	drv_sleep_ms(50);

@@ -119,36 +119,11 @@ TEST_F_TIMEOUT(queue, a_dead_processs_queued_commands_are_not_run, 120)
 	const unsigned int queued = 40;	/* x 200 ms: 8 s of work */
 	uint64_t before = cancelled(&self->d), start;
 	struct pwtpu_cmd nop = { 0 };
-	int ready[2], status;
-	char c;
+	int status;
 
 	ASSERT_NE(UINT64_MAX, before);
-	ASSERT_EQ(0, pipe(ready));
-	self->child = fork();
-	ASSERT_LE(0, self->child);
-	if (self->child == 0) {
-		struct io_uring ring;
-		struct pwtpu_bo bo;
-		uint32_t prog;
-		unsigned int i;
-		int fd = pwtpu_open(self->d.index);
-
-		if (fd < 0 || drv_load_delay(fd, 1, 200000000, &prog) ||
-		    pwtpu_bo_create(fd, 4096, &bo) ||
-		    pwtpu_ring_init(&ring, 64, 0))
-			_exit(2);
-		for (i = 0; i < queued; i++)
-			if (queue_exec(&ring, fd, prog, &bo.handle))
-				_exit(3);
-		if (write(ready[1], "r", 1) != 1)
-			_exit(4);
-		for (;;)
-			pause();
-	}
-	close(ready[1]);
-	ASSERT_EQ(1, read(ready[0], &c, 1)) {
-		TH_LOG("child failed before queueing");
-	}
+	self->child = drv_child_queueing(self->d.index, queued, 1, 200000000);
+	ASSERT_LT(0, self->child) TH_LOG("child failed before queueing");
 	ASSERT_EQ(0, kill(self->child, SIGKILL));
 	ASSERT_TRUE(drv_child_gone(self->child, 10000, &status));
 	self->child = 0;
