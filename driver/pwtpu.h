@@ -17,7 +17,6 @@
 #include <linux/device.h>
 #include <linux/kref.h>
 #include <linux/list.h>
-#include <linux/memcontrol.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
@@ -138,7 +137,6 @@ struct pwtpu_job {
 	struct pwtpu_dev *pdev;
 	struct pwtpu_ctx *ctx;		/* a reference, and one of its @jobs */
 	struct task_struct *task;	/* the submitter: is its process dying? */
-	struct mem_cgroup *memcg;	/* EXEC with a gang: charged its scratch */
 	refcount_t refs;
 	u64 id;
 	u32 nr;				/* _IOC_NR of the PWTPU_CMD_* */

@@ -61,7 +61,6 @@ void pwtpu_job_put(struct pwtpu_job *job)
 	if (job->prog)
 		pwtpu_prog_put(job->prog);
 	put_task_struct(job->task);
-	mem_cgroup_put(job->memcg);
 	atomic_dec(&job->ctx->jobs);
 	pwtpu_ctx_put(job->ctx);
 	kfree(job->gang);
@@ -86,8 +85,6 @@ static int pwtpu_job_gang(struct pwtpu_job *job, const struct pwtpu_cmd *cmd)
 		job->gang = NULL;
 		return ret;
 	}
-	/* Its collectives' scratch is the submitter's memory (see queue). */
-	job->memcg = get_mem_cgroup_from_mm(current->mm);
 	return pwfw_gang_check(pdev->isl->fw, pdev->index, job->gang) ?
 		-EINVAL : 0;
 }

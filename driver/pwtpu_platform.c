@@ -95,11 +95,7 @@ u64 pwfw_plat_now_ns(void)
 
 void *pwfw_plat_zalloc(u64 bytes)
 {
-	/*
-	 * Charged to the active memory cgroup: the submitter's while a
-	 * command runs (a collective's scratch, a rendezvous).
-	 */
-	return kvzalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	return kvzalloc(bytes, GFP_KERNEL);
 }
 
 void pwfw_plat_free(void *p)

@@ -160,17 +160,13 @@ static u64 pwtpu_job_exec(struct pwtpu_job *job, bool compute)
 		.stop = pwtpu_job_env_stop,
 		.owner = job,
 	};
-	struct mem_cgroup *old;
 	u32 i;
 
 	for (i = 0; i < job->nbos; i++) {
 		bufs[i].base = job->bos[i]->vaddr;
 		bufs[i].size = job->bos[i]->size;
 	}
-	/* What the firmware allocates now (scratch) is the submitter's. */
-	old = set_active_memcg(job->memcg);
 	job->result = pwfw_exec(&job->prog->fw, bufs, job->nbos, &env);
-	set_active_memcg(old);
 	return job->prog->fw.modeled_ns + env.link_ns;
 }
 

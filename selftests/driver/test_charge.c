@@ -18,7 +18,6 @@
 #include "kselftest_harness.h"
 
 #include "drv_common.h"
-#include "drv_gang.h"
 
 #define CGROOT	"/sys/fs/cgroup"
 #define NO	PWTPU_NO_TENSOR
@@ -213,88 +212,6 @@ TEST_F_TIMEOUT(charge, a_file_holds_at_most_max_handles_programs, 300)
 	EXPECT_NE(0u, h);
 	close(fd);
 	free(image);
-}
-
-/*
- * A child in the test's cgroup runs a REDUCE_SCATTER on four devices
- * (each member's scratch is 2 x its 2 MiB result: 16 MiB in all); returns
- * how much memory.peak rose while it ran, or -1.
- */
-static long long scratch_peak(FIXTURE_DATA(charge) *self)
-{
-	const uint32_t rows = 512, cols = 1024;	/* 2 MiB of f32 */
-	char path[192], pid[16], c;
-	int ready[2], go[2], done[2];
-	long long before, after;
-
-	snprintf(path, sizeof(path), "%s/memory.peak", self->cg);
-	if (pipe(ready) || pipe(go) || pipe(done))
-		return -1;
-	self->child = fork();
-	if (self->child < 0)
-		return -1;
-	if (self->child == 0) {
-		struct gang_member m[4] = { 0 };
-		uint32_t devs[4] = { 0, 1, 2, 3 };
-		uint64_t id = gang_random_id();
-		struct io_uring ring;
-		char procs[192];
-		uint32_t r;
-
-		snprintf(procs, sizeof(procs), "%s/cgroup.procs", self->cg);
-		snprintf(pid, sizeof(pid), "%d", (int)getpid());
-		if (write_file(procs, pid) || pwtpu_ring_init(&ring, 8, 0))
-			_exit(2);
-		for (r = 0; r < 4; r++) {
-			m[r].dev = devs[r];
-			m[r].fd = pwtpu_open(devs[r]);
-			if (m[r].fd < 0 ||
-			    gang_alloc(&m[r], 4ull * rows * cols * 4) ||
-			    gang_load(m[r].fd, PWTPU_OP_REDUCE_SCATTER,
-				      PWTPU_REDUCE_SUM, PWTPU_DT_F32, 4 * rows,
-				      rows, cols, &m[r].prog))
-				_exit(3);
-			gang_fill(&m[r].gang, id, 4, r, devs, NULL, NULL);
-		}
-		if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
-			_exit(4);
-		if (gang_run(&ring, m, 4, 30000))
-			_exit(5);
-		for (r = 0; r < 4; r++)
-			if (m[r].res)
-				_exit(6);
-		if (write(done[1], "d", 1) != 1)
-			_exit(7);
-		for (;;)
-			pause();
-	}
-	if (read(ready[0], &c, 1) != 1)
-		return -1;
-	before = read_ll(path);
-	if (write(go[1], "g", 1) != 1 || read(done[0], &c, 1) != 1)
-		return -1;
-	after = read_ll(path);
-	return before < 0 || after < 0 ? -1 : after - before;
-}
-
-/*
- * A collective's scratch, allocated by the device thread while the
- * command runs, is charged to the submitter's cgroup too.
- */
-TEST_F_TIMEOUT(charge, collective_scratch_is_charged_to_the_submitter, 120)
-{
-	long long rose;
-
-	if (skip_mode(&self->d))
-		DRV_SKIP("timing=skip runs no arithmetic: no scratch");
-	if (self->d.info.ndevices < 4)
-		DRV_SKIP("needs four devices, the island has %u",
-			 self->d.info.ndevices);
-	rose = scratch_peak(self);
-	ASSERT_LE(0, rose) TH_LOG("the child's collective failed");
-	TH_LOG("memory.peak rose %lld KiB during a REDUCE_SCATTER with 16384 KiB of scratch",
-	       rose / 1024);
-	EXPECT_LE((16ll << 20) * 9 / 10, rose);
 }
 
 TEST_HARNESS_MAIN
