@@ -152,6 +152,7 @@ struct pwtpu_job {
 	/* Host copies: the host buffer's pages, pinned at submit. */
 	struct page **pages;
 	unsigned long npages;
+	bool wrote_host;		/* COPY_FROM_DEV ran: dirty the pages */
 	u64 submit_ns;
 	u64 start_ns;
 	u64 deadline_ns;		/* the watchdog's, from start_ns */

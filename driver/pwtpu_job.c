@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pwtpu_job.c - turn a struct pwtpu_cmd into a job: validate it, take
- * references on what it uses (for host copies, the caller's address
- * space). Shared by the io_uring and ioctl paths, so both accept and
+ * references on what it uses (for host copies, the host buffer's pages,
+ * pinned). Shared by the io_uring and ioctl paths, so both accept and
  * reject exactly the same commands.
  */
 #include <linux/file.h>
@@ -53,7 +53,7 @@ void pwtpu_job_put(struct pwtpu_job *job)
 	if (job->pages) {
 		/* The device wrote into them: COPY_FROM_DEV dirties them. */
 		unpin_user_pages_dirty_lock(job->pages, job->npages,
-					    job->nr == _IOC_NR(PWTPU_CMD_COPY_FROM_DEV));
+					    job->wrote_host);
 		kvfree(job->pages);
 	}
 	for (i = 0; i < job->nbos; i++)
@@ -226,7 +226,7 @@ static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 	if (pinned < job->npages) {
 		/* Only what was pinned is let go (put sees npages). */
 		job->npages = pinned;
-		return ret < 0 && ret != -ENOMEM ? (int)ret : -EFAULT;
+		return ret < 0 ? (int)ret : -EFAULT;
 	}
 	return 0;
 }
@@ -236,8 +236,9 @@ static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
  * unknown command, -EINVAL for malformed fields (and a malformed gang, a
  * peer file that is not a pwtpu device), -ENOENT for a handle the file
  * does not own, -ERANGE for a buffer too small for its binding, -EBADF
- * for a peer fd that is not open, -EFAULT for bad user memory, -EBUSY
- * when the file has max_inflight commands queued or running already.
+ * for a peer fd that is not open, -EFAULT for bad user memory (or
+ * what pinning a host copy's pages said: -ENOMEM, -EINTR, -EHWPOISON),
+ * -EBUSY when the file has max_inflight commands queued or running.
  */
 struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 				    const struct pwtpu_cmd *cmd)
@@ -298,6 +299,7 @@ int pwtpu_job_host_copy(struct pwtpu_job *job)
 	u64 done = 0, n;
 	u8 *host;
 
+	job->wrote_host = !to_dev;
 	for (i = 0; i < job->npages && done < job->length; i++) {
 		n = min_t(u64, PAGE_SIZE - off, job->length - done);
 		host = kmap_local_page(job->pages[i]);

@@ -4,9 +4,12 @@
  *
  * The 80-byte command lives in the shared SQ ring, so it is copied before
  * anything looks at it. A valid command is queued and the SQE answered
- * with -EIOCBQUEUED, in submission order (nothing here blocks long, so
- * nothing is reissued from io-wq out of order); the device thread
- * completes it through task work. Every queued command ends: the device
+ * with -EIOCBQUEUED, in submission order (nothing is reissued from io-wq
+ * out of order): the one wait here is a host copy's pinning of its pages,
+ * which blocks the submitting ring while a page is faulted in, and for as
+ * long as a page never comes (its own memory: an unserved userfaultfd, a
+ * hung FUSE server) until the submitter is killed. The device thread
+ * completes commands through task work. Every queued command ends: the device
  * runs a bounded program and always completes (6.1 has no uring_cmd
  * cancellation to rely on).
  */

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -217,6 +219,9 @@ pid_t drv_child_queueing(unsigned int index, unsigned int n, uint32_t trips,
 		close(ready[0]);
 		return pid;
 	}
+	/* A test that dies (its timeout) must not leave it queueing. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
+		_exit(1);
 	fd = pwtpu_open(index);
 	if (fd < 0 || drv_load_delay(fd, trips, ns, &prog) ||
 	    pwtpu_bo_create(fd, 4096, &bo) ||
