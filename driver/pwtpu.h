@@ -194,7 +194,7 @@ void pwtpu_prog_put(struct pwtpu_prog *prog);
 /* pwtpu_job.c */
 struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 				    const struct pwtpu_cmd *cmd);
-int pwtpu_job_host_copy(struct pwtpu_job *job);
+void pwtpu_job_host_copy(struct pwtpu_job *job);
 void pwtpu_job_put(struct pwtpu_job *job);
 
 /* pwtpu_queue.c */

@@ -17,7 +17,6 @@ int pwtpu_open(struct inode *inode, struct file *file)
 	if (!ctx)
 		return -ENOMEM;
 	kref_init(&ctx->ref);
-	atomic_set(&ctx->jobs, 0);
 	ctx->pdev = pdev;
 	xa_init_flags(&ctx->bos, XA_FLAGS_ALLOC1);
 	xa_init_flags(&ctx->progs, XA_FLAGS_ALLOC1);

@@ -291,7 +291,7 @@ struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
  * Run on the device thread: copy between HBM and the pinned host pages,
  * a page at a time, letting others run every 1 MiB.
  */
-int pwtpu_job_host_copy(struct pwtpu_job *job)
+void pwtpu_job_host_copy(struct pwtpu_job *job)
 {
 	u8 *hbm = (u8 *)job->bos[0]->vaddr + job->offset;
 	bool to_dev = job->nr == _IOC_NR(PWTPU_CMD_COPY_TO_DEV);
@@ -313,5 +313,4 @@ int pwtpu_job_host_copy(struct pwtpu_job *job)
 		if (!(i % (SZ_1M / PAGE_SIZE)))
 			cond_resched();
 	}
-	return 0;
 }

@@ -132,20 +132,10 @@ static void pwtpu_wait_until(struct pwtpu_job *job, u64 deadline)
 	}
 }
 
-/* What the timing model says @job takes, before it runs (links aside). */
+/* An EXEC's static modelled time (links aside): its watchdog's base. */
 static u64 pwtpu_job_model_ns(const struct pwtpu_job *job)
 {
-	struct pwtpu_island *isl = job->pdev->isl;
-
-	switch (job->nr) {
-	case _IOC_NR(PWTPU_CMD_EXEC):
-		return job->prog->fw.modeled_ns;
-	case _IOC_NR(PWTPU_CMD_COPY_TO_DEV):
-	case _IOC_NR(PWTPU_CMD_COPY_FROM_DEV):
-		return pwfw_model_copy_ns(&isl->spec, job->length);
-	default:
-		return 0;
-	}
+	return job->prog ? job->prog->fw.modeled_ns : 0;
 }
 
 static u64 pwtpu_job_exec(struct pwtpu_job *job, bool compute)
@@ -204,7 +194,7 @@ static u64 pwtpu_job_run(struct pwtpu_job *job, bool compute)
 		return pwtpu_job_exec(job, compute);
 	case _IOC_NR(PWTPU_CMD_COPY_TO_DEV):
 	case _IOC_NR(PWTPU_CMD_COPY_FROM_DEV):
-		job->result = pwtpu_job_host_copy(job);
+		pwtpu_job_host_copy(job);
 		return pwfw_model_copy_ns(&isl->spec, job->length);
 	case _IOC_NR(PWTPU_CMD_COPY_PEER):
 		/* skip mode: the link time is spent, no data moves */

