@@ -142,6 +142,7 @@ struct pwtpu_job {
 	u32 nr;				/* _IOC_NR of the PWTPU_CMD_* */
 	struct pwtpu_prog *prog;
 	struct pwtpu_gang *gang;	/* EXEC with collectives */
+	u64 gang_scope;			/* its gang file's serial */
 	struct pwtpu_bo *bos[PWTPU_MAX_BUFS];
 	u32 nbos;
 	struct pwtpu_dev *peer;		/* COPY_PEER: destination device */
@@ -190,6 +191,12 @@ int pwtpu_mmap(struct file *file, struct vm_area_struct *vma);
 int pwtpu_prog_load(struct pwtpu_ctx *ctx, struct pwtpu_prog_load __user *uarg);
 int pwtpu_prog_unload(struct pwtpu_ctx *ctx, struct pwtpu_handle_arg __user *uarg);
 void pwtpu_prog_put(struct pwtpu_prog *prog);
+
+/* pwtpu_gang.c */
+int pwtpu_gang_create(struct pwtpu_ctx *ctx,
+		      struct pwtpu_gang_create __user *uarg);
+/* The serial of gang file @fd: 0, -EBADF, or -EINVAL for another file. */
+int pwtpu_gang_scope(int fd, u64 *scope);
 
 /* pwtpu_job.c */
 struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,

@@ -98,6 +98,8 @@ long pwtpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pwtpu_prog_load(ctx, uarg);
 	case PWTPU_IOCTL_PROG_UNLOAD:
 		return pwtpu_prog_unload(ctx, uarg);
+	case PWTPU_IOCTL_GANG_CREATE:
+		return pwtpu_gang_create(ctx, uarg);
 	case PWTPU_CMD_NOP:
 	case PWTPU_CMD_EXEC:
 	case PWTPU_CMD_COPY_TO_DEV:

@@ -85,8 +85,9 @@ static int pwtpu_job_gang(struct pwtpu_job *job, const struct pwtpu_cmd *cmd)
 		job->gang = NULL;
 		return ret;
 	}
-	return pwfw_gang_check(pdev->isl->fw, pdev->index, job->gang) ?
-		-EINVAL : 0;
+	if (pwfw_gang_check(pdev->isl->fw, pdev->index, job->gang))
+		return -EINVAL;
+	return pwtpu_gang_scope(job->gang->gang_fd, &job->gang_scope);
 }
 
 static int pwtpu_job_bind(struct pwtpu_job *job, struct pwtpu_ctx *ctx,

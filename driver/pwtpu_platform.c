@@ -103,9 +103,10 @@ void pwfw_plat_free(void *p)
 	kvfree(p);
 }
 
+/* Users can make the firmware speak (a gang that times out): rate-limited. */
 void pwfw_plat_log(void *host, const char *msg)
 {
-	pr_warn("%s\n", msg);
+	pr_warn_ratelimited("%s\n", msg);
 }
 
 void pwfw_plat_trace_link(void *host, u32 from, u32 to, u64 bytes,

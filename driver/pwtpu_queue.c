@@ -146,6 +146,7 @@ static u64 pwtpu_job_exec(struct pwtpu_job *job, bool compute)
 		.isl = pdev->isl->fw,
 		.dev = pdev->index,
 		.gang = job->gang,
+		.gang_scope = job->gang_scope,
 		.compute = compute,
 		.stop = pwtpu_job_env_stop,
 		.owner = job,

@@ -147,6 +147,9 @@ struct pwfw_island;
  * @isl: the device's island, for collectives; NULL: none can run.
  * @dev: this device's index in the island.
  * @gang: the execution's gang, checked by pwfw_gang_check(), or NULL.
+ * @gang_scope: the host's name for the gang's capability (the driver's
+ *	gang file serial): members meet only within one scope, whatever
+ *	gang_id they give.
  * @compute: false in skip timing mode: collectives still meet their
  *	peers and charge the links, but no arithmetic or data moves.
  * @link_ns: out: modelled time the execution's collectives spent on
@@ -164,6 +167,7 @@ struct pwfw_exec_env {
 	struct pwfw_island *isl;
 	u32 dev;
 	const struct pwtpu_gang *gang;
+	u64 gang_scope;
 	bool compute;
 	u64 link_ns;
 	int (*stop)(struct pwfw_exec_env *env);
@@ -189,10 +193,11 @@ int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 
 /*
  * Check a gang descriptor taken from user space for device @dev of @isl:
- * 0, or -PWFW_EINVAL on any malformed field (reserved or flags set, bad
+ * 0, or -PWFW_EINVAL on any malformed field (gang_id 0, flags set, bad
  * counts, devices out of the island or repeated, devices[rank] != @dev,
  * permute targets outside the member's group or shared by two members,
- * entries past ndevices not zero).
+ * entries past ndevices not zero). gang_fd is the host's to resolve into
+ * pwfw_exec_env.gang_scope.
  */
 int pwfw_gang_check(const struct pwfw_island *isl, u32 dev,
 		    const struct pwtpu_gang *gang);

@@ -638,6 +638,7 @@ int pwfw_coll_run(const struct pwfw_coll *c)
 		.esize = pwfw_dtype_size(c->dtype),
 	};
 	struct pwfw_coll_sig sig = {
+		.scope = c->env->gang_scope,
 		.gang_id = c->env->gang->gang_id,
 		.layout = c->grp->layout,
 		.seq = c->seq,

@@ -58,7 +58,7 @@ int pwfw_gang_check(const struct pwfw_island *isl, u32 dev,
 	if (!isl || !gang)
 		return -PWFW_EINVAL;
 	ndev = pwfw_island_ndev(isl);
-	if (!gang->gang_id || gang->flags || gang->reserved)
+	if (!gang->gang_id || gang->flags)
 		return -PWFW_EINVAL;
 	if (!gang->ndevices || gang->ndevices > PWTPU_MAX_GANG ||
 	    gang->rank >= gang->ndevices || gang->devices[gang->rank] != dev)

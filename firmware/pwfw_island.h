@@ -73,7 +73,8 @@ u64 pwfw_island_send_at(struct pwfw_island *isl, u32 dev, u32 axis,
 
 /**
  * struct pwfw_coll_sig - what all members of one collective agree on
- * @gang_id: the gang.
+ * @scope: the gang's scope (struct pwfw_exec_env); logs name only it.
+ * @gang_id: the gang within @scope.
  * @layout: digest of the gang's devices, groups and permutation.
  * @seq: the collective's number in the execution (0, 1, ...).
  * @group: replica group id.
@@ -86,6 +87,7 @@ u64 pwfw_island_send_at(struct pwfw_island *isl, u32 dev, u32 axis,
  * @shapes: digest of the source and result shapes.
  */
 struct pwfw_coll_sig {
+	u64 scope;
 	u64 gang_id;
 	u64 layout;
 	u32 seq;

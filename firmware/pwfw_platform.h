@@ -45,7 +45,10 @@ u64 pwfw_plat_now_ns(void);
 void *pwfw_plat_zalloc(u64 bytes);
 void pwfw_plat_free(void *p);
 
-/* A diagnostic line for the host's log (no newline needed). */
+/*
+ * A diagnostic line for the host's log (no newline needed). Users can
+ * cause these (a gang that times out), so the host rate-limits them.
+ */
 void pwfw_plat_log(void *host, const char *msg);
 
 /* Trace hooks: a transfer over one link, and a collective's phases. */

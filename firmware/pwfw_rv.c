@@ -165,7 +165,8 @@ u32 pwfw_rv_count(struct pwfw_island *isl)
 static bool same_key(const struct pwfw_coll_sig *a,
 		     const struct pwfw_coll_sig *b)
 {
-	return a->gang_id == b->gang_id && a->seq == b->seq &&
+	return a->scope == b->scope && a->gang_id == b->gang_id &&
+	       a->seq == b->seq &&
 	       a->group == b->group;
 }
 
@@ -330,26 +331,14 @@ static const char *op_name(u32 op)
 	}
 }
 
-static void fmt_hex(struct pwfw_fmt *f, u64 v)
-{
-	static const char digits[] = "0123456789abcdef";
-	u32 shift = 60;
-
-	pwfw_fmt_str(f, "0x");
-	while (shift && !(v >> shift))
-		shift -= 4;
-	for (;; shift -= 4) {
-		pwfw_fmt_char(f, digits[(v >> shift) & 0xf]);
-		if (!shift)
-			break;
-	}
-}
-
-/* "gang 0x1234 collective 0 (all-reduce, group 0)" */
+/*
+ * "gang file 3 collective 0 (all-reduce, group 0)": the scope only, since
+ * the log is not the gang's own (its id is nobody else's business).
+ */
 static void fmt_coll(struct pwfw_fmt *f, const struct pwfw_rv *rv)
 {
-	pwfw_fmt_str(f, "gang ");
-	fmt_hex(f, rv->sig.gang_id);
+	pwfw_fmt_str(f, "gang file ");
+	pwfw_fmt_u64(f, rv->sig.scope);
 	pwfw_fmt_str(f, " collective ");
 	pwfw_fmt_u64(f, rv->sig.seq);
 	pwfw_fmt_str(f, " (");
@@ -376,7 +365,7 @@ static void fmt_set(struct pwfw_fmt *f, const struct pwfw_rv *rv, u64 mask,
 	}
 }
 
-/* "device 2 is waiting in gang 0x5678 collective 0 (all-gather, ...)" */
+/* "device 2 is waiting in gang file 4 collective 0 (all-gather, ...)" */
 static void fmt_doing(struct pwfw_fmt *f, const struct pwfw_rv_table *tab,
 		      u32 dev)
 {
@@ -431,9 +420,9 @@ static void fmt_missing(struct pwfw_fmt *f, const struct pwfw_rv *rv)
 }
 
 /*
- * "gang 0x1234 collective 0 (all-reduce, group 0): devices 0,1 (ranks
+ * "gang file 3 collective 0 (all-reduce, group 0): devices 0,1 (ranks
  * 0,1 of 4) waited 2000 ms for ranks 2,3 (devices 2,3); device 2 is
- * waiting in gang 0x5678 collective 0 (all-gather, group 0), device 3 is
+ * waiting in gang file 4 collective 0 (all-gather, group 0), device 3 is
  * not waiting in any collective"
  */
 static void fmt_join_timeout(struct pwfw_fmt *f, const struct pwfw_rv *rv,
@@ -462,7 +451,7 @@ static void fmt_join_timeout(struct pwfw_fmt *f, const struct pwfw_rv *rv,
 }
 
 /*
- * "gang 0x1234 collective 0 (all-reduce, group 0) step 3: devices 0,1
+ * "gang file 3 collective 0 (all-reduce, group 0) step 3: devices 0,1
  * waited 2000 ms for ranks 2,3; device 2 (rank 2) is at step 2, device 3
  * (rank 3) left at step 2"
  */

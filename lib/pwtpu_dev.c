@@ -120,14 +120,27 @@ void pwtpu_cmd_exec(struct pwtpu_cmd *cmd, uint32_t prog,
 	cmd->bufs_ptr = (uintptr_t)bos;
 }
 
-void pwtpu_gang_fill(struct pwtpu_gang *g, uint64_t id, unsigned int n,
-		     const unsigned int *devs, unsigned int rank, bool permute,
-		     int shift)
+int pwtpu_gang_create(int fd, uint64_t *serial)
+{
+	struct pwtpu_gang_create arg = { 0 };
+	int gang_fd = ioctl(fd, PWTPU_IOCTL_GANG_CREATE, &arg);
+
+	if (gang_fd < 0)
+		return -errno;
+	if (serial)
+		*serial = arg.serial;
+	return gang_fd;
+}
+
+void pwtpu_gang_fill(struct pwtpu_gang *g, int gang_fd, uint64_t id,
+		     unsigned int n, const unsigned int *devs,
+		     unsigned int rank, bool permute, int shift)
 {
 	unsigned int r;
 
 	memset(g, 0, sizeof(*g));
 	g->gang_id = id;
+	g->gang_fd = gang_fd;
 	g->ndevices = n;
 	g->rank = rank;
 	for (r = 0; r < n; r++) {

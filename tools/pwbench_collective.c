@@ -60,6 +60,8 @@ struct bench {
 	struct opts o;
 	unsigned int ndev;
 	int fds[PWTPU_MAX_GANG];
+	int gang_fd;		/* every iteration's gang meets in it */
+	uint64_t gang_id;	/* the last iteration's */
 	struct pwtpu_info info;
 	struct io_uring ring;
 	double limit_gbps;
@@ -285,6 +287,7 @@ static int prepare(struct bench *b, struct member *m, unsigned int n,
 			in[i] = (float)(r + 1);
 		m[r].bufs[0] = m[r].in.handle;
 		m[r].bufs[1] = m[r].out.handle;
+		m[r].gang.gang_fd = b->gang_fd;
 		m[r].gang.ndevices = n;
 		m[r].gang.rank = r;
 		for (k = 0; k < n; k++) {
@@ -297,21 +300,11 @@ static int prepare(struct bench *b, struct member *m, unsigned int n,
 	return 0;
 }
 
-static uint64_t random_gang_id(void)
-{
-	uint64_t id = 0;
-
-	while (!id)
-		if (getrandom(&id, sizeof(id), 0) != sizeof(id))
-			id = pwbench_now_ns() ^ ((uint64_t)getpid() << 32);
-	return id;
-}
-
 /* One all-reduce over all members: wall and slowest device time. */
 static int iteration(struct bench *b, struct member *m, unsigned int n,
 		     uint64_t *wall, uint64_t *dev)
 {
-	uint64_t id = random_gang_id(), t0;
+	uint64_t id = ++b->gang_id, t0;
 	struct io_uring_cqe *cqe;
 	unsigned int r, done;
 	int ret, failed = 0;
@@ -503,6 +496,12 @@ static int bench_open(struct bench *b)
 	ret = pwtpu_info(b->fds[0], &b->info);
 	if (ret)
 		return ret;
+	b->gang_fd = pwtpu_gang_create(b->fds[0], NULL);
+	if (b->gang_fd < 0) {
+		fprintf(stderr, "pwbench: a gang file: %s\n",
+			strerror(-b->gang_fd));
+		return b->gang_fd;
+	}
 	b->ndev = b->info.ndevices < PWTPU_MAX_GANG ? b->info.ndevices :
 		  PWTPU_MAX_GANG;
 	for (r = 1; r < b->ndev; r++) {

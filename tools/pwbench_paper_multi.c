@@ -4,9 +4,10 @@
  * process per device (as JAX runs one per host), each opening its
  * /dev/pwtpuN and submitting EXECs of raw programs straight through its
  * own io_uring. Nobody orders the gangs: every process submits the same
- * sequence, and computation k of each carries gang id base + k, drawn
- * from one random base before the fork, so the members of a computation
- * meet on the devices without any message between the processes.
+ * sequence, and computation k of each carries gang id k in one gang file
+ * created before the fork and inherited by all, so the members of a
+ * computation meet on the devices without any message between the
+ * processes, and no other process can meet them.
  *
  * Modes, each over n computations (x = all-reduce(max, x) + 1):
  *   OpByOp   one EXEC of a 1-step program per io_uring_submit()
@@ -20,7 +21,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,7 +64,7 @@ struct mc_child {
 	uint32_t prog_fused;
 	struct io_uring ring;
 	bool ring_ok;
-	uint64_t gang_base;
+	int gang_fd;		/* inherited: all processes' gangs meet in it */
 	uint64_t seq;
 	unsigned int inflight;
 	unsigned int next_slot;
@@ -179,10 +179,9 @@ static int child_submit(struct mc_child *c, uint32_t prog, unsigned int n)
 			return s;
 		g = &c->gang[s];
 		memset(g, 0, sizeof(*g));
-		/* The same id in every process: base + computation number. */
-		g->gang_id = c->gang_base + c->seq++;
-		if (!g->gang_id)
-			g->gang_id = 1;
+		/* The same id in every process: the computation's number. */
+		g->gang_id = ++c->seq;
+		g->gang_fd = c->gang_fd;
 		g->ndevices = c->ndev;
 		g->rank = c->dev;
 		for (k = 0; k < c->ndev; k++) {
@@ -285,13 +284,16 @@ static int collect(struct pwp_multi *mc, bool *ok)
 	return ret;
 }
 
-static uint64_t random_base(void)
+/* A gang file for the processes to inherit, from device 0's island. */
+static int gang_file(void)
 {
-	uint64_t v = 0;
+	int fd = pwtpu_open(0), gang_fd;
 
-	if (getrandom(&v, sizeof(v), 0) != sizeof(v))
-		v = pwbench_now_ns() * 0x9e3779b97f4a7c15ull;
-	return v;
+	if (fd < 0)
+		return fd;
+	gang_fd = pwtpu_gang_create(fd, NULL);
+	close(fd);
+	return gang_fd;
 }
 
 int pwp_multi_start(unsigned int ndev, unsigned int n, struct pwp_multi **out)
@@ -299,8 +301,8 @@ int pwp_multi_start(unsigned int ndev, unsigned int n, struct pwp_multi **out)
 	struct pwp_multi *mc;
 	struct mc_child *c;
 	int done[2], go[2];
-	uint64_t base = random_base();
 	unsigned int i;
+	int gang_fd;
 	int ret = 0;
 	bool ok;
 
@@ -308,11 +310,15 @@ int pwp_multi_start(unsigned int ndev, unsigned int n, struct pwp_multi **out)
 		return -E2BIG;
 	/* A process that failed is gone: writing to it must not kill us. */
 	signal(SIGPIPE, SIG_IGN);
+	gang_fd = gang_file();
+	if (gang_fd < 0)
+		return gang_fd;
 	mc = calloc(1, sizeof(*mc));
 	c = calloc(1, sizeof(*c));
 	if (!mc || !c || pipe(done)) {
 		free(mc);
 		free(c);
+		close(gang_fd);
 		return -ENOMEM;
 	}
 	mc->done = done[0];
@@ -333,7 +339,7 @@ int pwp_multi_start(unsigned int ndev, unsigned int n, struct pwp_multi **out)
 			c->dev = i;
 			c->ndev = ndev;
 			c->n = n;
-			c->gang_base = base;
+			c->gang_fd = gang_fd;
 			child_main(c, go[0], done[1]);
 		}
 		close(go[0]);
@@ -346,6 +352,7 @@ int pwp_multi_start(unsigned int ndev, unsigned int n, struct pwp_multi **out)
 		mc->ndev++;
 	}
 	close(done[1]);
+	close(gang_fd);
 	free(c);
 	if (!ret)
 		ret = collect(mc, &ok);

@@ -77,12 +77,20 @@ void pwtpu_cmd_exec(struct pwtpu_cmd *cmd, uint32_t prog,
 		    const uint32_t *bos, uint32_t nbos);
 
 /*
- * Fill @g for member @rank of gang @id over island devices @devs[@n], one
- * replica group; with @permute, rank r sends to (r + @shift) mod n.
+ * PWTPU_IOCTL_GANG_CREATE on device file @fd: the new gang file's
+ * descriptor (close-on-exec), or -errno. Its serial, the name kernel log
+ * lines give it, goes to *@serial unless that is NULL.
  */
-void pwtpu_gang_fill(struct pwtpu_gang *g, uint64_t id, unsigned int n,
-		     const unsigned int *devs, unsigned int rank, bool permute,
-		     int shift);
+int pwtpu_gang_create(int fd, uint64_t *serial);
+
+/*
+ * Fill @g for member @rank of gang @id of gang file @gang_fd over island
+ * devices @devs[@n], one replica group; with @permute, rank r sends to
+ * (r + @shift) mod n.
+ */
+void pwtpu_gang_fill(struct pwtpu_gang *g, int gang_fd, uint64_t id,
+		     unsigned int n, const unsigned int *devs,
+		     unsigned int rank, bool permute, int shift);
 
 /*
  * Prepare @sqe (non-NULL, from a ring with IORING_SETUP_SQE128) as an

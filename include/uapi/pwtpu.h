@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define PWTPU_UAPI_VERSION	1
+#define PWTPU_UAPI_VERSION	2
 #define PWTPU_IOC_MAGIC		0xE7
 
 /* Mesh and tensor rank limits. */
@@ -217,12 +217,18 @@ struct pwtpu_cmd {
 
 /**
  * struct pwtpu_gang - who takes part in the collectives of one EXEC
- * @gang_id: nonzero and the same in every member's EXEC; members meet by
- *	it (across processes too), so draw it at random for each run.
+ * @gang_id: nonzero and the same in every member's EXEC; tells apart the
+ *	gangs that use one gang file at once (a run counter will do).
  * @ndevices: members, 1..PWTPU_MAX_GANG.
  * @rank: which member this EXEC is; @devices[@rank] is its device.
  * @flags: zero.
- * @reserved: zero.
+ * @gang_fd: a gang file (PWTPU_IOCTL_GANG_CREATE) of this device's island,
+ *	held by the caller: the capability to meet. Members meet only when
+ *	they pass the same gang file (one process's, or shared by fork(2) or
+ *	SCM_RIGHTS) and the same @gang_id; knowing the id of a gang without
+ *	its file joins nothing. Looked up at submission: closing the file
+ *	afterwards does not affect the command. Not a gang file: -EINVAL;
+ *	another island's: -EXDEV; not open: -EBADF.
  * @devices: island index of each member's device, all distinct.
  * @group: replica group id of each member: a collective runs among the
  *	members whose id equals this member's, in rank order ("group rank").
@@ -232,22 +238,42 @@ struct pwtpu_cmd {
  *	COLLECTIVE_PERMUTE.
  *
  * Entries past @ndevices are zero. Every member passes the same struct
- * but for @rank; a member whose collective disagrees with its peers' (op,
- * mode, dtype, shapes, gang) fails with -EINVAL, and a collective whose
- * peers do not all arrive within the module's gang_timeout_ms fails with
- * -ETIMEDOUT; the driver logs which gangs and devices waited. When two
- * gangs wait for each other (members enqueued in inconsistent orders),
- * at least one fails on all its members; none half-succeeds.
+ * but for @rank (and the number of its gang file, which may differ); a
+ * member whose collective disagrees with its peers' (op, mode, dtype,
+ * shapes, gang) fails with -EINVAL, and a collective whose peers do not
+ * all arrive within the module's gang_timeout_ms fails with -ETIMEDOUT;
+ * the driver logs (rate-limited) which devices waited, naming gangs by
+ * their gang file's serial, never by @gang_id. When two gangs wait for
+ * each other (members enqueued in inconsistent orders), at least one
+ * fails on all its members; none half-succeeds.
  */
 struct pwtpu_gang {
 	__u64 gang_id;
 	__u32 ndevices;
 	__u32 rank;
 	__u32 flags;
-	__u32 reserved;
+	__s32 gang_fd;
 	__u32 devices[PWTPU_MAX_GANG];
 	__u32 group[PWTPU_MAX_GANG];
 	__u32 permute[PWTPU_MAX_GANG];
+};
+
+/**
+ * struct pwtpu_gang_create - PWTPU_IOCTL_GANG_CREATE: a new gang file
+ * @flags: zero.
+ * @reserved: zero.
+ * @serial: out: the gang file's number, unique while the module is loaded
+ *	and never 0; kernel log lines name the gang by it.
+ *
+ * On any device of an island, returns a new file descriptor (close-on-
+ * exec) for the island's collectives: see struct pwtpu_gang. Its memory
+ * is charged to the caller's memory cgroup, and it counts against
+ * RLIMIT_NOFILE like any file.
+ */
+struct pwtpu_gang_create {
+	__u32 flags;
+	__u32 reserved;
+	__u64 serial;
 };
 
 /*
@@ -265,6 +291,8 @@ struct pwtpu_gang {
 #define PWTPU_IOCTL_BO_DESTROY	_IOW(PWTPU_IOC_MAGIC, 0x02, struct pwtpu_handle_arg)
 #define PWTPU_IOCTL_PROG_LOAD	_IOWR(PWTPU_IOC_MAGIC, 0x03, struct pwtpu_prog_load)
 #define PWTPU_IOCTL_PROG_UNLOAD	_IOW(PWTPU_IOC_MAGIC, 0x04, struct pwtpu_handle_arg)
+/* Returns the new gang file's descriptor. */
+#define PWTPU_IOCTL_GANG_CREATE	_IOWR(PWTPU_IOC_MAGIC, 0x05, struct pwtpu_gang_create)
 
 /*
  * Device commands: io_uring IORING_OP_URING_CMD (the ring must be set up

@@ -25,6 +25,7 @@ int pw_wdev_open(struct pw_wdev *w, unsigned int ndev)
 	if (!ndev || ndev > PW_WIRE_MAX_DEVICES)
 		return -EINVAL;
 	w->efd = -1;
+	w->gang_fd = -1;
 	/* The island is ours alone while we drive it (claim.h). */
 	ret = pw_island_claim();
 	if (ret)
@@ -36,6 +37,11 @@ int pw_wdev_open(struct pw_wdev *w, unsigned int ndev)
 			goto err;
 		}
 		w->ndev = d + 1;
+	}
+	w->gang_fd = pwtpu_gang_create(w->fd[0], NULL);
+	if (w->gang_fd < 0) {
+		ret = w->gang_fd;
+		goto err;
 	}
 	ret = pwtpu_ring_init(&w->ring, PW_WDEV_RING, 0);
 	if (ret)
@@ -51,6 +57,8 @@ int pw_wdev_open(struct pw_wdev *w, unsigned int ndev)
 err:
 	if (w->efd >= 0)
 		close(w->efd);
+	if (w->gang_fd >= 0)
+		close(w->gang_fd);
 	while (w->ndev-- > 0)
 		close(w->fd[w->ndev]);
 	pw_island_release();
@@ -63,6 +71,7 @@ void pw_wdev_close(struct pw_wdev *w)
 
 	io_uring_queue_exit(&w->ring);
 	close(w->efd);
+	close(w->gang_fd);
 	/* Closing the files frees their programs and buffer objects. */
 	for (d = 0; d < w->ndev; d++)
 		close(w->fd[d]);

@@ -21,11 +21,14 @@
  * @fd: each device's file.
  * @ring: one ring for all of them.
  * @efd: eventfd signalled on every completion.
+ * @gang_fd: the gang file every gang of this worker meets in: no other
+ *	process can join them.
  * @inflight: commands on the ring.
  */
 struct pw_wdev {
 	unsigned int ndev;
 	int fd[PW_WIRE_MAX_DEVICES];
+	int gang_fd;
 	struct io_uring ring;
 	int efd;
 	unsigned int inflight;

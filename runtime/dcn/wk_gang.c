@@ -12,9 +12,9 @@
  * for an input: the two ways collectives deadlock or time out in the
  * driver.
  *
- * The devices of a gang are its slice's (the controller's SLICE); the
- * gang id is drawn per run, so ids neither repeat nor can be guessed
- * from one run to the next.
+ * The devices of a gang are its slice's (the controller's SLICE). Its
+ * members meet in the worker's gang file, which no other process holds,
+ * under a gang id drawn per run, so that runs never share one.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -180,7 +180,7 @@ int pw_wk_gang_fill(struct pw_worker *w, struct pw_wk_run *r,
 		return -EINVAL;
 	for (v = 0; v < s->n; v++)
 		devs[v] = s->devs[v];
-	pwtpu_gang_fill(gang, r->gang_base + pc->gang_id, s->n, devs, rank,
-			permute, shift);
+	pwtpu_gang_fill(gang, w->dev.gang_fd, r->gang_base + pc->gang_id, s->n,
+			devs, rank, permute, shift);
 	return 0;
 }

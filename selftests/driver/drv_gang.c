@@ -4,7 +4,9 @@
  * collective tests.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/random.h>
 
 #include "drv_gang.h"
@@ -19,6 +21,28 @@ uint64_t gang_random_id(void)
 	return id;
 }
 
+int gang_file(uint64_t *serial)
+{
+	static int shared = -1;
+	static uint64_t shared_serial;
+	int fd;
+
+	if (shared < 0) {
+		fd = pwtpu_open(0);
+		if (fd < 0)
+			return fd;
+		shared = pwtpu_gang_create(fd, &shared_serial);
+		close(fd);
+		if (shared < 0) {
+			fprintf(stderr, "# gang_file: %s\n", strerror(-shared));
+			return shared;
+		}
+	}
+	if (serial)
+		*serial = shared_serial;
+	return shared;
+}
+
 void gang_fill(struct pwtpu_gang *g, uint64_t id, uint32_t n, uint32_t rank,
 	       const uint32_t *devs, const uint32_t *groups,
 	       const uint32_t *permute)
@@ -27,6 +51,7 @@ void gang_fill(struct pwtpu_gang *g, uint64_t id, uint32_t n, uint32_t rank,
 
 	memset(g, 0, sizeof(*g));
 	g->gang_id = id;
+	g->gang_fd = gang_file(NULL);
 	g->ndevices = n;
 	g->rank = rank;
 	for (i = 0; i < n; i++) {

@@ -41,8 +41,16 @@ struct gang_member {
 uint64_t gang_random_id(void);
 
 /*
- * Fill @g for gang rank @rank of @n members on @devs; @groups NULL puts
- * everyone in group 0, @permute NULL sends nothing (PWTPU_NO_RANK).
+ * The test process's gang file, created on first use (from device 0) and
+ * inherited by its children: the fd, or -errno. Its serial goes to
+ * *@serial unless that is NULL.
+ */
+int gang_file(uint64_t *serial);
+
+/*
+ * Fill @g for gang rank @rank of @n members on @devs, in gang_file();
+ * @groups NULL puts everyone in group 0, @permute NULL sends nothing
+ * (PWTPU_NO_RANK).
  */
 void gang_fill(struct pwtpu_gang *g, uint64_t id, uint32_t n, uint32_t rank,
 	       const uint32_t *devs, const uint32_t *groups,

@@ -2,18 +2,23 @@
 /*
  * test_gang.c - what goes wrong around collectives, and that nothing
  * hangs: malformed gang descriptors (-EINVAL), bad pointers (-EFAULT),
- * collectives without a gang; the inconsistent-order deadlock of two
- * gangs fails with -ETIMEDOUT in bounded time, with a kernel log line
- * per gang, while the consistent order of the same programs succeeds; a
- * member whose process never submits or is killed while its part waits
- * fails the others cleanly, and the devices work and HBM comes back.
+ * collectives without a gang; a gang file is the only way into a gang
+ * (the id alone meets nobody, -EBADF and -EINVAL for what is not one);
+ * the inconsistent-order deadlock of two gangs fails with -ETIMEDOUT in
+ * bounded time, with a kernel log line per gang that names its gang file
+ * and never its id, while the consistent order of the same programs
+ * succeeds; a member whose process never submits or is killed while its
+ * part waits fails the others cleanly, and the devices work and HBM
+ * comes back; a flood of timeouts is rate-limited in the log.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -34,7 +39,7 @@ FIXTURE(gang) {
 	struct mesh m;
 	int fd[MESH_MAX_DEVS];
 	uint64_t hbm_base[MESH_MAX_DEVS];
-	struct gang_member mem[8];
+	struct gang_member mem[16];
 	uint32_t nmem;
 	struct io_uring ring;
 	bool have_ring;
@@ -89,7 +94,7 @@ static void add_member(struct __test_metadata *_metadata,
 	struct gang_member *m = &self->mem[self->nmem];
 	uint32_t i;
 
-	ASSERT_LT(self->nmem, 8u);
+	ASSERT_LT(self->nmem, 16u);
 	memset(m, 0, sizeof(*m));
 	m->dev = dev;
 	m->fd = self->fd[dev];
@@ -142,7 +147,7 @@ enum malformed {
 	BAD_TOO_MANY,
 	BAD_RANK,
 	BAD_FLAGS,
-	BAD_RESERVED,
+	BAD_NOT_GANG_FILE,
 	BAD_NOT_MY_DEVICE,
 	BAD_DEVICE_RANGE,
 	BAD_DEVICE_TWICE,
@@ -158,7 +163,7 @@ enum malformed {
 
 static const char *const malformed_name[NR_MALFORMED] = {
 	"gang_id 0", "no members", "more than PWTPU_MAX_GANG members",
-	"rank not below ndevices", "flags", "reserved",
+	"rank not below ndevices", "flags", "gang_fd not a gang file",
 	"devices[rank] is another device", "device outside the island",
 	"a device twice", "devices[] past ndevices", "group[] past ndevices",
 	"permute[] past ndevices", "permute into another group",
@@ -166,8 +171,12 @@ static const char *const malformed_name[NR_MALFORMED] = {
 	"permute left all zero (two members send to rank 0)",
 };
 
-/* Rank 0 of a well-formed gang {0, 1} (with @ndev devices), broken. */
-static void malformed(struct pwtpu_gang *g, enum malformed how, uint32_t ndev)
+/*
+ * Rank 0 of a well-formed gang {0, 1} (with @ndev devices), broken;
+ * @not_gang is an open file that is not a gang file.
+ */
+static void malformed(struct pwtpu_gang *g, enum malformed how, uint32_t ndev,
+		      int not_gang)
 {
 	static const uint32_t devs[2] = { 0, 1 };
 
@@ -188,8 +197,8 @@ static void malformed(struct pwtpu_gang *g, enum malformed how, uint32_t ndev)
 	case BAD_FLAGS:
 		g->flags = 1;
 		break;
-	case BAD_RESERVED:
-		g->reserved = 1;
+	case BAD_NOT_GANG_FILE:
+		g->gang_fd = not_gang;
 		break;
 	case BAD_NOT_MY_DEVICE:
 		g->devices[0] = 1;
@@ -237,7 +246,7 @@ TEST_F(gang, malformed_descriptor)
 	add_member(_metadata, self, 0);
 	m = &self->mem[0];
 	for (how = 0; how < NR_MALFORMED; how++) {
-		malformed(&m->gang, how, self->m.ndev);
+		malformed(&m->gang, how, self->m.ndev, m->fd);
 		expect_exec(_metadata, self, m, (uintptr_t)&m->gang, -EINVAL,
 			    malformed_name[how]);
 	}
@@ -323,6 +332,133 @@ TEST_F(gang, gang_on_exec_without_collectives)
 	EXPECT_EQ(0, pwtpu_cmd_sync(m->fd, PWTPU_CMD_EXEC, &cmd));
 }
 
+static void skip_long_timeouts(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(gang) *self)
+{
+	if (self->timeout_ms > MAX_TIMEOUT_MS)
+		DRV_SKIP("gang_timeout_ms=%u: over %u ms the test would "
+			 "outlast the harness", self->timeout_ms,
+			 MAX_TIMEOUT_MS);
+}
+
+/*
+ * GANG_CREATE: a close-on-exec file with a fresh nonzero serial; flags,
+ * reserved and the output serial must be zero on input; a gang file is
+ * not a device.
+ */
+TEST_F(gang, gang_create)
+{
+	struct pwtpu_gang_create arg;
+	struct pwtpu_info info;
+	uint64_t s1 = 0, s2 = 0;
+	int a, b;
+
+	a = pwtpu_gang_create(self->fd[0], &s1);
+	b = pwtpu_gang_create(self->fd[1], &s2);
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+	EXPECT_NE(0u, s1);
+	EXPECT_NE(0u, s2);
+	EXPECT_NE(s1, s2);
+	EXPECT_EQ(FD_CLOEXEC, fcntl(a, F_GETFD) & FD_CLOEXEC);
+
+	memset(&arg, 0, sizeof(arg));
+	arg.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->fd[0], PWTPU_IOCTL_GANG_CREATE, &arg));
+	EXPECT_EQ(EINVAL, errno);
+	arg.flags = 0;
+	arg.reserved = 1;
+	EXPECT_EQ(-1, ioctl(self->fd[0], PWTPU_IOCTL_GANG_CREATE, &arg));
+	EXPECT_EQ(EINVAL, errno);
+	arg.reserved = 0;
+	arg.serial = s1;
+	EXPECT_EQ(-1, ioctl(self->fd[0], PWTPU_IOCTL_GANG_CREATE, &arg));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(self->fd[0], PWTPU_IOCTL_GANG_CREATE, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+
+	EXPECT_EQ(-1, ioctl(a, PWTPU_IOCTL_INFO, &info));
+	EXPECT_EQ(ENOTTY, errno);
+	close(a);
+	close(b);
+}
+
+/* gang_fd must be an open gang file: -EBADF, or -EINVAL for another file. */
+TEST_F(gang, gang_fd_must_be_a_gang_file)
+{
+	static const uint32_t devs[2] = { 0, 1 };
+	struct gang_member *m;
+	int p[2], closed;
+
+	add_member(_metadata, self, 0);
+	m = &self->mem[0];
+	gang_fill(&m->gang, gang_random_id(), 2, 0, devs, NULL, NULL);
+	m->gang.gang_fd = -1;
+	expect_exec(_metadata, self, m, (uintptr_t)&m->gang, -EBADF,
+		    "gang_fd -1");
+	closed = pwtpu_gang_create(self->fd[0], NULL);
+	ASSERT_LE(0, closed);
+	close(closed);
+	m->gang.gang_fd = closed;
+	expect_exec(_metadata, self, m, (uintptr_t)&m->gang, -EBADF,
+		    "a closed gang file");
+	ASSERT_EQ(0, pipe(p));
+	m->gang.gang_fd = p[0];
+	expect_exec(_metadata, self, m, (uintptr_t)&m->gang, -EINVAL,
+		    "a pipe");
+	close(p[0]);
+	close(p[1]);
+	EXPECT_TRUE(result_is(m, 0));
+}
+
+/*
+ * The gang file is the capability, not the id: a "rank 1" with the very
+ * id and descriptor of rank 0's gang, but in another gang file (what an
+ * intruder who learnt the id has), meets nobody. Both time out, and the
+ * intruder's result never receives rank 0's data. With rank 1 in rank
+ * 0's file, the gang meets; and once submitted, a gang file may be
+ * closed without harm to the command.
+ */
+TEST_F_TIMEOUT(gang, the_id_alone_joins_nothing, TEST_SECONDS)
+{
+	static const uint32_t devs[2] = { 0, 1 };
+	struct gang_member *m = self->mem;
+	uint64_t id = gang_random_id();
+	int intruder, file;
+
+	skip_long_timeouts(_metadata, self);
+	add_member(_metadata, self, 0);
+	add_member(_metadata, self, 1);
+	intruder = pwtpu_gang_create(self->fd[1], NULL);
+	ASSERT_LE(0, intruder);
+	gang_fill(&m[0].gang, id, 2, 0, devs, NULL, NULL);
+	gang_fill(&m[1].gang, id, 2, 1, devs, NULL, NULL);
+	m[1].gang.gang_fd = intruder;
+	ASSERT_EQ(0, gang_run(&self->ring, m, 2, self->timeout_ms + SLACK_MS));
+	EXPECT_EQ(-ETIMEDOUT, m[0].res);
+	EXPECT_EQ(-ETIMEDOUT, m[1].res) TH_LOG("the intruder met the gang");
+	EXPECT_TRUE(result_is(&m[1], 0))
+		TH_LOG("the intruder received the gang's data");
+	close(intruder);
+
+	/* One file for both, closed as soon as the EXECs are submitted. */
+	file = pwtpu_gang_create(self->fd[0], NULL);
+	ASSERT_LE(0, file);
+	id = gang_random_id();
+	gang_fill(&m[0].gang, id, 2, 0, devs, NULL, NULL);
+	gang_fill(&m[1].gang, id, 2, 1, devs, NULL, NULL);
+	m[0].gang.gang_fd = file;
+	m[1].gang.gang_fd = file;
+	ASSERT_EQ(0, gang_submit(&self->ring, m, 2));
+	close(file);
+	ASSERT_EQ(0, gang_reap(&self->ring, m, 2,
+			       self->timeout_ms + SLACK_MS));
+	EXPECT_EQ(0, m[0].res);
+	EXPECT_EQ(0, m[1].res);
+	EXPECT_TRUE(result_is(&m[0], 3));
+	EXPECT_TRUE(result_is(&m[1], 3));
+}
+
 /* The whole kernel log (the guest tests run as root). */
 static char *kernel_log(void)
 {
@@ -344,28 +480,36 @@ static char *kernel_log(void)
 	return buf;
 }
 
-/* The log has "pwtpu: gang 0x<id> collective" for gang @id. */
-static bool logged_gang(uint64_t id)
+/* How many times the kernel log has @want. */
+static unsigned int log_count(const char *want)
 {
-	char want[64], *log = kernel_log();
-	bool found;
+	char *log = kernel_log(), *at;
+	unsigned int n = 0;
 
-	if (!log)
-		return false;
-	snprintf(want, sizeof(want), "pwtpu: gang 0x%" PRIx64 " collective",
-		 id);
-	found = strstr(log, want) != NULL;
+	for (at = log; at && (at = strstr(at, want)); at++)
+		n++;
 	free(log);
-	return found;
+	return n;
 }
 
-static void skip_long_timeouts(struct __test_metadata *_metadata,
-			       FIXTURE_DATA(gang) *self)
+/* Lines "pwtpu: gang file <serial> collective ..." in the log. */
+static unsigned int logged_gang(uint64_t serial)
 {
-	if (self->timeout_ms > MAX_TIMEOUT_MS)
-		DRV_SKIP("gang_timeout_ms=%u: over %u ms the test would "
-			 "outlast the harness", self->timeout_ms,
-			 MAX_TIMEOUT_MS);
+	char want[64];
+
+	snprintf(want, sizeof(want), "pwtpu: gang file %" PRIu64 " collective",
+		 serial);
+	return log_count(want);
+}
+
+/* Whether the log names gang id @id, in hex or decimal: it must not. */
+static bool logged_id(uint64_t id)
+{
+	char hex[32], dec[32];
+
+	snprintf(hex, sizeof(hex), "%" PRIx64, id);
+	snprintf(dec, sizeof(dec), "%" PRIu64, id);
+	return log_count(hex) || log_count(dec);
 }
 
 /*
@@ -384,12 +528,17 @@ TEST_F_TIMEOUT(gang, inconsistent_order_times_out, TEST_SECONDS)
 	struct gang_member *m = self->mem;
 	/* Parts of gang A (id[0]) and of gang B (id[1]) in m[]. */
 	static const uint32_t part[2][2] = { { 0, 3 }, { 1, 2 } };
+	uint64_t serial[2];
 	struct pwtpu_cmd nop;
 	struct io_uring other;
-	int failed = 0;
+	int failed = 0, file_b;
 	uint32_t g, k;
 
 	skip_long_timeouts(_metadata, self);
+	/* B in a gang file of its own, so that the log tells them apart. */
+	ASSERT_LE(0, gang_file(&serial[0]));
+	file_b = pwtpu_gang_create(self->fd[0], &serial[1]);
+	ASSERT_LE(0, file_b);
 	/* Submission order: dev0 A, dev0 B, dev1 B, dev1 A. */
 	add_member(_metadata, self, 0);
 	add_member(_metadata, self, 0);
@@ -399,6 +548,8 @@ TEST_F_TIMEOUT(gang, inconsistent_order_times_out, TEST_SECONDS)
 	gang_fill(&m[1].gang, id[1], 2, 0, devs, NULL, NULL);
 	gang_fill(&m[2].gang, id[1], 2, 1, devs, NULL, NULL);
 	gang_fill(&m[3].gang, id[0], 2, 1, devs, NULL, NULL);
+	m[1].gang.gang_fd = file_b;
+	m[2].gang.gang_fd = file_b;
 	t0 = drv_now_ns();
 	ASSERT_EQ(0, gang_submit(&self->ring, m, 4));
 	if (self->m.ndev > 2) {
@@ -435,12 +586,15 @@ TEST_F_TIMEOUT(gang, inconsistent_order_times_out, TEST_SECONDS)
 		}
 		if (x->res) {
 			failed++;
-			EXPECT_TRUE(logged_gang(id[g]))
-				TH_LOG("no log line for gang 0x%" PRIx64,
-				       id[g]);
+			EXPECT_LE(1u, logged_gang(serial[g]))
+				TH_LOG("no log line for gang %c (gang file %"
+				       PRIu64 ")", 'A' + g, serial[g]);
 		}
+		EXPECT_FALSE(logged_id(id[g]))
+			TH_LOG("the log names gang %c's id", 'A' + g);
 	}
 	EXPECT_LE(1, failed) TH_LOG("the deadlock went unnoticed");
+	close(file_b);
 
 	/* The same programs, both devices in the order A, B. */
 	id[0] = gang_random_id();
@@ -524,7 +678,7 @@ static void child_holds_device(int ready)
 TEST_F_TIMEOUT(gang, member_never_submits, TEST_SECONDS)
 {
 	uint32_t devs[3], n = kill_gang(&self->m, devs), i;
-	uint64_t id = gang_random_id(), held;
+	uint64_t id = gang_random_id(), held, serial;
 	struct gang_member *m = self->mem;
 	int pipefd[2], status;
 	pid_t pid;
@@ -549,7 +703,9 @@ TEST_F_TIMEOUT(gang, member_never_submits, TEST_SECONDS)
 			      self->timeout_ms + SLACK_MS));
 	for (i = 0; i < self->nmem; i++)
 		EXPECT_EQ(-ETIMEDOUT, m[i].res) TH_LOG("part %u", i);
-	EXPECT_TRUE(logged_gang(id));
+	ASSERT_LE(0, gang_file(&serial));
+	EXPECT_LE(1u, logged_gang(serial));
+	EXPECT_FALSE(logged_id(id));
 
 	kill(pid, SIGKILL);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -591,7 +747,7 @@ static void child_submits(int ready, uint64_t id, uint32_t n,
 TEST_F_TIMEOUT(gang, member_killed_while_waiting, TEST_SECONDS)
 {
 	uint32_t devs[3], n = kill_gang(&self->m, devs);
-	uint64_t id = gang_random_id(), t0;
+	uint64_t id = gang_random_id(), t0, serial;
 	struct gang_member *m = self->mem;
 	int pipefd[2], status;
 	pid_t pid;
@@ -621,11 +777,64 @@ TEST_F_TIMEOUT(gang, member_killed_while_waiting, TEST_SECONDS)
 			       self->timeout_ms + SLACK_MS));
 	EXPECT_EQ(-ETIMEDOUT, m[0].res);
 	EXPECT_TRUE(result_is(&m[0], 0));
-	EXPECT_TRUE(logged_gang(id));
+	ASSERT_LE(0, gang_file(&serial));
+	EXPECT_LE(1u, logged_gang(serial));
+	EXPECT_FALSE(logged_id(id));
 	EXPECT_EQ(self->hbm_base[1], drv_wait_hbm(1, self->hbm_base[1], 10000));
 	devices_recover(_metadata, self, n, devs);
 	close(pipefd[0]);
 	close(pipefd[1]);
+}
+
+/* The kernel's printk_ratelimited(): this many lines per 5 s, no more. */
+#define LOG_BURST		10
+#define LOG_INTERVAL_MS		5000
+#define FLOOD_LINES		12
+
+/*
+ * Any user can make the driver log, by a gang that times out: those lines
+ * are rate-limited. FLOOD_LINES lone members (their partners never come)
+ * on up to FLOOD_LINES devices time out within one interval; at most
+ * LOG_BURST of their lines reach the log.
+ */
+TEST_F_TIMEOUT(gang, timeout_lines_are_rate_limited, TEST_SECONDS)
+{
+	uint32_t used = self->m.ndev < FLOOD_LINES ? self->m.ndev : FLOOD_LINES;
+	uint32_t per_dev = (FLOOD_LINES + used - 1) / used, i, d;
+	struct gang_member *m = self->mem;
+	uint32_t devs[2];
+	uint64_t serial;
+	int file;
+
+	skip_long_timeouts(_metadata, self);
+	if ((per_dev - 1) * self->timeout_ms >= LOG_INTERVAL_MS / 2)
+		DRV_SKIP("%u devices and gang_timeout_ms=%u: the timeouts "
+			 "would not fall in one interval", self->m.ndev,
+			 self->timeout_ms);
+	ASSERT_LE(used * per_dev, 16u);
+	file = pwtpu_gang_create(self->fd[0], &serial);
+	ASSERT_LE(0, file);
+	/* Let the earlier tests' interval run out: ours starts afresh. */
+	usleep((LOG_INTERVAL_MS + 500) * 1000);
+	for (i = 0; i < per_dev; i++) {
+		for (d = 0; d < used; d++) {
+			devs[0] = d;
+			devs[1] = (d + 1) % used;
+			add_member(_metadata, self, d);
+			gang_fill(&m[self->nmem - 1].gang, gang_random_id(), 2,
+				  0, devs, NULL, NULL);
+			m[self->nmem - 1].gang.gang_fd = file;
+		}
+	}
+	ASSERT_EQ(0, gang_run(&self->ring, m, self->nmem,
+			      per_dev * self->timeout_ms + SLACK_MS));
+	for (i = 0; i < self->nmem; i++)
+		EXPECT_EQ(-ETIMEDOUT, m[i].res) TH_LOG("member %u", i);
+	EXPECT_LE(1u, logged_gang(serial));
+	EXPECT_GE((unsigned int)LOG_BURST, logged_gang(serial))
+		TH_LOG("%u timeouts within %u ms left %u log lines",
+		       self->nmem, LOG_INTERVAL_MS, logged_gang(serial));
+	close(file);
 }
 
 TEST_HARNESS_MAIN

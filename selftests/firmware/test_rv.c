@@ -72,10 +72,19 @@ static bool await_count(struct pwfw_island *isl, u32 n)
 	return false;
 }
 
+/*
+ * Every test's gangs share one id: scopes tell them apart, as gang files
+ * do in the driver, and the log must never show the id.
+ */
+#define RV_GANG_ID	0x5eed5eed5eedULL
+#define RV_GANG_HEX	"5eed5eed5eed"
+
+/* Gang @gang (its scope) of RV_GANG_ID. */
 static struct pwfw_coll_sig make_sig(u64 gang, u32 seq, u32 n)
 {
 	return (struct pwfw_coll_sig){
-		.gang_id = gang, .layout = gang * 31 + n, .seq = seq,
+		.scope = gang, .gang_id = RV_GANG_ID, .layout = gang * 31 + n,
+		.seq = seq,
 		.group = 0, .n = n, .op = PWTPU_OP_ALL_REDUCE,
 		.mode = PWTPU_REDUCE_SUM, .dtype = PWTPU_DT_F32,
 		.src_elems = 16, .dst_elems = 16,
@@ -404,7 +413,7 @@ TEST_F(mismatch, every_member_fails_with_einval)
 
 /*
  * Gang 0x1234 of 4 on devices 0..3: devices 0 and 1 come; device 2 is
- * stuck in gang 0x5678 (which began later); device 3 does nothing.
+ * stuck in gang file 22136 (which began later); device 3 does nothing.
  */
 FIXTURE(missing) {
 	struct pwfw_user_island ui;
@@ -419,14 +428,14 @@ FIXTURE_VARIANT(missing) {
 FIXTURE_VARIANT_ADD(missing, with_devs) {
 	.devs = true,
 	.tail = " ms for ranks 2,3 (devices 2,3); device 2 is waiting in "
-		"gang 0x5678 collective 0 (all-gather, group 0), device 3 is "
+		"gang file 22136 collective 0 (all-gather, group 0), device 3 is "
 		"not waiting in any collective",
 };
 
 /* Without the group's devices: what every other device waits in. */
 FIXTURE_VARIANT_ADD(missing, without_devs) {
 	.devs = false,
-	.tail = " ms for ranks 2,3; device 2 is waiting in gang 0x5678 "
+	.tail = " ms for ranks 2,3; device 2 is waiting in gang file 22136 "
 		"collective 0 (all-gather, group 0)",
 };
 
@@ -444,7 +453,7 @@ FIXTURE_TEARDOWN(missing)
 TEST_F(missing, members_time_out_with_one_log_line)
 {
 	static const u32 devs[4] = { 0, 1, 2, 3 };
-	const char *head = "gang 0x1234 collective 0 (all-reduce, group 0): "
+	const char *head = "gang file 4660 collective 0 (all-reduce, group 0): "
 		"devices 0,1 (ranks 0,1 of 4) waited ";
 	struct run runs[3];
 	pthread_t t[3];
@@ -474,7 +483,7 @@ TEST_F(missing, members_time_out_with_one_log_line)
 
 	/* One line per collective that timed out. */
 	EXPECT_EQ(2U, log_lines(&self->ui));
-	ASSERT_TRUE(log_line(&self->ui, "gang 0x1234 ", line, sizeof(line)));
+	ASSERT_TRUE(log_line(&self->ui, "gang file 4660 ", line, sizeof(line)));
 	TH_LOG("%s", line);
 	ASSERT_EQ(0, strncmp(line, head, strlen(head)));
 	p = line + strlen(head);
@@ -482,7 +491,7 @@ TEST_F(missing, members_time_out_with_one_log_line)
 	while (*p >= '0' && *p <= '9')
 		p++;
 	EXPECT_STREQ(variant->tail, p);
-	ASSERT_TRUE(log_line(&self->ui, "gang 0x5678 ", line, sizeof(line)));
+	ASSERT_TRUE(log_line(&self->ui, "gang file 22136 ", line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, "device 2 (rank 0 of 2) waited "));
 	/* Kept, poisoned, for the ranks that never came. */
 	EXPECT_EQ(2U, pwfw_rv_count(self->isl));
@@ -566,6 +575,40 @@ static int result_of(const struct queue *q, u64 gang)
  * ends the same way on both devices, and a log line names both gangs.
  * The same programs in one consistent order all succeed.
  */
+/*
+ * The same gang id in two scopes is two gangs: rank 0 in one and rank 1
+ * in the other meet nobody and both time out, each with its own line
+ * that names its scope and not the id.
+ */
+TEST(scopes_keep_equal_ids_apart)
+{
+	struct pwfw_user_island ui;
+	struct pwfw_island *isl;
+	static char log[PWFW_USER_LOG_BYTES];
+	pthread_t t[2];
+	struct run r[2];
+	u32 i;
+
+	isl = island_new(&ui, "4", 4, 100 * MS);
+	ASSERT_NE(NULL, isl);
+	for (i = 0; i < 2; i++) {
+		r[i] = (struct run){ .isl = isl, .dev = i, .grank = i,
+				     .sig = make_sig(0x90, 0, 2) };
+		r[i].sig.scope = 7 + i;
+		start(&t[i], &r[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(-PWFW_ETIMEDOUT, r[i].ret) TH_LOG("rank %u", i);
+	}
+	EXPECT_EQ(2U, log_lines(&ui));
+	EXPECT_TRUE(line_says(&ui, "gang file 7 ", "device 0 (rank 0 of 2)"));
+	EXPECT_TRUE(line_says(&ui, "gang file 8 ", "device 1 (rank 1 of 2)"));
+	pwfw_user_island_log(&ui, log, sizeof(log));
+	EXPECT_EQ(NULL, strstr(log, RV_GANG_HEX));
+	island_free(&ui, isl);
+}
+
 TEST(inconsistent_order_fails_consistent_order_succeeds)
 {
 	const u64 x = 0x1111, y = 0x2222, x2 = 0x3333, y2 = 0x4444;
@@ -595,10 +638,10 @@ TEST(inconsistent_order_fails_consistent_order_succeeds)
 	 * missing member waits in. (Lines may be logged out of order.)
 	 */
 	ASSERT_LE(1U, log_lines(&ui));
-	EXPECT_TRUE(line_says(&ui, "gang 0x1111 ",
-			      "device 1 is waiting in gang 0x2222 ") ||
-		    line_says(&ui, "gang 0x2222 ",
-			      "device 0 is waiting in gang 0x1111 "));
+	EXPECT_TRUE(line_says(&ui, "gang file 4369 ",
+			      "device 1 is waiting in gang file 8738 ") ||
+		    line_says(&ui, "gang file 8738 ",
+			      "device 0 is waiting in gang file 4369 "));
 
 	/* Fresh gang ids, as every run draws: the consistent order. */
 	q[0] = (struct queue){ .isl = isl, .dev = 0, .gangs = { x2, y2 } };
@@ -708,7 +751,7 @@ TEST(barrier_times_out_for_a_slow_member)
 		EXPECT_EQ(-PWFW_ETIMEDOUT, runs[i].barrier_ret);
 	}
 	EXPECT_EQ(1U, log_lines(&ui));
-	ASSERT_TRUE(log_line(&ui, "gang 0x51 collective 4 (all-reduce, group 0) "
+	ASSERT_TRUE(log_line(&ui, "gang file 81 collective 4 (all-reduce, group 0) "
 			     "step 1: device 0 waited ", line, sizeof(line)));
 	TH_LOG("%s", line);
 	EXPECT_NE(NULL, strstr(line, " ms for rank 1; device 1 (rank 1) is at "
@@ -740,7 +783,7 @@ TEST(barrier_fails_when_a_member_left)
 		pthread_join(t[i], NULL);
 	EXPECT_EQ(-PWFW_ETIMEDOUT, runs[0].barrier_ret);
 	EXPECT_EQ(0, runs[1].barrier_ret);
-	ASSERT_TRUE(log_line(&ui, "gang 0x52 ", line, sizeof(line)));
+	ASSERT_TRUE(log_line(&ui, "gang file 82 ", line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, "device 1 (rank 1) left at step 0"))
 		TH_LOG("%s", line);
 	EXPECT_EQ(0U, pwfw_rv_count(isl));
