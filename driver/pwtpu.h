@@ -143,6 +143,7 @@ struct pwtpu_job {
 	struct pwtpu_prog *prog;
 	struct pwtpu_gang *gang;	/* EXEC with collectives */
 	u64 gang_scope;			/* its gang file's serial */
+	void *scratch;			/* its collectives', charged at submit */
 	struct pwtpu_bo *bos[PWTPU_MAX_BUFS];
 	u32 nbos;
 	struct pwtpu_dev *peer;		/* COPY_PEER: destination device */

@@ -64,6 +64,7 @@ void pwtpu_job_put(struct pwtpu_job *job)
 	atomic_dec(&job->ctx->jobs);
 	pwtpu_ctx_put(job->ctx);
 	kfree(job->gang);
+	kvfree(job->scratch);
 	kfree(job);
 }
 
@@ -71,6 +72,7 @@ void pwtpu_job_put(struct pwtpu_job *job)
 static int pwtpu_job_gang(struct pwtpu_job *job, const struct pwtpu_cmd *cmd)
 {
 	struct pwtpu_dev *pdev = job->pdev;
+	int ret;
 
 	/* A gang exactly when the program has collectives. */
 	if (!cmd->gang_ptr != !job->prog->fw.ncoll)
@@ -80,14 +82,24 @@ static int pwtpu_job_gang(struct pwtpu_job *job, const struct pwtpu_cmd *cmd)
 	job->gang = memdup_user(u64_to_user_ptr(cmd->gang_ptr),
 				sizeof(*job->gang));
 	if (IS_ERR(job->gang)) {
-		int ret = PTR_ERR(job->gang);
-
+		ret = PTR_ERR(job->gang);
 		job->gang = NULL;
 		return ret;
 	}
 	if (pwfw_gang_check(pdev->isl->fw, pdev->index, job->gang))
 		return -EINVAL;
-	return pwtpu_gang_scope(job->gang->gang_fd, &job->gang_scope);
+	ret = pwtpu_gang_scope(job->gang->gang_fd, &job->gang_scope);
+	if (ret || !job->prog->fw.coll_scratch)
+		return ret;
+	/*
+	 * The collectives' scratch, up to twice a result (the firmware
+	 * zeroes what it uses): the submitter's memory cgroup pays, and
+	 * past its limit the command fails rather than calling the OOM
+	 * killer, or allocating in the device thread where nobody pays.
+	 */
+	job->scratch = kvmalloc(job->prog->fw.coll_scratch,
+				GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
+	return job->scratch ? 0 : -ENOMEM;
 }
 
 static int pwtpu_job_bind(struct pwtpu_job *job, struct pwtpu_ctx *ctx,

@@ -147,6 +147,8 @@ static u64 pwtpu_job_exec(struct pwtpu_job *job, bool compute)
 		.dev = pdev->index,
 		.gang = job->gang,
 		.gang_scope = job->gang_scope,
+		.scratch = job->scratch,
+		.scratch_bytes = job->prog->fw.coll_scratch,
 		.compute = compute,
 		.stop = pwtpu_job_env_stop,
 		.owner = job,

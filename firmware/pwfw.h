@@ -90,6 +90,9 @@ u32 pwfw_mesh_format(const struct pwfw_mesh *mesh, char *buf, u32 len);
  * @buf_bytes: bytes each binding must have at least.
  * @ncoll: collective instructions in the program (counted once each,
  *	loops not unrolled); an EXEC of a program with any needs a gang.
+ * @coll_scratch: bytes of scratch the program's collectives need at most
+ *	(twice the largest REDUCE_SCATTER result; 0 without one), for the
+ *	host to provide in struct pwfw_exec_env.
  * @dyn_insns: instructions one execution runs, loops unrolled.
  * @modeled_ns: modelled duration of one execution; a collective counts
  *	only its issue overhead here, its link time is reported by
@@ -105,6 +108,7 @@ struct pwfw_prog {
 	u32 nbufs;
 	u32 array_dim;
 	u32 ncoll;
+	u64 coll_scratch;
 	u64 buf_bytes[PWTPU_MAX_BUFS];
 	u64 dyn_insns;
 	u64 modeled_ns;
@@ -150,6 +154,11 @@ struct pwfw_island;
  * @gang_scope: the host's name for the gang's capability (the driver's
  *	gang file serial): members meet only within one scope, whatever
  *	gang_id they give.
+ * @scratch: NULL, or @scratch_bytes (at least the program's
+ *	coll_scratch) the collectives use in turn, so that the host can
+ *	allocate and account them when the command is submitted; with
+ *	NULL each collective allocates its own with pwfw_plat_zalloc().
+ * @scratch_bytes: of @scratch.
  * @compute: false in skip timing mode: collectives still meet their
  *	peers and charge the links, but no arithmetic or data moves.
  * @link_ns: out: modelled time the execution's collectives spent on
@@ -168,6 +177,8 @@ struct pwfw_exec_env {
 	u32 dev;
 	const struct pwtpu_gang *gang;
 	u64 gang_scope;
+	void *scratch;
+	u64 scratch_bytes;
 	bool compute;
 	u64 link_ns;
 	int (*stop)(struct pwfw_exec_env *env);

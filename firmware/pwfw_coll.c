@@ -63,6 +63,7 @@ struct coll_peer {
  * @esize: bytes per element.
  * @steps: steps done so far.
  * @clock: model time the next step may start.
+ * @own_scratch: me.scratch was allocated here, not the host's.
  */
 struct coll_ctx {
 	const struct pwfw_coll *c;
@@ -72,6 +73,7 @@ struct coll_ctx {
 	u32 esize;
 	u32 steps;
 	u64 clock;
+	bool own_scratch;
 };
 
 /**
@@ -591,18 +593,28 @@ static int coll_algorithm(struct coll_ctx *x)
 	}
 }
 
-/* REDUCE_SCATTER's scratch; false when it is needed and not to be had. */
+/*
+ * REDUCE_SCATTER's scratch, zeroed: the host's (env->scratch) when it
+ * gave enough, else its own. False when it is needed and not to be had.
+ */
 static bool coll_alloc(struct coll_ctx *x)
 {
 	const struct pwfw_coll *c = x->c;
+	struct pwfw_exec_env *env = c->env;
 	u64 bytes;
 
-	if (c->op != PWTPU_OP_REDUCE_SCATTER || !c->env->compute)
+	if (c->op != PWTPU_OP_REDUCE_SCATTER || !env->compute)
 		return true;
 	bytes = coll_rs_slots(c->grp->n) * c->dst_elems * x->esize;
 	if (!bytes)
 		return true;
+	if (env->scratch && bytes <= env->scratch_bytes) {
+		x->me.scratch = env->scratch;
+		coll_zero(x->me.scratch, bytes);
+		return true;
+	}
 	x->me.scratch = pwfw_plat_zalloc(bytes);
+	x->own_scratch = true;
 	return x->me.scratch;
 }
 
@@ -681,7 +693,7 @@ int pwfw_coll_run(const struct pwfw_coll *c)
 	 */
 	pwfw_rv_leave(x.rv, c->grp->grank);
 out:
-	if (x.me.scratch)
+	if (x.own_scratch)
 		pwfw_plat_free(x.me.scratch);
 	return ret;
 }

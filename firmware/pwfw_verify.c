@@ -793,6 +793,20 @@ static int check_blocks(struct vctx *v, const char *big_name,
 	return 0;
 }
 
+/* A verified collective: count it, and the scratch a REDUCE_SCATTER needs. */
+static void count_collective(struct vctx *v)
+{
+	u64 scratch;
+
+	v->prog->ncoll++;
+	if (v->in->op != PWTPU_OP_REDUCE_SCATTER)
+		return;
+	/* Two blocks of dst at most (pwfw_coll.c); tensors are < 2^62 B. */
+	scratch = 2 * pwfw_tensor_bytes(v->dst);
+	if (scratch > v->prog->coll_scratch)
+		v->prog->coll_scratch = scratch;
+}
+
 /*
  * ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, COLLECTIVE_PERMUTE. dst never
  * overlaps a: peers read a (and dst) while this device writes dst.
@@ -1026,7 +1040,7 @@ static int verify_insns(struct vctx *v)
 		runs = nest.runs[nest.depth];
 		ret = verify_insn(v);
 		if (!ret && is_collective(v->in->op))
-			v->prog->ncoll++;
+			count_collective(v);
 		if (!ret && v->in->op == PWTPU_OP_LOOP)
 			ret = enter_loop(v, &nest);
 		if (!ret)

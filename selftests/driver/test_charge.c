@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_charge.c - the kernel memory an open file pins is charged to its
- * process's memory cgroup (programs, BOs) and bounded per file: at most
+ * process's memory cgroup (programs, BOs, a collective's scratch, which
+ * is taken at submission) and bounded per file: at most
  * PWTPU_MAX_HANDLES programs, one more is refused with -EDQUOT. Mounts
  * cgroup2 at /sys/fs/cgroup when it is not there (the testbed's guest).
  */
@@ -18,6 +19,7 @@
 #include "kselftest_harness.h"
 
 #include "drv_common.h"
+#include "drv_gang.h"
 
 #define CGROOT	"/sys/fs/cgroup"
 #define NO	PWTPU_NO_TENSOR
@@ -184,6 +186,108 @@ TEST_F_TIMEOUT(charge, bos_are_charged_to_the_creators_cgroup, 120)
 	       grew / 1024);
 	/* Per-CPU charge batches may leave a little uncounted yet. */
 	EXPECT_LE((32ll << 20) * 9 / 10, grew);
+}
+
+/* REDUCE_SCATTER of f32 [SCR_ROWS, 1024] over 4 members: 4 MiB results. */
+#define SCR_ROWS	4096
+#define SCR_COLS	1024
+#define SCR_DST		((long long)SCR_ROWS / 4 * SCR_COLS * 4)
+
+/*
+ * The scratch child: joins @cg, sets up rank 0 of a 4-member
+ * REDUCE_SCATTER on device 0 (the peers never come), then for each byte
+ * read from @go submits the EXEC, writes 's' to @out, and once it
+ * completes writes its result to @out as an int. Writes 'r' once set up.
+ */
+static void scratch_child(const char *cg, int go, int out)
+{
+	static const uint32_t devs[4] = { 0, 1, 2, 3 };
+	struct gang_member m;
+	struct io_uring ring;
+	char path[192], pid[16], c;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	memset(&m, 0, sizeof(m));
+	m.fd = pwtpu_open(0);
+	if (write_file(path, pid) || m.fd < 0 ||
+	    pwtpu_bo_alloc(m.fd, SCR_DST * 4, &m.in) ||
+	    pwtpu_bo_alloc(m.fd, SCR_DST, &m.out) ||
+	    gang_load(m.fd, PWTPU_OP_REDUCE_SCATTER, PWTPU_REDUCE_SUM,
+		      PWTPU_DT_F32, SCR_ROWS, SCR_ROWS / 4, SCR_COLS, &m.prog) ||
+	    pwtpu_ring_init(&ring, 4, 0))
+		_exit(2);
+	m.bufs[0] = m.in.handle;
+	m.bufs[1] = m.out.handle;
+	if (write(out, "r", 1) != 1)
+		_exit(3);
+	while (read(go, &c, 1) == 1) {
+		gang_fill(&m.gang, gang_random_id(), 4, 0, devs, NULL, NULL);
+		m.res = 1;
+		if (gang_submit(&ring, &m, 1) || write(out, "s", 1) != 1 ||
+		    gang_reap(&ring, &m, 1, 60000) ||
+		    write(out, &m.res, sizeof(m.res)) != sizeof(m.res))
+			_exit(4);
+	}
+	_exit(0);
+}
+
+/*
+ * A collective's scratch (here 8 MiB, twice a REDUCE_SCATTER's result) is
+ * allocated when the EXEC is submitted and charged to the submitter's
+ * cgroup: memory.current holds it while the EXEC waits for its peers and
+ * gives it back after. Under a memory.max without room for it the EXEC
+ * fails at once with -ENOMEM, and nobody is OOM-killed. Before, the device
+ * thread allocated it, uncharged, and the EXEC waited and timed out.
+ */
+TEST_F_TIMEOUT(charge, collective_scratch_is_charged_at_submit, 120)
+{
+	char cur[192], max[192], text[32], c;
+	long long before, during, after;
+	int go[2], out[2], res;
+
+	if (self->d.info.ndevices < 4)
+		DRV_SKIP("a 4-member gang needs 4 devices");
+	snprintf(cur, sizeof(cur), "%s/memory.current", self->cg);
+	snprintf(max, sizeof(max), "%s/memory.max", self->cg);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(out));
+	self->child = fork();
+	ASSERT_LE(0, self->child);
+	if (!self->child) {
+		close(go[1]);	/* its reads end when the test closes it */
+		close(out[0]);
+		scratch_child(self->cg, go[0], out[1]);
+	}
+	close(out[1]);
+	ASSERT_EQ(1, read(out[0], &c, 1));
+
+	before = read_ll(cur);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(1, read(out[0], &c, 1));	/* submitted: it waits */
+	during = read_ll(cur);
+	ASSERT_EQ((ssize_t)sizeof(res), read(out[0], &res, sizeof(res)));
+	EXPECT_EQ(-ETIMEDOUT, res);
+	after = read_ll(cur);
+	TH_LOG("memory.current: %lld KiB, %lld KiB while waiting, %lld after",
+	       before / 1024, during / 1024, after / 1024);
+	EXPECT_LE(2 * SCR_DST * 9 / 10, during - before);
+	EXPECT_GE(before + SCR_DST / 4, after);
+
+	/* No room for the scratch: refused at submission. */
+	snprintf(text, sizeof(text), "%lld", after + (1 << 20));
+	ASSERT_EQ(0, write_file(max, text));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(1, read(out[0], &c, 1));
+	ASSERT_EQ((ssize_t)sizeof(res), read(out[0], &res, sizeof(res)));
+	EXPECT_EQ(-ENOMEM, res);
+	close(go[1]);
+	EXPECT_TRUE(drv_child_gone(self->child, 10000, &res));
+	EXPECT_TRUE(WIFEXITED(res) && WEXITSTATUS(res) == 0)
+		TH_LOG("the child was killed (OOM?) or failed: %#x", res);
+	self->child = 0;
+	close(go[0]);
+	close(out[0]);
 }
 
 /* One file holds at most PWTPU_MAX_HANDLES programs: -EDQUOT past it. */

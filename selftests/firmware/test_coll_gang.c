@@ -441,6 +441,22 @@ TEST_F(run, group_size_must_fit)
 	}
 }
 
+/*
+ * The verifier tells the host how much scratch the collectives need, so
+ * that it can allocate (and account) it at submission: twice the largest
+ * REDUCE_SCATTER result, nothing for the other collectives.
+ */
+TEST_F(run, verifier_records_the_scratch)
+{
+	ASSERT_EQ(0, sim_prog_coll(&self->sp[0], RS, 0, F32, 2,
+				   (const u32[]){ 64, 3 }, 2,
+				   (const u32[]){ 16, 3 }));
+	EXPECT_EQ(2ULL * 16 * 3 * 4, self->sp[0].prog.coll_scratch);
+	ASSERT_EQ(0, sim_prog_coll(&self->sp[1], AR, 0, I32, 1,
+				   (const u32[]){ 8 }, 1, (const u32[]){ 8 }));
+	EXPECT_EQ(0ULL, self->sp[1].prog.coll_scratch);
+}
+
 /* A member that never comes: the others time out, and say so. */
 TEST_F(run, missing_member_times_out)
 {
