@@ -3,6 +3,7 @@
  * pwtpu_ctx.c - per-open contexts: the handle tables of one open file.
  */
 #include <linux/fs.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "pwtpu.h"
@@ -47,11 +48,16 @@ int pwtpu_release(struct inode *inode, struct file *file)
 	struct pwtpu_bo *bo;
 	unsigned long h;
 
-	xa_for_each(&ctx->bos, h, bo)
+	/* Up to PWTPU_MAX_HANDLES of each: give the CPU up as we go. */
+	xa_for_each(&ctx->bos, h, bo) {
 		pwtpu_bo_put(bo);
+		cond_resched();
+	}
 	xa_destroy(&ctx->bos);
-	xa_for_each(&ctx->progs, h, prog)
+	xa_for_each(&ctx->progs, h, prog) {
 		pwtpu_prog_put(prog);
+		cond_resched();
+	}
 	xa_destroy(&ctx->progs);
 	pwtpu_ctx_put(ctx);
 	return 0;
