@@ -16,4 +16,10 @@ $(DRV_TEST_DIR)/test_%: $(DRV_TEST_DIR)/test_%.o $(DRV_TEST_COMMON) \
 		$(BUILD)/libpwtpu.a $(BUILD)/libpwprog.a
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
-GUEST_TESTS += $(DRV_TEST_BINS)
+# Loads and unloads pwtpu.ko itself, so run-in-guest.sh (which needs it
+# loaded) does not run it: selftests/driver/debug-in-guest.sh does.
+$(DRV_TEST_DIR)/unload_cycles: $(DRV_TEST_DIR)/unload_cycles.o \
+		$(DRV_TEST_COMMON) $(BUILD)/libpwtpu.a $(BUILD)/libpwprog.a
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+GUEST_TESTS += $(DRV_TEST_BINS) $(DRV_TEST_DIR)/unload_cycles

@@ -55,12 +55,13 @@ for t in "${tests[@]}"; do
 	fi
 done
 
-# The kernel log must hold no warning, bug, oops, lockdep or refcount
+# The kernel log must hold no warning, bug, oops, lockdep, refcount,
+# sanitizer (KASAN, KFENCE and UBSAN, on the debug kernel) or hung-task
 # report, whatever the tests did to the driver.
 echo "# ===== dmesg"
 echo "TAP version 13"
 echo "1..1"
-bad=$(dmesg 2>&1 | grep -E 'WARNING|BUG|Oops|lockdep|cut here|refcount_t')
+bad=$(dmesg 2>&1 | grep -E "$(cat "$here/kernel-reports.re")")
 if [ -z "$bad" ]; then
 	echo "ok 1 - dmesg clean"
 	echo "# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0"

@@ -70,7 +70,7 @@ unload_busy_refused() {
 }
 
 dmesg_clean() {
-	! dmesg | grep -E 'WARNING|BUG|Oops|lockdep|cut here'
+	! dmesg | grep -E "$(cat selftests/driver/kernel-reports.re)"
 }
 
 dmesg -C

@@ -76,7 +76,8 @@ TEST_F_TIMEOUT(queue, a_file_past_max_inflight_is_refused, 120)
 	ASSERT_EQ(0, pwtpu_param_u64("max_inflight", &limit));
 	ASSERT_LE(limit, 4000u) TH_LOG("the test's ring holds 4096");
 	ASSERT_EQ(0, pwtpu_ring_init(&ring, 4096, 0));
-	ASSERT_EQ(0, drv_load_delay(self->d.fd, 1, 500000000, &prog));
+	/* Long enough to outlast the submission even on the debug kernel. */
+	ASSERT_EQ(0, drv_load_delay(self->d.fd, 8, 500000000, &prog));
 	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, 4096, &bo));
 	ASSERT_EQ(0, queue_exec(&ring, self->d.fd, prog, &bo.handle));
 

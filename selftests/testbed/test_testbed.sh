@@ -127,6 +127,15 @@ t_usage() {
 	[[ $rc == 2 && $err == *"needs a command"* ]]
 }
 
+# --kernel wants a built kernel tree (booting one is the debug section's).
+t_kernel_not_a_tree() {
+	tb run --kernel "$work/nonexistent" -- true
+	[[ $rc == 2 && $err == *"no such directory"* ]] || return 1
+	mkdir -p "$work/empty-tree"
+	tb run --kernel "$work/empty-tree" -- true
+	[[ $rc == 2 && $err == *"not a built kernel tree"* ]]
+}
+
 # The interactive shell, driven through a pty; its exit status propagates.
 t_shell() {
 	command -v python3 >/dev/null || { echo "# no python3 to drive a pty"; return 1; }
@@ -179,6 +188,7 @@ check "--insmod of a bad module fails with insmod's status" t_insmod_bogus
 check "--insmod with --params loads a real module" t_insmod_params
 check "--modprobe and modprobe in the guest work" t_modprobe
 check "run without a command is a usage error" t_usage
+check "--kernel refuses what is not a built kernel tree" t_kernel_not_a_tree
 check "shell: interactive shell's exit status propagates" t_shell
 check "run dirs are cleaned up" t_no_leftovers
 
