@@ -65,15 +65,15 @@ int pwtpu_gang_create(struct pwtpu_ctx *ctx,
 
 int pwtpu_gang_scope(int fd, u64 *scope)
 {
-	struct fd f = fdget(fd);
+	struct file *file = fget(fd);
 	int ret = 0;
 
-	if (!f.file)
+	if (!file)
 		return -EBADF;
-	if (f.file->f_op == &pwtpu_gang_fops)
-		*scope = ((struct pwtpu_gang_file *)f.file->private_data)->serial;
+	if (file->f_op == &pwtpu_gang_fops)
+		*scope = ((struct pwtpu_gang_file *)file->private_data)->serial;
 	else
 		ret = -EINVAL;
-	fdput(f);
+	fput(file);
 	return ret;
 }
