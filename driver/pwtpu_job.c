@@ -88,17 +88,24 @@ static int pwtpu_job_gang(struct pwtpu_job *job, const struct pwtpu_cmd *cmd)
 	}
 	if (pwfw_gang_check(pdev->isl->fw, pdev->index, job->gang))
 		return -EINVAL;
-	ret = pwtpu_gang_scope(job->gang->gang_fd, &job->gang_scope);
-	if (ret || !job->prog->fw.coll_scratch)
-		return ret;
-	/*
-	 * The collectives' scratch, up to twice a result (the firmware
-	 * zeroes what it uses): the submitter's memory cgroup pays, and
-	 * past its limit the command fails rather than calling the OOM
-	 * killer, or allocating in the device thread where nobody pays.
-	 */
-	job->scratch = kvmalloc(job->prog->fw.coll_scratch,
-				GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
+	return pwtpu_gang_scope(job->gang->gang_fd, &job->gang_scope);
+}
+
+/*
+ * The collectives' scratch, up to twice a result (the firmware zeroes
+ * what it uses), once the command is otherwise valid: the submitter's
+ * memory cgroup pays, and past its limit the command fails rather than
+ * calling the OOM killer, or allocating in the device thread where
+ * nobody pays. In skip mode collectives compute nothing and need none.
+ */
+static int pwtpu_job_scratch(struct pwtpu_job *job)
+{
+	u64 bytes = job->prog->fw.coll_scratch;
+
+	if (!bytes || READ_ONCE(job->pdev->isl->timing) == PWTPU_TIMING_SKIP)
+		return 0;
+	job->scratch = kvmalloc(bytes, GFP_KERNEL_ACCOUNT |
+				__GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	return job->scratch ? 0 : -ENOMEM;
 }
 
@@ -135,7 +142,7 @@ static int pwtpu_job_bind(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 		if (job->bos[i]->size < job->prog->fw.buf_bytes[i])
 			return -ERANGE;
 	}
-	return 0;
+	return pwtpu_job_scratch(job);
 }
 
 /* Both ends of a copy: @bo must hold [@offset, @offset + @length). */
@@ -247,11 +254,13 @@ static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 /*
  * Returns a job holding one reference, or an ERR_PTR: -ENOTTY for an
  * unknown command, -EINVAL for malformed fields (and a malformed gang, a
- * peer file that is not a pwtpu device), -ENOENT for a handle the file
- * does not own, -ERANGE for a buffer too small for its binding, -EBADF
- * for a peer fd that is not open, -EFAULT for bad user memory (or
- * what pinning a host copy's pages said: -ENOMEM, -EINTR, -EHWPOISON),
- * -EBUSY when the file has max_inflight commands queued or running.
+ * gang_fd that is not a gang file, a peer file that is not a pwtpu
+ * device), -ENOENT for a handle the file does not own, -ERANGE for a
+ * buffer too small for its binding, -EBADF for a peer or gang fd that is
+ * not open, -ENOMEM for a collective's scratch the submitter's cgroup
+ * has no room for, -EFAULT for bad user memory (or what pinning a host
+ * copy's pages said: -ENOMEM, -EINTR, -EHWPOISON), -EBUSY when the file
+ * has max_inflight commands queued or running.
  */
 struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 				    const struct pwtpu_cmd *cmd)

@@ -226,9 +226,11 @@ struct pwtpu_cmd {
  *	held by the caller: the capability to meet. Members meet only when
  *	they pass the same gang file (one process's, or shared by fork(2) or
  *	SCM_RIGHTS) and the same @gang_id; knowing the id of a gang without
- *	its file joins nothing. Looked up at submission: closing the file
- *	afterwards does not affect the command. Not a gang file: -EINVAL;
- *	another island's: -EXDEV; not open: -EBADF.
+ *	its file joins nothing. Looked up when the driver receives the
+ *	command (in io_uring_enter(), or later from io-wq for an SQE that
+ *	io_uring defers: IOSQE_ASYNC, drains, links); closing the file after
+ *	that does not affect the command. Not a gang file: -EINVAL; not
+ *	open: -EBADF.
  * @devices: island index of each member's device, all distinct.
  * @group: replica group id of each member: a collective runs among the
  *	members whose id equals this member's, in rank order ("group rank").

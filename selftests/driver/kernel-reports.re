@@ -1,1 +1,1 @@
-WARNING|BUG|Oops|locking correctness validator|cut here|refcount_t|UBSAN|KASAN|KFENCE|suspected memory leak|blocked for more than
+WARNING|BUG|Oops|general protection fault|locking correctness validator|cut here|refcount_t|UBSAN|KASAN|KFENCE|detected stalls|blocked for more than

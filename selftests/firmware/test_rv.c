@@ -569,13 +569,6 @@ static int result_of(const struct queue *q, u64 gang)
 }
 
 /*
- * The deadlock of the paper's section 2: device 0 runs gang X then Y,
- * device 1 runs Y then X. Neither can complete its first collective;
- * the timeout breaks the cycle: at least one gang fails, every gang
- * ends the same way on both devices, and a log line names both gangs.
- * The same programs in one consistent order all succeed.
- */
-/*
  * The same gang id in two scopes is two gangs: rank 0 in one and rank 1
  * in the other meet nobody and both time out, each with its own line
  * that names its scope and not the id.
@@ -609,6 +602,38 @@ TEST(scopes_keep_equal_ids_apart)
 	island_free(&ui, isl);
 }
 
+/* Within one scope, different gang ids are different gangs too. */
+TEST(ids_keep_gangs_apart_within_a_scope)
+{
+	struct pwfw_user_island ui;
+	struct pwfw_island *isl;
+	pthread_t t[2];
+	struct run r[2];
+	u32 i;
+
+	isl = island_new(&ui, "4", 4, 100 * MS);
+	ASSERT_NE(NULL, isl);
+	for (i = 0; i < 2; i++) {
+		r[i] = (struct run){ .isl = isl, .dev = i, .grank = i,
+				     .sig = make_sig(0x91, 0, 2) };
+		r[i].sig.gang_id += i;
+		start(&t[i], &r[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(-PWFW_ETIMEDOUT, r[i].ret) TH_LOG("rank %u", i);
+	}
+	EXPECT_EQ(2U, log_lines(&ui));
+	island_free(&ui, isl);
+}
+
+/*
+ * The deadlock of the paper's section 2: device 0 runs gang X then Y,
+ * device 1 runs Y then X. Neither can complete its first collective;
+ * the timeout breaks the cycle: at least one gang fails, every gang
+ * ends the same way on both devices, and a log line names both gangs.
+ * The same programs in one consistent order all succeed.
+ */
 TEST(inconsistent_order_fails_consistent_order_succeeds)
 {
 	const u64 x = 0x1111, y = 0x2222, x2 = 0x3333, y2 = 0x4444;
