@@ -569,62 +569,48 @@ static int result_of(const struct queue *q, u64 gang)
 }
 
 /*
- * The same gang id in two scopes is two gangs: rank 0 in one and rank 1
- * in the other meet nobody and both time out, each with its own line
- * that names its scope and not the id.
+ * What keys a gang is its scope and its id: rank 0 and rank 1 that differ
+ * in either one meet nobody and both time out, each with its own line,
+ * which names its scope and not the id.
  */
-TEST(scopes_keep_equal_ids_apart)
+TEST(scope_and_id_both_tell_gangs_apart)
 {
-	struct pwfw_user_island ui;
-	struct pwfw_island *isl;
 	static char log[PWFW_USER_LOG_BYTES];
-	pthread_t t[2];
-	struct run r[2];
-	u32 i;
-
-	isl = island_new(&ui, "4", 4, 100 * MS);
-	ASSERT_NE(NULL, isl);
-	for (i = 0; i < 2; i++) {
-		r[i] = (struct run){ .isl = isl, .dev = i, .grank = i,
-				     .sig = make_sig(0x90, 0, 2) };
-		r[i].sig.scope = 7 + i;
-		start(&t[i], &r[i]);
-	}
-	for (i = 0; i < 2; i++) {
-		pthread_join(t[i], NULL);
-		EXPECT_EQ(-PWFW_ETIMEDOUT, r[i].ret) TH_LOG("rank %u", i);
-	}
-	EXPECT_EQ(2U, log_lines(&ui));
-	EXPECT_TRUE(line_says(&ui, "gang file 7 ", "device 0 (rank 0 of 2)"));
-	EXPECT_TRUE(line_says(&ui, "gang file 8 ", "device 1 (rank 1 of 2)"));
-	pwfw_user_island_log(&ui, log, sizeof(log));
-	EXPECT_EQ(NULL, strstr(log, RV_GANG_HEX));
-	island_free(&ui, isl);
-}
-
-/* Within one scope, different gang ids are different gangs too. */
-TEST(ids_keep_gangs_apart_within_a_scope)
-{
 	struct pwfw_user_island ui;
 	struct pwfw_island *isl;
 	pthread_t t[2];
 	struct run r[2];
-	u32 i;
+	u32 differ, i;
 
-	isl = island_new(&ui, "4", 4, 100 * MS);
-	ASSERT_NE(NULL, isl);
-	for (i = 0; i < 2; i++) {
-		r[i] = (struct run){ .isl = isl, .dev = i, .grank = i,
-				     .sig = make_sig(0x91, 0, 2) };
-		r[i].sig.gang_id += i;
-		start(&t[i], &r[i]);
+	for (differ = 0; differ < 2; differ++) {
+		isl = island_new(&ui, "4", 4, 100 * MS);
+		ASSERT_NE(NULL, isl);
+		for (i = 0; i < 2; i++) {
+			r[i] = (struct run){ .isl = isl, .dev = i, .grank = i,
+					     .sig = make_sig(7, 0, 2) };
+			if (differ == 0)
+				r[i].sig.scope += i;
+			else
+				r[i].sig.gang_id += i;
+			start(&t[i], &r[i]);
+		}
+		for (i = 0; i < 2; i++) {
+			pthread_join(t[i], NULL);
+			EXPECT_EQ(-PWFW_ETIMEDOUT, r[i].ret)
+				TH_LOG("%s differ: rank %u met",
+				       differ ? "ids" : "scopes", i);
+		}
+		EXPECT_EQ(2U, log_lines(&ui));
+		if (differ == 0) {
+			EXPECT_TRUE(line_says(&ui, "gang file 7 ",
+					      "device 0 (rank 0 of 2)"));
+			EXPECT_TRUE(line_says(&ui, "gang file 8 ",
+					      "device 1 (rank 1 of 2)"));
+		}
+		pwfw_user_island_log(&ui, log, sizeof(log));
+		EXPECT_EQ(NULL, strstr(log, RV_GANG_HEX));
+		island_free(&ui, isl);
 	}
-	for (i = 0; i < 2; i++) {
-		pthread_join(t[i], NULL);
-		EXPECT_EQ(-PWFW_ETIMEDOUT, r[i].ret) TH_LOG("rank %u", i);
-	}
-	EXPECT_EQ(2U, log_lines(&ui));
-	island_free(&ui, isl);
 }
 
 /*
