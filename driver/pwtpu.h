@@ -4,7 +4,8 @@
  *
  * One module instance is one island of ndev devices. Each device has an
  * HBM budget, a command queue run in order by its own kernel thread (its
- * "scalar core"), and counters. Each open file is a context that owns
+ * "scalar core") or, for a short command that finds the device idle, by
+ * the submitter itself, and counters. Each open file is a context that owns
  * buffer objects and programs by handle; commands hold references on what
  * they use, so destroying a handle or closing the file never frees memory
  * a queued command still touches.
@@ -15,6 +16,7 @@
 #include <linux/cdev.h>
 #include <linux/completion.h>
 #include <linux/device.h>
+#include <linux/fs.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -82,15 +84,21 @@ struct pwtpu_dev {
 	struct pwtpu_link_sysfs links[PWTPU_MESH_MAX_DIMS][2];
 
 	atomic64_t hbm_used;
-	atomic64_t cmds_completed;
 	atomic64_t cmds_cancelled;
-	atomic64_t cmds_aborted;
-	atomic64_t busy_ns;
 	atomic64_t next_job_id;
+	/*
+	 * Written only by the one command running (@busy), so no atomics:
+	 * readers take them with READ_ONCE().
+	 */
+	u64 cmds_completed;
+	u64 cmds_aborted;
+	u64 cmds_inline;
+	u64 busy_ns;
 
-	spinlock_t qlock;		/* protects queue, queued */
+	spinlock_t qlock;		/* protects queue, queued, busy */
 	struct list_head queue;
 	u32 queued;
+	bool busy;			/* a command runs: thread's or inline */
 	wait_queue_head_t qwait;
 	struct task_struct *thread;
 };
@@ -126,20 +134,30 @@ struct pwtpu_ctx {
 	u32 next_prog;
 };
 
+/* A host copy this short pins its pages into the job: no allocation. */
+#define PWTPU_JOB_PAGES		(PWTPU_INLINE_COPY_MAX / PAGE_SIZE + 1)
+
 /*
- * A command on its way through a device queue. The uring path owns it
- * alone (freed before io_uring_cmd_done()); the ioctl path shares it
- * between the waiting caller and the device thread, so a caller killed
- * while waiting leaves it to the thread.
+ * A command. It is prepared in its submitter's stack frame; one that
+ * runs inline ends there. A queued one is moved to the heap: the uring
+ * path owns it alone (freed before io_uring_cmd_done()); the ioctl path
+ * shares it between the waiting caller and the device thread, so a
+ * caller killed while waiting leaves it to the thread.
  */
 struct pwtpu_job {
 	struct list_head node;		/* empty once taken off the queue */
 	struct pwtpu_dev *pdev;
-	struct pwtpu_ctx *ctx;		/* a reference, and one of its @jobs */
+	/*
+	 * A queued job holds a reference on its file's context and on its
+	 * submitter, and is one of the context's @jobs; an inline one needs
+	 * none, since its submitter and the file are there until it ends.
+	 */
+	struct pwtpu_ctx *ctx;
 	struct task_struct *task;	/* the submitter: is its process dying? */
 	refcount_t refs;
 	u64 id;
 	u32 nr;				/* _IOC_NR of the PWTPU_CMD_* */
+	u32 flags;			/* PWTPU_CMD_F_* */
 	struct pwtpu_prog *prog;
 	struct pwtpu_gang *gang;	/* EXEC with collectives */
 	u64 gang_scope;			/* its gang file's serial */
@@ -152,8 +170,9 @@ struct pwtpu_job {
 	u64 length;
 	u64 host_ptr;
 	/* Host copies: the host buffer's pages, pinned at submit. */
-	struct page **pages;
+	struct page **pages;		/* small_pages, or allocated */
 	unsigned long npages;
+	struct page *small_pages[PWTPU_JOB_PAGES];
 	bool wrote_host;		/* COPY_FROM_DEV ran: dirty the pages */
 	u64 submit_ns;
 	u64 start_ns;
@@ -161,11 +180,13 @@ struct pwtpu_job {
 	u64 end_ns;
 	int result;
 	struct io_uring_cmd *ioucmd;	/* uring path, else NULL */
+	bool polled;			/* its ring is IORING_SETUP_IOPOLL */
 	struct completion done;		/* ioctl path */
 };
 
 extern struct pwtpu_island pwtpu_isl;
 extern unsigned int pwtpu_watchdog_ms;
+extern unsigned int pwtpu_inline_us;
 extern const struct file_operations pwtpu_fops;
 
 /* pwtpu_sysfs.c */
@@ -200,12 +221,16 @@ int pwtpu_gang_create(struct pwtpu_ctx *ctx,
 int pwtpu_gang_scope(int fd, u64 *scope);
 
 /* pwtpu_job.c */
-struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
-				    const struct pwtpu_cmd *cmd);
+int pwtpu_job_prepare(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
+		      u32 cmd_op, const struct pwtpu_cmd *cmd);
+bool pwtpu_job_short(const struct pwtpu_job *job);
+struct pwtpu_job *pwtpu_job_to_heap(struct pwtpu_job *job);
+void pwtpu_job_release(struct pwtpu_job *job);
 void pwtpu_job_host_copy(struct pwtpu_job *job);
 void pwtpu_job_put(struct pwtpu_job *job);
 
 /* pwtpu_queue.c */
+bool pwtpu_queue_run_inline(struct pwtpu_job *job);
 void pwtpu_queue_submit(struct pwtpu_job *job);
 bool pwtpu_queue_unlink(struct pwtpu_job *job);
 int pwtpu_queue_start(struct pwtpu_dev *pdev);
@@ -216,6 +241,8 @@ long pwtpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
 /* pwtpu_uring.c */
 int pwtpu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags);
+int pwtpu_uring_iopoll(struct io_uring_cmd *ioucmd, struct io_comp_batch *iob,
+		       unsigned int poll_flags);
 void pwtpu_uring_complete(struct pwtpu_job *job);
 
 #endif /* PWTPU_H */

@@ -63,6 +63,21 @@ unsigned int pwtpu_watchdog_ms = 30000;
 module_param_cb(watchdog_ms, &watchdog_ms_ops, &pwtpu_watchdog_ms, 0644);
 MODULE_PARM_DESC(watchdog_ms, "a command still running this long past twice its modelled time is aborted with -ETIME (100-3600000, default 30000; writable)");
 
+static int inline_us_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 1000);
+}
+
+static const struct kernel_param_ops inline_us_ops = {
+	.set = inline_us_set,
+	.get = param_get_uint,
+};
+
+/* Read as each command is submitted: writable like watchdog_ms. */
+unsigned int pwtpu_inline_us = 20;
+module_param_cb(inline_us, &inline_us_ops, &pwtpu_inline_us, 0644);
+MODULE_PARM_DESC(inline_us, "a short command (modelled time at most this, little real work, no collectives) that finds its device idle runs in the submitter's context; 0 never (0-1000, default 20; writable)");
+
 static unsigned int max_inflight = 1024;
 module_param(max_inflight, uint, 0444);
 MODULE_PARM_DESC(max_inflight, "commands one open file may have queued or running; more are refused with -EBUSY (1-65536, default 1024)");
@@ -80,6 +95,7 @@ const struct file_operations pwtpu_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = pwtpu_mmap,
 	.uring_cmd = pwtpu_uring_cmd,
+	.uring_cmd_iopoll = pwtpu_uring_iopoll,
 	.llseek = noop_llseek,
 };
 

@@ -27,8 +27,8 @@ static int pwtpu_info(struct pwtpu_ctx *ctx, struct pwtpu_info __user *uarg)
 		.timing_mode = isl->timing,
 		.hbm_total = isl->hbm_bytes,
 		.hbm_used = atomic64_read(&pdev->hbm_used),
-		.cmds_completed = atomic64_read(&pdev->cmds_completed),
-		.busy_ns = atomic64_read(&pdev->busy_ns),
+		.cmds_completed = READ_ONCE(pdev->cmds_completed),
+		.busy_ns = READ_ONCE(pdev->busy_ns),
 		.max_bufs = PWTPU_MAX_BUFS,
 		.max_tensors = PWTPU_MAX_TENSORS,
 		.max_insns = PWTPU_MAX_INSNS,
@@ -49,30 +49,42 @@ static int pwtpu_info(struct pwtpu_ctx *ctx, struct pwtpu_info __user *uarg)
 static int pwtpu_cmd_sync(struct pwtpu_ctx *ctx, unsigned int op,
 			  struct pwtpu_cmd __user *uarg)
 {
-	struct pwtpu_job *job;
+	struct pwtpu_job job, *queued;
 	struct pwtpu_cmd cmd;
 	int ret;
 
 	if (copy_from_user(&cmd, uarg, sizeof(cmd)))
 		return -EFAULT;
-	job = pwtpu_job_prepare(ctx, op, &cmd);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
-
-	refcount_inc(&job->refs);	/* one for us, one for the device */
-	pwtpu_queue_submit(job);
-	if (wait_for_completion_killable(&job->done)) {
-		/* Not started: it never will be. Else the device ends it. */
-		if (pwtpu_queue_unlink(job))
-			pwtpu_job_put(job);
-		pwtpu_job_put(job);
-		return -EINTR;
+	ret = pwtpu_job_prepare(&job, ctx, op, &cmd);
+	if (ret)
+		return ret;
+	if (pwtpu_job_short(&job) && pwtpu_queue_run_inline(&job)) {
+		ret = job.result;
+		cmd.start_ns = job.start_ns;
+		cmd.end_ns = job.end_ns;
+		pwtpu_job_release(&job);
+		goto out;
 	}
 
-	ret = job->result;
-	cmd.start_ns = job->start_ns;
-	cmd.end_ns = job->end_ns;
-	pwtpu_job_put(job);
+	queued = pwtpu_job_to_heap(&job);
+	if (IS_ERR(queued)) {
+		pwtpu_job_release(&job);
+		return PTR_ERR(queued);
+	}
+	refcount_inc(&queued->refs);	/* one for us, one for the device */
+	pwtpu_queue_submit(queued);
+	if (wait_for_completion_killable(&queued->done)) {
+		/* Not started: it never will be. Else the device ends it. */
+		if (pwtpu_queue_unlink(queued))
+			pwtpu_job_put(queued);
+		pwtpu_job_put(queued);
+		return -EINTR;
+	}
+	ret = queued->result;
+	cmd.start_ns = queued->start_ns;
+	cmd.end_ns = queued->end_ns;
+	pwtpu_job_put(queued);
+out:
 	if (!ret && (put_user(cmd.start_ns, &uarg->start_ns) ||
 		     put_user(cmd.end_ns, &uarg->end_ns)))
 		ret = -EFAULT;

@@ -2,8 +2,10 @@
 /*
  * pwtpu_job.c - turn a struct pwtpu_cmd into a job: validate it, take
  * references on what it uses (for host copies, the host buffer's pages,
- * pinned). Shared by the io_uring and ioctl paths, so both accept and
- * reject exactly the same commands.
+ * pinned), and say whether it is short enough to run inline. Shared by
+ * the io_uring and ioctl paths, so both accept and reject exactly the
+ * same commands. A job is prepared on its submitter's stack and moved to
+ * the heap only to be queued.
  */
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -15,57 +17,85 @@
 #include <linux/uaccess.h>
 
 #include "pwtpu.h"
+#include "../firmware/pwfw_platform.h"
+
+/* Start @job, the caller's storage, for @ctx in the submitter's context. */
+static void pwtpu_job_init(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
+			   u32 nr, u32 flags)
+{
+	memset(job, 0, sizeof(*job));
+	INIT_LIST_HEAD(&job->node);
+	job->pdev = ctx->pdev;
+	job->ctx = ctx;
+	job->task = current;
+	job->nr = nr;
+	job->flags = flags;
+}
+
+/* Drop what a prepared @job holds; its storage is the caller's. */
+void pwtpu_job_release(struct pwtpu_job *job)
+{
+	u32 i;
+
+	if (job->npages)
+		/* The device wrote into them: COPY_FROM_DEV dirties them. */
+		unpin_user_pages_dirty_lock(job->pages, job->npages,
+					    job->wrote_host);
+	if (job->pages != job->small_pages)
+		kvfree(job->pages);
+	for (i = 0; i < job->nbos; i++)
+		pwtpu_bo_put(job->bos[i]);
+	if (job->prog)
+		pwtpu_prog_put(job->prog);
+	kfree(job->gang);
+	kvfree(job->scratch);
+}
+
+/* A queued job: the last reference frees it (see pwtpu_job_to_heap()). */
+void pwtpu_job_put(struct pwtpu_job *job)
+{
+	struct pwtpu_ctx *ctx = job->ctx;
+
+	if (!refcount_dec_and_test(&job->refs))
+		return;
+	pwtpu_job_release(job);
+	put_task_struct(job->task);
+	kfree(job);
+	atomic_dec(&ctx->jobs);
+	pwtpu_ctx_put(ctx);
+}
 
 /*
- * A job of @ctx, counted against the island's max_inflight for the file
- * (-EBUSY past it) and charged to the caller's memory cgroup.
+ * Move a prepared @job from its submitter's stack to the heap, to be
+ * queued: the one allocation a command makes, charged to the submitter,
+ * and only when it does not run inline. It is counted against the
+ * island's max_inflight for the file and holds the file's context (a
+ * killed ioctl caller's job outlives its file) and its submitter. An
+ * ERR_PTR (@job is then still the caller's to release): -EBUSY with
+ * max_inflight commands of the file queued or running, -ENOMEM.
  */
-static struct pwtpu_job *pwtpu_job_alloc(struct pwtpu_ctx *ctx, u32 nr)
+struct pwtpu_job *pwtpu_job_to_heap(struct pwtpu_job *job)
 {
-	struct pwtpu_job *job;
+	struct pwtpu_ctx *ctx = job->ctx;
+	struct pwtpu_job *heap;
 
 	if (atomic_inc_return(&ctx->jobs) > ctx->pdev->isl->max_inflight) {
 		atomic_dec(&ctx->jobs);
 		return ERR_PTR(-EBUSY);
 	}
-	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
-	if (!job) {
+	heap = kmemdup(job, sizeof(*job), GFP_KERNEL_ACCOUNT);
+	if (!heap) {
 		atomic_dec(&ctx->jobs);
 		return ERR_PTR(-ENOMEM);
 	}
-	INIT_LIST_HEAD(&job->node);
-	job->pdev = ctx->pdev;
+	INIT_LIST_HEAD(&heap->node);
+	init_completion(&heap->done);
+	refcount_set(&heap->refs, 1);
+	if (job->pages == job->small_pages)
+		heap->pages = heap->small_pages;
 	kref_get(&ctx->ref);
-	job->ctx = ctx;
-	job->task = get_task_struct(current);
-	job->nr = nr;
-	refcount_set(&job->refs, 1);
-	init_completion(&job->done);
-	return job;
-}
-
-void pwtpu_job_put(struct pwtpu_job *job)
-{
-	u32 i;
-
-	if (!refcount_dec_and_test(&job->refs))
-		return;
-	if (job->pages) {
-		/* The device wrote into them: COPY_FROM_DEV dirties them. */
-		unpin_user_pages_dirty_lock(job->pages, job->npages,
-					    job->wrote_host);
-		kvfree(job->pages);
-	}
-	for (i = 0; i < job->nbos; i++)
-		pwtpu_bo_put(job->bos[i]);
-	if (job->prog)
-		pwtpu_prog_put(job->prog);
-	put_task_struct(job->task);
-	atomic_dec(&job->ctx->jobs);
-	pwtpu_ctx_put(job->ctx);
-	kfree(job->gang);
-	kvfree(job->scratch);
-	kfree(job);
+	get_task_struct(heap->task);
+	return heap;
 }
 
 /* The gang of an EXEC, copied and checked now: the device runs it later. */
@@ -208,7 +238,7 @@ static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 			     const struct pwtpu_cmd *cmd)
 {
 	bool to_host = job->nr == _IOC_NR(PWTPU_CMD_COPY_FROM_DEV);
-	unsigned long first, pinned;
+	unsigned long first, npages;
 	struct pwtpu_bo *bo;
 	long ret;
 
@@ -229,43 +259,42 @@ static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 	job->host_ptr = cmd->host_ptr;
 
 	first = cmd->host_ptr & PAGE_MASK;
-	job->npages = DIV_ROUND_UP(offset_in_page(cmd->host_ptr) + cmd->length,
-				   PAGE_SIZE);
-	job->pages = kvmalloc_array(job->npages, sizeof(*job->pages),
-				    GFP_KERNEL_ACCOUNT);
+	npages = DIV_ROUND_UP(offset_in_page(cmd->host_ptr) + cmd->length,
+			      PAGE_SIZE);
+	if (npages <= ARRAY_SIZE(job->small_pages))
+		job->pages = job->small_pages;
+	else
+		job->pages = kvmalloc_array(npages, sizeof(*job->pages),
+					    GFP_KERNEL_ACCOUNT);
 	if (!job->pages)
 		return -ENOMEM;
-	for (pinned = 0; pinned < job->npages; pinned += ret) {
-		ret = pin_user_pages_fast(first + pinned * PAGE_SIZE,
-					  min(job->npages - pinned, 1UL << 16),
+	/* Only what was pinned is let go (release sees npages). */
+	for (; job->npages < npages; job->npages += ret) {
+		ret = pin_user_pages_fast(first + job->npages * PAGE_SIZE,
+					  min(npages - job->npages, 1UL << 16),
 					  to_host ? FOLL_WRITE : 0,
-					  job->pages + pinned);
+					  job->pages + job->npages);
 		if (ret <= 0)
-			break;
-	}
-	if (pinned < job->npages) {
-		/* Only what was pinned is let go (put sees npages). */
-		job->npages = pinned;
-		return ret < 0 ? (int)ret : -EFAULT;
+			return ret < 0 ? (int)ret : -EFAULT;
 	}
 	return 0;
 }
 
 /*
- * Returns a job holding one reference, or an ERR_PTR: -ENOTTY for an
- * unknown command, -EINVAL for malformed fields (and a malformed gang, a
- * gang_fd that is not a gang file, a peer file that is not a pwtpu
- * device), -ENOENT for a handle the file does not own, -ERANGE for a
- * buffer too small for its binding, -EBADF for a peer or gang fd that is
- * not open, -ENOMEM for a collective's scratch the submitter's cgroup
- * has no room for, -EFAULT for bad user memory (or what pinning a host
- * copy's pages said: -ENOMEM, -EINTR, -EHWPOISON), -EBUSY when the file
- * has max_inflight commands queued or running.
+ * Prepare @job, the caller's storage, for @cmd: 0 with @job holding its
+ * references (pwtpu_job_release() ends it; pwtpu_job_to_heap() moves
+ * it to be queued), or
+ * -ENOTTY for an unknown command, -EINVAL for malformed fields or flags
+ * (and a malformed gang, a gang_fd that is not a gang file, a peer file
+ * that is not a pwtpu device), -ENOENT for a handle the file does not
+ * own, -ERANGE for a buffer too small for its binding, -EBADF for a peer
+ * or gang fd that is not open, -ENOMEM for a collective's scratch the
+ * submitter's cgroup has no room for, -EFAULT for bad user memory (or
+ * what pinning a host copy's pages said: -ENOMEM, -EINTR, -EHWPOISON).
  */
-struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
-				    const struct pwtpu_cmd *cmd)
+int pwtpu_job_prepare(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
+		      u32 cmd_op, const struct pwtpu_cmd *cmd)
 {
-	struct pwtpu_job *job;
 	int ret;
 
 	switch (cmd_op) {
@@ -276,14 +305,12 @@ struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 	case PWTPU_CMD_COPY_PEER:
 		break;
 	default:
-		return ERR_PTR(-ENOTTY);
+		return -ENOTTY;
 	}
-	if (cmd->flags)
-		return ERR_PTR(-EINVAL);
+	if (cmd->flags & ~PWTPU_CMD_F_ALL)
+		return -EINVAL;
 
-	job = pwtpu_job_alloc(ctx, _IOC_NR(cmd_op));
-	if (IS_ERR(job))
-		return job;
+	pwtpu_job_init(job, ctx, _IOC_NR(cmd_op), cmd->flags);
 
 	switch (cmd_op) {
 	case PWTPU_CMD_NOP:
@@ -302,15 +329,50 @@ struct pwtpu_job *pwtpu_job_prepare(struct pwtpu_ctx *ctx, u32 cmd_op,
 		ret = pwtpu_job_copy_in(job, ctx, cmd);
 		break;
 	}
-	if (ret) {
-		pwtpu_job_put(job);
-		return ERR_PTR(ret);
-	}
-	return job;
+	if (ret)
+		pwtpu_job_release(job);
+	return ret;
 }
 
 /*
- * Run on the device thread: copy between HBM and the pinned host pages,
+ * Whether @job may run inline, in its submitter's context, should the
+ * device be idle (include/uapi/pwtpu.h, docs/driver.md): its whole run
+ * must be about as short as its dispatch, since it holds the submitter
+ * (and its ring) for that long. So: NOP; an EXEC whose real work fits
+ * one of the firmware's uninterrupted pieces and whose modelled time is
+ * at most inline_us (in modelled timing the submitter also spends that
+ * wait), never one with collectives, whose members wait for each other
+ * and may be later SQEs of the same submission; a host copy of at most
+ * PWTPU_INLINE_COPY_MAX bytes (its pages fit the job: no allocation)
+ * and inline_us modelled. Never a COPY_PEER, which waits for the
+ * island's links.
+ */
+bool pwtpu_job_short(const struct pwtpu_job *job)
+{
+	u64 limit = (u64)READ_ONCE(pwtpu_inline_us) * NSEC_PER_USEC;
+	const struct pwfw_prog *prog;
+
+	if (!limit || (job->flags & PWTPU_CMD_F_QUEUED))
+		return false;
+	switch (job->nr) {
+	case _IOC_NR(PWTPU_CMD_NOP):
+		return true;
+	case _IOC_NR(PWTPU_CMD_EXEC):
+		prog = &job->prog->fw;
+		return !job->gang && prog->work <= PWFW_FPU_CHUNK &&
+		       prog->modeled_ns <= limit;
+	case _IOC_NR(PWTPU_CMD_COPY_TO_DEV):
+	case _IOC_NR(PWTPU_CMD_COPY_FROM_DEV):
+		return job->length <= PWTPU_INLINE_COPY_MAX &&
+		       pwfw_model_copy_ns(&job->pdev->isl->spec,
+					  job->length) <= limit;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Run by the device: copy between HBM and the pinned host pages,
  * a page at a time, letting others run every 1 MiB.
  */
 void pwtpu_job_host_copy(struct pwtpu_job *job)

@@ -3,6 +3,9 @@
  * pwtpu_queue.c - each device's command queue and its kernel thread, the
  * device's "scalar core": it takes commands in submission order, runs
  * them with the firmware, spends the modelled time, and completes them.
+ * A short command that finds the device idle runs the same way in its
+ * submitter's context instead (pwtpu_queue_run_inline()): @busy, under
+ * the queue lock, makes sure one command runs at a time either way.
  */
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -15,33 +18,63 @@
 #include "pwtpu.h"
 #include "pwtpu_trace.h"
 
-void pwtpu_queue_submit(struct pwtpu_job *job)
+/* Number @job and stamp its submission. */
+static void pwtpu_job_stamp(struct pwtpu_job *job)
 {
 	struct pwtpu_dev *pdev = job->pdev;
 
 	job->id = atomic64_inc_return(&pdev->next_job_id);
 	job->submit_ns = ktime_get_ns();
 	trace_pwtpu_submit(pdev->index, job->id, job->nr);
+}
 
+/* Queue a heap @job for the device thread, waking it if it is idle. */
+void pwtpu_queue_submit(struct pwtpu_job *job)
+{
+	struct pwtpu_dev *pdev = job->pdev;
+	bool wake;
+
+	pwtpu_job_stamp(job);
 	spin_lock(&pdev->qlock);
 	list_add_tail(&job->node, &pdev->queue);
 	pdev->queued++;
+	/* A busy thread comes back for it; an inline runner wakes it. */
+	wake = !pdev->busy;
 	spin_unlock(&pdev->qlock);
-	wake_up(&pdev->qwait);
+	if (wake)
+		wake_up(&pdev->qwait);
 }
 
-static struct pwtpu_job *pwtpu_queue_pop(struct pwtpu_dev *pdev)
+/*
+ * The device thread's next job: with @done, the one it ran is finished
+ * and the device free again, before its completion is posted, so that
+ * its submitter's next short command finds the device idle; the next is
+ * taken only when no inline command runs.
+ */
+static struct pwtpu_job *pwtpu_queue_next(struct pwtpu_dev *pdev, bool done)
 {
-	struct pwtpu_job *job;
+	struct pwtpu_job *job = NULL;
 
 	spin_lock(&pdev->qlock);
-	job = list_first_entry_or_null(&pdev->queue, struct pwtpu_job, node);
-	if (job) {
-		list_del_init(&job->node);
-		pdev->queued--;
+	if (done)
+		pdev->busy = false;
+	if (!pdev->busy) {
+		job = list_first_entry_or_null(&pdev->queue, struct pwtpu_job,
+					       node);
+		if (job) {
+			list_del_init(&job->node);
+			pdev->queued--;
+			pdev->busy = true;
+		}
 	}
 	spin_unlock(&pdev->qlock);
 	return job;
+}
+
+/* Whether the thread has a job to take: queued, and the device free. */
+static bool pwtpu_queue_ready(struct pwtpu_dev *pdev)
+{
+	return READ_ONCE(pdev->queued) && !READ_ONCE(pdev->busy);
 }
 
 /*
@@ -231,7 +264,7 @@ static void pwtpu_job_execute(struct pwtpu_dev *pdev, struct pwtpu_job *job)
 		pwtpu_wait_until(job, job->start_ns + model_ns);
 	job->end_ns = ktime_get_ns();
 	if (job->result == -ECANCELED || job->result == -ETIME) {
-		atomic64_inc(&pdev->cmds_aborted);
+		WRITE_ONCE(pdev->cmds_aborted, pdev->cmds_aborted + 1);
 		if (job->result == -ETIME)
 			dev_warn_ratelimited(&pdev->dev,
 					     "command %llu (pid %d) aborted after %llu ms: watchdog_ms %u past twice its modelled %llu us\n",
@@ -241,13 +274,50 @@ static void pwtpu_job_execute(struct pwtpu_dev *pdev, struct pwtpu_job *job)
 					     pwtpu_job_model_ns(job) / NSEC_PER_USEC);
 	}
 
-	atomic64_add(job->end_ns - job->start_ns, &pdev->busy_ns);
-	atomic64_inc(&pdev->cmds_completed);
+	WRITE_ONCE(pdev->busy_ns, pdev->busy_ns + job->end_ns - job->start_ns);
+	WRITE_ONCE(pdev->cmds_completed, pdev->cmds_completed + 1);
 complete:
 	trace_pwtpu_complete(pdev->index, job->id, job->nr, job->result,
 			     job->start_ns - job->submit_ns,
 			     job->end_ns - job->start_ns);
+}
 
+/*
+ * Run @job at once in its submitter's context if the device is idle:
+ * nothing queued (so order is kept) and nothing running. True when it
+ * ran: its result and times are in it, and it is the caller's to end.
+ * False when the device is busy: it is to be queued.
+ */
+bool pwtpu_queue_run_inline(struct pwtpu_job *job)
+{
+	struct pwtpu_dev *pdev = job->pdev;
+	bool wake;
+
+	spin_lock(&pdev->qlock);
+	if (pdev->queued || pdev->busy) {
+		spin_unlock(&pdev->qlock);
+		return false;
+	}
+	pdev->busy = true;
+	spin_unlock(&pdev->qlock);
+
+	pwtpu_job_stamp(job);
+	pwtpu_job_execute(pdev, job);
+	WRITE_ONCE(pdev->cmds_inline, pdev->cmds_inline + 1);
+
+	spin_lock(&pdev->qlock);
+	pdev->busy = false;
+	wake = pdev->queued;
+	spin_unlock(&pdev->qlock);
+	/* What was queued meanwhile waited for us: the thread's turn. */
+	if (wake)
+		wake_up(&pdev->qwait);
+	return true;
+}
+
+/* A queued @job ran: hand its end to whoever waits for it. */
+static void pwtpu_job_complete(struct pwtpu_job *job)
+{
 	if (job->ioucmd) {
 		pwtpu_uring_complete(job);
 	} else {
@@ -262,7 +332,7 @@ static bool pwtpu_queue_poll(struct pwtpu_dev *pdev)
 	u64 end = ktime_get_ns() + (u64)pdev->isl->poll_us * NSEC_PER_USEC;
 
 	while (ktime_get_ns() < end && !need_resched()) {
-		if (READ_ONCE(pdev->queued))
+		if (pwtpu_queue_ready(pdev))
 			return true;
 		cpu_relax();
 	}
@@ -272,22 +342,28 @@ static bool pwtpu_queue_poll(struct pwtpu_dev *pdev)
 static int pwtpu_queue_thread(void *data)
 {
 	struct pwtpu_dev *pdev = data;
-	struct pwtpu_job *job;
+	struct pwtpu_job *job, *next;
 
 	for (;;) {
-		job = pwtpu_queue_pop(pdev);
-		if (job) {
+		job = pwtpu_queue_next(pdev, false);
+		while (job) {
 			pwtpu_job_execute(pdev, job);
+			next = pwtpu_queue_next(pdev, true);
+			pwtpu_job_complete(job);
 			cond_resched();
-			continue;
+			job = next;
 		}
-		/* Stop only with an empty queue: every command gets an end. */
+		/*
+		 * Stop only with an empty queue: every command gets an end.
+		 * No inline command runs then: the module is unloaded only
+		 * once every file is closed.
+		 */
 		if (kthread_should_stop())
 			break;
 		if (pdev->isl->poll_us && pwtpu_queue_poll(pdev))
 			continue;
 		wait_event_interruptible(pdev->qwait,
-					 READ_ONCE(pdev->queued) ||
+					 pwtpu_queue_ready(pdev) ||
 					 kthread_should_stop());
 	}
 	return 0;

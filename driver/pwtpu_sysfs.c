@@ -26,10 +26,11 @@ PWTPU_ATTR_U64(index, pdev->index);
 PWTPU_ATTR_U64(island, pdev->isl->island);
 PWTPU_ATTR_U64(hbm_total, pdev->isl->hbm_bytes);
 PWTPU_ATTR_U64(hbm_used, atomic64_read(&pdev->hbm_used));
-PWTPU_ATTR_U64(cmds_completed, atomic64_read(&pdev->cmds_completed));
+PWTPU_ATTR_U64(cmds_completed, READ_ONCE(pdev->cmds_completed));
 PWTPU_ATTR_U64(cmds_cancelled, atomic64_read(&pdev->cmds_cancelled));
-PWTPU_ATTR_U64(cmds_aborted, atomic64_read(&pdev->cmds_aborted));
-PWTPU_ATTR_U64(busy_ns, atomic64_read(&pdev->busy_ns));
+PWTPU_ATTR_U64(cmds_aborted, READ_ONCE(pdev->cmds_aborted));
+PWTPU_ATTR_U64(cmds_inline, READ_ONCE(pdev->cmds_inline));
+PWTPU_ATTR_U64(busy_ns, READ_ONCE(pdev->busy_ns));
 PWTPU_ATTR_U64(queue_depth, READ_ONCE(pdev->queued));
 
 static ssize_t mesh_shape_show(struct device *dev,
@@ -111,6 +112,7 @@ static struct attribute *pwtpu_dev_attrs[] = {
 	&dev_attr_cmds_completed.attr,
 	&dev_attr_cmds_cancelled.attr,
 	&dev_attr_cmds_aborted.attr,
+	&dev_attr_cmds_inline.attr,
 	&dev_attr_busy_ns.attr,
 	&dev_attr_queue_depth.attr,
 	&dev_attr_spec.attr,

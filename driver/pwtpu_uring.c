@@ -3,15 +3,20 @@
  * pwtpu_uring.c - device commands as IORING_OP_URING_CMD, the fast path.
  *
  * The 80-byte command lives in the shared SQ ring, so it is copied before
- * anything looks at it. A valid command is queued and the SQE answered
- * with -EIOCBQUEUED, in submission order (nothing is reissued from io-wq
- * out of order): the one wait here is a host copy's pinning of its pages,
- * which blocks the submitting ring while a page is faulted in, and for as
- * long as a page never comes (its own memory: an unserved userfaultfd, a
- * hung FUSE server) until the submitter is killed. The device thread
- * completes commands through task work. Every queued command ends: the device
- * runs a bounded program and always completes (6.1 has no uring_cmd
- * cancellation to rely on).
+ * anything looks at it. A short command that finds the device idle runs
+ * inline, in the issue of its SQE, and is completed there (as ublk
+ * completes a command inside ->uring_cmd): no allocation, no thread
+ * woken. Any other valid command is moved to the heap, queued, and the
+ * SQE answered with -EIOCBQUEUED, in submission order (nothing is
+ * reissued from io-wq out of order): the one wait here is a host copy's
+ * pinning of its pages, which blocks the submitting ring while a page is
+ * faulted in, and for as long as a page never comes (its own memory: an
+ * unserved userfaultfd, a hung FUSE server) until the submitter is
+ * killed. The device thread completes a queued command through task
+ * work, or, on an IOPOLL ring, directly: io_uring_cmd_done() then only
+ * marks it done for the submitter's poll to reap. Every queued command
+ * ends: the device runs a bounded program and always completes (6.1 has
+ * no uring_cmd cancellation to rely on).
  */
 #include <linux/fs.h>
 
@@ -48,16 +53,36 @@ static void pwtpu_uring_task_cb(struct io_uring_cmd *ioucmd,
 	io_uring_cmd_done(ioucmd, res, times, issue_flags);
 }
 
+/* From the device thread. */
 void pwtpu_uring_complete(struct pwtpu_job *job)
 {
-	io_uring_cmd_complete_in_task(job->ioucmd, pwtpu_uring_task_cb);
+	/* A polled ring's done only marks the request for its poller. */
+	if (job->polled)
+		pwtpu_uring_task_cb(job->ioucmd, IO_URING_F_UNLOCKED);
+	else
+		io_uring_cmd_complete_in_task(job->ioucmd,
+					      pwtpu_uring_task_cb);
+}
+
+/*
+ * IOPOLL: io_uring spins on the request's own completion flag, which the
+ * device thread or the inline path sets; there is no completion queue of
+ * the device's to reap here.
+ */
+int pwtpu_uring_iopoll(struct io_uring_cmd *ioucmd, struct io_comp_batch *iob,
+		       unsigned int poll_flags)
+{
+	cpu_relax();
+	return 0;
 }
 
 int pwtpu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 {
 	struct pwtpu_ctx *ctx = ioucmd->file->private_data;
-	struct pwtpu_job *job;
+	struct pwtpu_job job, *queued;
 	struct pwtpu_cmd cmd;
+	u64 times;
+	int ret;
 
 	BUILD_BUG_ON(sizeof(struct pwtpu_cmd) != 80);
 	if (_IOC_TYPE(ioucmd->cmd_op) != PWTPU_IOC_MAGIC)
@@ -73,11 +98,24 @@ int pwtpu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 		return -EINVAL;
 	memcpy(&cmd, pwtpu_uring_cmd_area(ioucmd), sizeof(cmd));
 
-	job = pwtpu_job_prepare(ctx, ioucmd->cmd_op, &cmd);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
-	job->ioucmd = ioucmd;
-	pwtpu_pdu(ioucmd)->job = job;
-	pwtpu_queue_submit(job);
+	ret = pwtpu_job_prepare(&job, ctx, ioucmd->cmd_op, &cmd);
+	if (ret)
+		return ret;
+	if (pwtpu_job_short(&job) && pwtpu_queue_run_inline(&job)) {
+		ret = job.result;
+		times = pwtpu_cqe_times(&job);
+		pwtpu_job_release(&job);
+		io_uring_cmd_done(ioucmd, ret, times, issue_flags);
+		return -EIOCBQUEUED;
+	}
+	queued = pwtpu_job_to_heap(&job);
+	if (IS_ERR(queued)) {
+		pwtpu_job_release(&job);
+		return PTR_ERR(queued);
+	}
+	queued->ioucmd = ioucmd;
+	queued->polled = issue_flags & IO_URING_F_IOPOLL;
+	pwtpu_pdu(ioucmd)->job = queued;
+	pwtpu_queue_submit(queued);
 	return -EIOCBQUEUED;
 }

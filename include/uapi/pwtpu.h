@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define PWTPU_UAPI_VERSION	2
+#define PWTPU_UAPI_VERSION	3
 #define PWTPU_IOC_MAGIC		0xE7
 
 /* Mesh and tensor rank limits. */
@@ -171,7 +171,7 @@ struct pwtpu_prog_load {
  * struct pwtpu_cmd - a device command, 80 bytes: the whole command area
  * of a 128-byte SQE, and the argument of the synchronous ioctl path.
  * Fields a command does not use must be zero.
- * @flags: zero.
+ * @flags: PWTPU_CMD_F_* bits, or zero.
  * @handle: EXEC: program handle; COPY_*: buffer object handle (the source
  *	of COPY_PEER).
  * @nbufs: EXEC: number of buffer handles at @bufs_ptr; must equal the
@@ -315,7 +315,23 @@ struct pwtpu_gang_create {
  * to exit (or was killed) is not run, and a running one stops at its next
  * safe point: either completes with -ECANCELED. A command still running
  * the module's watchdog_ms past twice its modelled time stops with -ETIME.
+ *
+ * Inline execution: a short command (a NOP; an EXEC without collectives
+ * whose real work fits one of the firmware's uninterrupted pieces and
+ * whose modelled time is at most the module's inline_us; a host copy of
+ * at most PWTPU_INLINE_COPY_MAX bytes and inline_us of modelled time)
+ * that reaches an idle device (nothing queued, nothing running) runs at
+ * once in the submitting context, the ioctl or io_uring's issue of the
+ * SQE, and is complete when that returns; every other command is queued
+ * for the device's thread. Order is the same either way. An SQE's issue
+ * then lasts as long as the command: PWTPU_CMD_F_QUEUED asks for the
+ * device thread always. On a ring set up with IORING_SETUP_IOPOLL a
+ * queued command is completed by the device thread without task work
+ * or a wake-up of the submitter, which finds it by polling.
  */
+#define PWTPU_CMD_F_QUEUED	(1U << 0)	/* never inline */
+#define PWTPU_CMD_F_ALL		PWTPU_CMD_F_QUEUED
+#define PWTPU_INLINE_COPY_MAX	65536
 #define PWTPU_CMD_NOP		_IOWR(PWTPU_IOC_MAGIC, 0x10, struct pwtpu_cmd)
 #define PWTPU_CMD_EXEC		_IOWR(PWTPU_IOC_MAGIC, 0x11, struct pwtpu_cmd)
 #define PWTPU_CMD_COPY_TO_DEV	_IOWR(PWTPU_IOC_MAGIC, 0x12, struct pwtpu_cmd)

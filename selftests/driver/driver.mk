@@ -1,6 +1,6 @@
 # Driver selftests: kselftest-harness binaries run inside the testbed guest
 # with pwtpu.ko loaded (selftests/driver/run-in-guest.sh runs them all).
-DRV_TEST_NAMES := info bo prog exec uring badinput isolation race \
+DRV_TEST_NAMES := info bo prog exec uring badinput isolation race inline \
 	mesh coll gang queue charge abort
 DRV_TEST_DIR := $(BUILD)/selftests/driver
 DRV_TEST_BINS := $(patsubst %,$(DRV_TEST_DIR)/test_%,$(DRV_TEST_NAMES))

@@ -3,7 +3,9 @@
  * drv_common.c - device-under-test plumbing shared by the driver selftests.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -303,4 +305,20 @@ int drv_load_add(int fd, uint32_t n, uint32_t *prog)
 	drv_tensor(&dp, PWTPU_DT_F32, 0, 8 * n, 1, n);
 	drv_binary(&dp, PWTPU_OP_ADD, 2, 0, 1);
 	return drv_prog_load(fd, &dp, prog, NULL, NULL, 0);
+}
+
+int drv_param_write(const char *name, unsigned int v)
+{
+	char path[128], buf[16];
+	int fd, n, ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/module/pwtpu/parameters/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%u", v);
+	if (write(fd, buf, (size_t)n) != n)
+		ret = -errno;
+	close(fd);
+	return ret;
 }

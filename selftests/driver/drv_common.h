@@ -108,6 +108,9 @@ int drv_load_add(int fd, uint32_t n, uint32_t *prog);
 uint64_t drv_wait_hbm(unsigned int index, uint64_t want,
 		      unsigned int timeout_ms);
 
+/* Write @v to the writable module parameter @name: 0 or -errno. */
+int drv_param_write(const char *name, unsigned int v);
+
 uint64_t drv_now_ns(void);
 void drv_sleep_ms(unsigned int ms);
 

@@ -6,9 +6,7 @@
  * device then serves others at once, not after the work would have ended.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -16,7 +14,7 @@
 
 #include "drv_common.h"
 
-#define WATCHDOG "/sys/module/pwtpu/parameters/watchdog_ms"
+#define WATCHDOG "watchdog_ms"
 
 static uint64_t aborted(const struct drv *d)
 {
@@ -24,20 +22,6 @@ static uint64_t aborted(const struct drv *d)
 
 	pwtpu_sysfs_u64(d->index, "cmds_aborted", &n);
 	return n;
-}
-
-static int write_param(const char *path, unsigned int v)
-{
-	char buf[16];
-	int fd = open(path, O_WRONLY), n, ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = snprintf(buf, sizeof(buf), "%u", v);
-	if (write(fd, buf, (size_t)n) != n)
-		ret = -errno;
-	close(fd);
-	return ret;
 }
 
 FIXTURE(abort) {
@@ -59,7 +43,7 @@ FIXTURE_TEARDOWN(abort)
 		kill(self->child, SIGKILL);
 		waitpid(self->child, NULL, 0);
 	}
-	write_param(WATCHDOG, (unsigned int)self->watchdog);
+	drv_param_write(WATCHDOG, (unsigned int)self->watchdog);
 	drv_teardown(&self->d);
 }
 
@@ -122,7 +106,7 @@ TEST_F_TIMEOUT(abort, the_watchdog_stops_work_far_past_its_model, 120)
 	ASSERT_GT(10000000000ull, out.modeled_ns);
 	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, 12 * n * n, &bo));
 
-	ASSERT_EQ(0, write_param(WATCHDOG, 500));
+	ASSERT_EQ(0, drv_param_write(WATCHDOG, 500));
 	start = drv_now_ns();
 	EXPECT_EQ(-ETIME, pwtpu_exec_sync(self->d.fd, prog, &bo.handle, 1));
 	took = (drv_now_ns() - start) / 1000000;
@@ -135,9 +119,9 @@ TEST_F_TIMEOUT(abort, the_watchdog_stops_work_far_past_its_model, 120)
 /* watchdog_ms takes only 100..3600000 ms, at load and when written. */
 TEST_F(abort, watchdog_ms_out_of_range_is_refused)
 {
-	EXPECT_EQ(-EINVAL, write_param(WATCHDOG, 99));
-	EXPECT_EQ(-EINVAL, write_param(WATCHDOG, 3600001));
-	EXPECT_EQ(0, write_param(WATCHDOG, (unsigned int)self->watchdog));
+	EXPECT_EQ(-EINVAL, drv_param_write(WATCHDOG, 99));
+	EXPECT_EQ(-EINVAL, drv_param_write(WATCHDOG, 3600001));
+	EXPECT_EQ(0, drv_param_write(WATCHDOG, (unsigned int)self->watchdog));
 }
 
 TEST_HARNESS_MAIN

@@ -269,7 +269,7 @@ TEST_F(cmd, reserved_and_flags)
 				cmd.length = sizeof(host);
 			}
 			switch (field) {
-			case 0: cmd.flags = 1; break;
+			case 0: cmd.flags = ~PWTPU_CMD_F_ALL; break;
 			case 1: cmd.peer_handle = 1; break;
 			case 2: cmd.peer_offset = 1; break;
 			/* A field only another command uses. */

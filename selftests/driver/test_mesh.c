@@ -362,8 +362,8 @@ TEST_F(mesh, copy_peer_errors)
 	copy_cmd(&cmd, sh, 0, dfd, dh, UINT64_MAX - 7, 16);
 	EXPECT_COPY(-EINVAL, "destination offset wraps");
 	copy_cmd(&cmd, sh, 0, dfd, dh, 0, 16);
-	cmd.flags = 1;
-	EXPECT_COPY(-EINVAL, "flags");
+	cmd.flags = ~PWTPU_CMD_F_ALL;
+	EXPECT_COPY(-EINVAL, "unknown flags");
 	copy_cmd(&cmd, sh, 0, dfd, dh, 0, 16);
 	cmd.bufs_ptr = (uintptr_t)&sh;
 	EXPECT_COPY(-EINVAL, "bufs_ptr");

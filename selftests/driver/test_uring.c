@@ -202,7 +202,7 @@ TEST_F(uring, reserved_fields)
 	for (field = 0; field < 4; field++) {
 		memset(&cmd, 0, sizeof(cmd));
 		switch (field) {
-		case 0: cmd.flags = 1; break;
+		case 0: cmd.flags = ~PWTPU_CMD_F_ALL; break;
 		case 1: cmd.peer_handle = 1; break;
 		case 2: cmd.gang_ptr = 1; break;
 		case 3: cmd.peer_offset = 1ull << 63; break;
