@@ -162,8 +162,7 @@ struct pwtpu_job {
 	struct pwtpu_gang *gang;	/* EXEC with collectives */
 	u64 gang_scope;			/* its gang file's serial */
 	void *scratch;			/* its collectives', charged at submit */
-	struct pwtpu_bo *bos[PWTPU_MAX_BUFS];
-	u32 nbos;
+	u32 nbos;			/* of @bos */
 	struct pwtpu_dev *peer;		/* COPY_PEER: destination device */
 	u64 offset;
 	u64 peer_offset;
@@ -172,7 +171,6 @@ struct pwtpu_job {
 	/* Host copies: the host buffer's pages, pinned at submit. */
 	struct page **pages;		/* small_pages, or allocated */
 	unsigned long npages;
-	struct page *small_pages[PWTPU_JOB_PAGES];
 	bool wrote_host;		/* COPY_FROM_DEV ran: dirty the pages */
 	u64 submit_ns;
 	u64 start_ns;
@@ -181,7 +179,10 @@ struct pwtpu_job {
 	int result;
 	struct io_uring_cmd *ioucmd;	/* uring path, else NULL */
 	bool polled;			/* its ring is IORING_SETUP_IOPOLL */
-	struct completion done;		/* ioctl path */
+	/* Not cleared when a job is prepared: valid as far as said. */
+	struct pwtpu_bo *bos[PWTPU_MAX_BUFS];	/* up to @nbos */
+	struct page *small_pages[PWTPU_JOB_PAGES];	/* up to @npages */
+	struct completion done;		/* ioctl path, once queued */
 };
 
 extern struct pwtpu_island pwtpu_isl;

@@ -19,11 +19,14 @@
 #include "pwtpu.h"
 #include "../firmware/pwfw_platform.h"
 
-/* Start @job, the caller's storage, for @ctx in the submitter's context. */
+/*
+ * Start @job, the caller's storage, for @ctx in the submitter's context:
+ * what follows @bos is left as it is (half the job, on every command).
+ */
 static void pwtpu_job_init(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 			   u32 nr, u32 flags)
 {
-	memset(job, 0, sizeof(*job));
+	memset(job, 0, offsetof(struct pwtpu_job, bos));
 	INIT_LIST_HEAD(&job->node);
 	job->pdev = ctx->pdev;
 	job->ctx = ctx;
@@ -41,14 +44,16 @@ void pwtpu_job_release(struct pwtpu_job *job)
 		/* The device wrote into them: COPY_FROM_DEV dirties them. */
 		unpin_user_pages_dirty_lock(job->pages, job->npages,
 					    job->wrote_host);
-	if (job->pages != job->small_pages)
+	/* Tested first: most commands have none of these, and free fast. */
+	if (job->pages && job->pages != job->small_pages)
 		kvfree(job->pages);
 	for (i = 0; i < job->nbos; i++)
 		pwtpu_bo_put(job->bos[i]);
 	if (job->prog)
 		pwtpu_prog_put(job->prog);
 	kfree(job->gang);
-	kvfree(job->scratch);
+	if (job->scratch)
+		kvfree(job->scratch);
 }
 
 /* A queued job: the last reference frees it (see pwtpu_job_to_heap()). */

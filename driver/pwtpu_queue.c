@@ -244,12 +244,14 @@ static u64 pwtpu_job_run(struct pwtpu_job *job, bool compute)
 	}
 }
 
-static void pwtpu_job_execute(struct pwtpu_dev *pdev, struct pwtpu_job *job)
+/* Run @job, which the device starts at @start_ns. */
+static void pwtpu_job_execute(struct pwtpu_dev *pdev, struct pwtpu_job *job,
+			      u64 start_ns)
 {
 	u32 mode = pdev->isl->timing;
 	u64 model_ns;
 
-	job->start_ns = ktime_get_ns();
+	job->start_ns = start_ns;
 	job->deadline_ns = job->start_ns + 2 * pwtpu_job_model_ns(job) +
 			   (u64)READ_ONCE(pwtpu_watchdog_ms) * NSEC_PER_MSEC;
 	if (pwtpu_job_orphaned(job)) {
@@ -301,8 +303,9 @@ bool pwtpu_queue_run_inline(struct pwtpu_job *job)
 	pdev->busy = true;
 	spin_unlock(&pdev->qlock);
 
+	/* Submitted and started at once: one clock read. */
 	pwtpu_job_stamp(job);
-	pwtpu_job_execute(pdev, job);
+	pwtpu_job_execute(pdev, job, job->submit_ns);
 	WRITE_ONCE(pdev->cmds_inline, pdev->cmds_inline + 1);
 
 	spin_lock(&pdev->qlock);
@@ -347,7 +350,7 @@ static int pwtpu_queue_thread(void *data)
 	for (;;) {
 		job = pwtpu_queue_next(pdev, false);
 		while (job) {
-			pwtpu_job_execute(pdev, job);
+			pwtpu_job_execute(pdev, job, ktime_get_ns());
 			next = pwtpu_queue_next(pdev, true);
 			pwtpu_job_complete(job);
 			cond_resched();

@@ -385,16 +385,18 @@ int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 	      u32 nbufs, struct pwfw_exec_env *env)
 {
 	struct pwfw_x_loop loops[PWTPU_MAX_LOOP_DEPTH], *top;
-	struct pwfw_x x = {
-		.prog = prog,
-		.bufs = bufs,
-		.env = env,
-		.compute = !env || env->compute,
-	};
+	struct pwfw_x x;
 	const struct pwtpu_insn *in;
 	u32 pc = 0, depth = 0, i;
 	int ret;
 
+	/* Not x = { ... }: that would clear x.grp, set only for collectives. */
+	x.prog = prog;
+	x.bufs = bufs;
+	x.env = env;
+	x.compute = !env || env->compute;
+	x.seq = 0;
+	x.insns = 0;
 	if (env) {
 		env->link_ns = 0;
 		env->stopped = 0;
