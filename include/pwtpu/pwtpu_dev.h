@@ -121,6 +121,46 @@ int pwtpu_ring_init(struct io_uring *ring, unsigned int entries,
 		    unsigned int extra_flags);
 
 /*
+ * A ring for one thread, set up for the fast path: pwtpu_ring_init()
+ * with @extra_flags and, unless they ask for SQPOLL (which has its own
+ * thread), IORING_SETUP_SINGLE_ISSUER and, without IOPOLL,
+ * DEFER_TASKRUN (completions' task work runs only when this thread
+ * enters the ring: no IPI, no interruption) and COOP_TASKRUN. The
+ * device files @fds[0..@nfds) become fixed files 0..@nfds-1 (see
+ * pwtpu_prep_uring_cmd_fixed()) and the ring's own fd is registered, so
+ * that neither is looked up per call. Only the calling thread may enter
+ * the ring (others get -EEXIST). With IORING_SETUP_R_DISABLED in
+ * @extra_flags the ring belongs to no thread yet: the one that will use
+ * it calls pwtpu_ring_enable() first. 0 or -errno, the ring torn down.
+ */
+int pwtpu_ring_init_owned(struct io_uring *ring, unsigned int entries,
+			  unsigned int extra_flags, const int *fds,
+			  unsigned int nfds);
+
+/*
+ * Make a ring set up with IORING_SETUP_R_DISABLED the calling thread's:
+ * enable it and register its fd for this thread. 0 or -errno.
+ */
+int pwtpu_ring_enable(struct io_uring *ring);
+
+/* pwtpu_prep_uring_cmd() for fixed file @index of the ring. */
+static inline void pwtpu_prep_uring_cmd_fixed(struct io_uring_sqe *sqe,
+					      unsigned int index,
+					      uint32_t cmd_op,
+					      const struct pwtpu_cmd *cmd)
+{
+	pwtpu_prep_uring_cmd(sqe, (int)index, cmd_op, cmd);
+	sqe->flags |= IOSQE_FIXED_FILE;
+}
+
+/*
+ * Run the task work of completions on a DEFER_TASKRUN ring so that its
+ * CQEs can be peeked: a system call there, nothing elsewhere. 0 or
+ * -errno.
+ */
+int pwtpu_ring_get_events(struct io_uring *ring);
+
+/*
  * Submit one command on @ring and wait for its completion: returns
  * cqe->res (0 or -errno) and stores cqe->big_cqe[0] in *@extra (may be
  * NULL). A failure of io_uring itself is returned as its -errno as well.

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wdev.c - a worker's devices for PLAN commands: open, submit through one
- * io_uring, reap without blocking.
+ * io_uring, reap without blocking. The ring is set up for the fast path
+ * (pwtpu_ring_init_owned(): the devices as fixed files, single issuer,
+ * deferred task work) and belongs to the thread that first submits to
+ * it: the worker's loop, which may not be the thread that opened it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,7 +46,8 @@ int pw_wdev_open(struct pw_wdev *w, unsigned int ndev)
 		ret = w->gang_fd;
 		goto err;
 	}
-	ret = pwtpu_ring_init(&w->ring, PW_WDEV_RING, 0);
+	ret = pwtpu_ring_init_owned(&w->ring, PW_WDEV_RING,
+				    IORING_SETUP_R_DISABLED, w->fd, w->ndev);
 	if (ret)
 		goto err;
 	w->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -90,7 +94,7 @@ static int queue_cmd(struct pw_wdev *w, unsigned int dev, uint32_t op,
 	if (!sqe)
 		return -EBUSY;
 	/* The driver copies the command (and the BO list) at submission. */
-	pwtpu_prep_uring_cmd(sqe, w->fd[dev], op, cmd);
+	pwtpu_prep_uring_cmd_fixed(sqe, dev, op, cmd);
 	io_uring_sqe_set_data64(sqe, tag);
 	w->inflight++;
 	return 0;
@@ -139,8 +143,15 @@ int pw_wdev_reserve(struct pw_wdev *w, unsigned int n)
 
 int pw_wdev_flush(struct pw_wdev *w)
 {
-	int ret = io_uring_submit(&w->ring);
+	int ret;
 
+	if (!w->owned) {
+		/* The first submitter owns the ring (see the top). */
+		if (pwtpu_ring_enable(&w->ring))
+			return -EIO;
+		w->owned = true;
+	}
+	ret = io_uring_submit(&w->ring);
 	return ret < 0 ? -EIO : ret;
 }
 
@@ -154,6 +165,9 @@ int pw_wdev_reap(struct pw_wdev *w, struct pw_wdev_done *done,
 	/* Clear the eventfd first: a completion after this signals again. */
 	if (read(w->efd, &val, sizeof(val)) < 0 && errno != EAGAIN)
 		return -errno;
+	/* Deferred task work: the completions are posted when we ask. */
+	if (w->inflight && pwtpu_ring_get_events(&w->ring) < 0)
+		return -EIO;
 	io_uring_for_each_cqe(&w->ring, head, cqe) {
 		if (n == max)
 			break;

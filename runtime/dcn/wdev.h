@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * wdev.h - a worker's devices for PLAN commands (runtime/dcn/wdev.c):
- * every device of the island open, one io_uring (SQE128 + CQE32) with an
+ * every device of the island open, one io_uring (SQE128 + CQE32, the
+ * devices as fixed files, single issuer with deferred task work) with an
  * eventfd the worker's loop polls next to its transport.
  *
  * Programs and buffers come from the worker's object store
@@ -10,6 +11,7 @@
 #ifndef PW_RUNTIME_DCN_WDEV_H
 #define PW_RUNTIME_DCN_WDEV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <liburing.h>
@@ -24,6 +26,7 @@
  * @gang_fd: the gang file every gang of this worker meets in: no other
  *	process can join them.
  * @inflight: commands on the ring.
+ * @owned: the ring is enabled for the thread that first submitted.
  */
 struct pw_wdev {
 	unsigned int ndev;
@@ -32,6 +35,7 @@ struct pw_wdev {
 	struct io_uring ring;
 	int efd;
 	unsigned int inflight;
+	bool owned;
 };
 
 /* A finished command: its tag and what the device said. */
