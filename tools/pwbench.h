@@ -23,6 +23,9 @@ struct pwbench_summary {
 /* Summarise @n samples; sorts a copy, @v is left as it was. */
 int pwbench_summarize(const uint64_t *v, size_t n, struct pwbench_summary *s);
 
+/* "N CPUs, clocksource X": what a table's numbers were measured on. */
+void pwbench_machine(char *buf, size_t len);
+
 /* `pwbench dispatch ...`: argv[0] is "dispatch". */
 int pwbench_dispatch_main(int argc, char **argv);
 /* `pwbench dispatch --dcn ...`: over the DCN (pwbench_dcn.c). */

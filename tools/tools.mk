@@ -2,6 +2,7 @@
 # the demo's program), pwbench (micro-benchmarks) and pwtrace (trace to
 # Perfetto JSON).
 PWBENCH_SRCS := tools/pwbench.c tools/pwbench_dispatch.c tools/pwbench_stats.c \
+	tools/pwbench_machine.c \
 	tools/pwbench_collective.c tools/pwbench_dcn.c tools/pwbench_dcn_tput.c tools/pwbench_echo.c \
 	tools/pwbench_host_data.c \
 	tools/pwbench_paper.c \
