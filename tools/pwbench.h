@@ -39,6 +39,9 @@ struct pw_transport;
 struct sockaddr_in;
 int pwbench_echo_rtt(struct pw_transport *t, const struct sockaddr_in *to,
 		     unsigned int n, uint64_t *rtt, unsigned int *lost);
+/* The same with a plain blocking socket of its own: the network's floor. */
+int pwbench_echo_rtt_blocking(const struct sockaddr_in *to, unsigned int n,
+			      uint64_t *rtt, unsigned int *lost);
 /* `pwbench echo --serve IP:PORT`: the other end. */
 int pwbench_echo_main(int argc, char **argv);
 /* pwbench_dcn_tput.c: Figure 5 across hosts, through pathwaysd. */

@@ -50,6 +50,7 @@ struct dcn_opts {
 	struct sockaddr_in controller;
 	struct sockaddr_in addr;
 	struct sockaddr_in echo;
+	struct sockaddr_in echo_blocking;
 	const char *dpdk_if;
 	const char *csv;
 	unsigned int host;
@@ -87,6 +88,32 @@ struct dcn_samples {
 	uint64_t *v[DCN_NPARTS];
 };
 
+/*
+ * The floors: datagram round trips to an echo on the worker's host, from
+ * the transport to the transport's echo, from the transport to a
+ * blocking echo, and between blocking sockets (the network's own). The
+ * differences are what each end's transport costs.
+ */
+enum { ECHO_T, ECHO_TB, ECHO_B, ECHO_NKINDS };
+
+static const char *const echo_name[ECHO_NKINDS] = {
+	[ECHO_T] = "transport to transport",
+	[ECHO_TB] = "transport to blocking",
+	[ECHO_B] = "blocking sockets",
+};
+
+static const char *const echo_key[ECHO_NKINDS] = {
+	[ECHO_T] = "echo",
+	[ECHO_TB] = "echo_to_blocking",
+	[ECHO_B] = "echo_blocking",
+};
+
+struct echo_samples {
+	uint64_t *v;
+	unsigned int n;
+	unsigned int lost;
+};
+
 static void dcn_usage(FILE *f)
 {
 	fprintf(f,
@@ -99,6 +126,10 @@ static void dcn_usage(FILE *f)
 		"                 --addr with IF's IPv4 address\n"
 		"  --echo IP:PORT first the floor: datagram round trips to\n"
 		"                 `pwbench echo --serve IP:PORT` (case \"echo\")\n"
+		"  --echo-blocking IP:PORT  and to `pwbench echo --serve IP:PORT\n"
+		"                 --blocking`, from a blocking socket (case\n"
+		"                 \"echo_blocking\", the network's floor) and from\n"
+		"                 the transport (case \"echo_to_blocking\")\n"
 		"  --csv FILE     every sample: transport,case,iter, then the parts\n");
 }
 
@@ -111,6 +142,7 @@ static int dcn_parse(int argc, char **argv, struct dcn_opts *o)
 		{ "dpdk", required_argument, NULL, 'D' },
 		{ "csv", required_argument, NULL, 'C' },
 		{ "echo", required_argument, NULL, 'e' },
+		{ "echo-blocking", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -137,6 +169,10 @@ static int dcn_parse(int argc, char **argv, struct dcn_opts *o)
 		case 'C': o->csv = optarg; break;
 		case 'e':
 			if (pw_parse_addr(optarg, &o->echo))
+				goto bad;
+			break;
+		case 'b':
+			if (pw_parse_addr(optarg, &o->echo_blocking))
 				goto bad;
 			break;
 		case 'n': o->iters = (unsigned int)atoi(optarg); break;
@@ -243,6 +279,77 @@ static int dcn_case_run(struct pw_remote *rc, uint32_t prog,
 	return 0;
 }
 
+/* @n round trips of one kind of echo into @v: how many came back. */
+static int dcn_echo_block(const struct dcn_opts *o, struct pw_transport *t,
+			  unsigned int kind, unsigned int n, uint64_t *v,
+			  unsigned int *lost)
+{
+	const struct sockaddr_in *to = kind == ECHO_T ? &o->echo :
+				       &o->echo_blocking;
+	unsigned int l = 0;
+	int ret;
+
+	if (kind == ECHO_B)
+		ret = pwbench_echo_rtt_blocking(to, n, v, &l);
+	else
+		ret = pwbench_echo_rtt(t, to, n, v, &l);
+	*lost += l;
+	if (ret < 0)
+		fprintf(stderr, "pwbench: echo (%s) from %s:%u: %s\n",
+			echo_name[kind], inet_ntoa(to->sin_addr),
+			ntohs(to->sin_port), strerror(-ret));
+	return ret;
+}
+
+/*
+ * The floors asked for: a warm-up of a tenth of each, then the round
+ * trips interleaved in blocks of ECHO_BLOCK, so that the machine's drift
+ * falls on every kind alike and their differences are each end's cost.
+ */
+#define ECHO_BLOCK	100
+
+static int dcn_echoes(const struct dcn_opts *o, struct pw_transport *t,
+		      struct echo_samples *echo)
+{
+	bool want[ECHO_NKINDS] = {
+		[ECHO_T] = o->echo.sin_port,
+		[ECHO_TB] = o->echo_blocking.sin_port,
+		[ECHO_B] = o->echo_blocking.sin_port,
+	};
+	unsigned int e, done, n, warm;
+	int ret;
+
+	for (e = 0; e < ECHO_NKINDS; e++) {
+		if (!want[e])
+			continue;
+		echo[e].v = calloc(o->iters, sizeof(uint64_t));
+		if (!echo[e].v)
+			return -ENOMEM;
+		ret = dcn_echo_block(o, t, e, o->iters / 10, echo[e].v, &warm);
+		if (ret < 0)
+			return ret;
+	}
+	for (done = 0; done < o->iters; done += n) {
+		n = o->iters - done < ECHO_BLOCK ? o->iters - done : ECHO_BLOCK;
+		for (e = 0; e < ECHO_NKINDS; e++) {
+			if (!want[e])
+				continue;
+			ret = dcn_echo_block(o, t, e, n, echo[e].v + echo[e].n,
+					     &echo[e].lost);
+			if (ret < 0)
+				return ret;
+			echo[e].n += (unsigned int)ret;
+		}
+	}
+	for (e = 0; e < ECHO_NKINDS; e++)
+		if (want[e] && !echo[e].n) {
+			fprintf(stderr, "pwbench: echo (%s): none came back\n",
+				echo_name[e]);
+			return -EIO;
+		}
+	return 0;
+}
+
 int pwbench_dcn_main(int argc, char **argv)
 {
 	static struct pw_remote rc;
@@ -250,8 +357,8 @@ int pwbench_dcn_main(int argc, char **argv)
 	const char *kind;
 	struct pw_transport *t;
 	struct dcn_opts o;
-	unsigned int c, i, k, necho = 0, lost = 0;
-	uint64_t *echo = NULL;
+	struct echo_samples echo[ECHO_NKINDS] = { 0 };
+	unsigned int c, i, k, e;
 	FILE *csv = NULL;
 	int ret;
 
@@ -264,21 +371,9 @@ int pwbench_dcn_main(int argc, char **argv)
 		return 1;
 	}
 	/* Before the node owns the transport: the echoes are ours alone. */
-	if (o.echo.sin_port) {
-		echo = calloc(o.iters, sizeof(uint64_t));
-		if (!echo)
-			return 1;
-		ret = pwbench_echo_rtt(t, &o.echo, o.iters / 10, echo, &lost);
-		if (ret >= 0)
-			ret = pwbench_echo_rtt(t, &o.echo, o.iters, echo, &lost);
-		if (ret <= 0) {
-			fprintf(stderr, "pwbench: echo from %s:%u: %s\n",
-				inet_ntoa(o.echo.sin_addr), ntohs(o.echo.sin_port),
-				ret ? strerror(-ret) : "none came back");
-			return 1;
-		}
-		necho = (unsigned int)ret;
-	}
+	ret = dcn_echoes(&o, t, echo);
+	if (ret)
+		return 1;
 	ret = pw_remote_open(&rc, t, &o.controller, "pwbench", 10000);
 	if (ret) {
 		fprintf(stderr, "pwbench: connecting to %s:%u: %s\n",
@@ -310,11 +405,16 @@ int pwbench_dcn_main(int argc, char **argv)
 	printf("pwbench dispatch --dcn: %s, controller %s:%u, device on host %u, %u runs per case\n",
 	       kind, inet_ntoa(o.controller.sin_addr),
 	       ntohs(o.controller.sin_port), o.host, o.iters);
-	if (necho) {
-		printf("datagram echo, the floor (us)     min       p50       p99       max\n");
-		summary_line("round trip", echo, necho);
-		printf("  (%u of %u lost)\n", lost, o.iters);
+	for (e = 0; e < ECHO_NKINDS; e++) {
+		if (!echo[e].n)
+			continue;
+		printf("datagram echo, %s (us)%*s min       p50       p99       max\n",
+		       echo_name[e], (int)(22 - strlen(echo_name[e])), "");
+		summary_line("round trip", echo[e].v, echo[e].n);
+		printf("  (%u of %u lost)\n", echo[e].lost, o.iters);
 	}
+	if (echo[ECHO_B].n)
+		printf("(the floor is the blocking sockets' round trip: the network's)\n");
 	for (c = 0; c < DCN_NCASES; c++) {
 		printf("%s (us)                min       p50       p99       max\n",
 		       dcn_case[c]);
@@ -331,13 +431,14 @@ int pwbench_dcn_main(int argc, char **argv)
 		for (k = 0; k < DCN_NPARTS; k++)
 			fprintf(csv, ",%s", dcn_part_col[k]);
 		fprintf(csv, "\n");
-		for (i = 0; i < necho; i++) {
-			fprintf(csv, "%s,echo,%u,%llu", kind, i,
-				(unsigned long long)echo[i]);
-			for (k = 1; k < DCN_NPARTS; k++)
-				fprintf(csv, ",0");
-			fprintf(csv, "\n");
-		}
+		for (e = 0; e < ECHO_NKINDS; e++)
+			for (i = 0; i < echo[e].n; i++) {
+				fprintf(csv, "%s,%s,%u,%llu", kind, echo_key[e],
+					i, (unsigned long long)echo[e].v[i]);
+				for (k = 1; k < DCN_NPARTS; k++)
+					fprintf(csv, ",0");
+				fprintf(csv, "\n");
+			}
 		for (c = 0; c < DCN_NCASES; c++)
 			for (i = 0; i < o.iters; i++) {
 				fprintf(csv, "%s,%s,%u", kind, dcn_key[c], i);
@@ -352,6 +453,7 @@ int pwbench_dcn_main(int argc, char **argv)
 	for (c = 0; c < DCN_NCASES; c++)
 		for (k = 0; k < DCN_NPARTS; k++)
 			free(s[c].v[k]);
-	free(echo);
+	for (e = 0; e < ECHO_NKINDS; e++)
+		free(echo[e].v);
 	return 0;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_pwbench_echo.c - the DCN floor's two ends (tools/pwbench_echo.c)
- * over kernel UDP on loopback: `pwbench echo --serve` answers echo
+ * over kernel UDP on loopback, each through the transport and as plain
+ * blocking sockets: `pwbench echo --serve [--blocking]` answers echo
  * datagrams and only those (what else comes is counted, never echoed,
  * and it keeps serving); the client side times every echo that comes
  * back, skips echoes of other sequence numbers and from other senders,
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +76,7 @@ static int read_line(int fd, char *line, size_t size)
  * `pwbench echo --serve` on a free port, its stdout into *@out_fd; the
  * port in *@port. Returns the child's pid.
  */
-static pid_t start_server(uint16_t *port, int *out_fd)
+static pid_t start_server(uint16_t *port, int *out_fd, bool blocking)
 {
 	struct sockaddr_in a;
 	char addr[32], line[128];
@@ -88,11 +90,11 @@ static pid_t start_server(uint16_t *port, int *out_fd)
 	snprintf(addr, sizeof(addr), "127.0.0.1:%u", *port);
 	pid = fork();
 	if (pid == 0) {
-		char *argv[] = { "echo", "--serve", addr, NULL };
+		char *argv[] = { "echo", "--serve", addr, "--blocking", NULL };
 
 		dup2(pipefd[1], STDOUT_FILENO);
 		close(pipefd[0]);
-		_exit(pwbench_echo_main(3, argv));
+		_exit(pwbench_echo_main(blocking ? 4 : 3, argv));
 	}
 	close(pipefd[1]);
 	*out_fd = pipefd[0];
@@ -118,43 +120,88 @@ static int stop_server(pid_t pid, int out_fd, char *line, size_t size)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-TEST(round_trips_through_the_server)
+/* @n round trips to @to from the transport, or from a blocking socket. */
+static int client_rtt(bool blocking, const struct sockaddr_in *to,
+		      unsigned int n, uint64_t *rtt, unsigned int *lost)
+{
+	struct sockaddr_in any = loopback(0);
+	struct pw_transport *t;
+	int ret;
+
+	if (blocking)
+		return pwbench_echo_rtt_blocking(to, n, rtt, lost);
+	ret = pw_udp_open(&t, &any);
+	if (ret)
+		return ret;
+	ret = pwbench_echo_rtt(t, to, n, rtt, lost);
+	pw_transport_close(t);
+	return ret;
+}
+
+/* Which end is a plain blocking socket: each pairing must work. */
+FIXTURE(ends) {
+	char line[256];
+};
+
+FIXTURE_VARIANT(ends) {
+	bool server_blocking;
+	bool client_blocking;
+};
+
+FIXTURE_VARIANT_ADD(ends, transport_to_transport) {
+	.server_blocking = false, .client_blocking = false,
+};
+
+FIXTURE_VARIANT_ADD(ends, transport_to_blocking) {
+	.server_blocking = true, .client_blocking = false,
+};
+
+FIXTURE_VARIANT_ADD(ends, blocking_to_transport) {
+	.server_blocking = false, .client_blocking = true,
+};
+
+FIXTURE_VARIANT_ADD(ends, blocking_to_blocking) {
+	.server_blocking = true, .client_blocking = true,
+};
+
+FIXTURE_SETUP(ends)
+{
+}
+
+FIXTURE_TEARDOWN(ends)
+{
+}
+
+TEST_F(ends, round_trips_through_the_server)
 {
 	uint64_t rtt[N];
-	struct sockaddr_in to, any = loopback(0);
-	struct pw_transport *t;
+	struct sockaddr_in to;
 	unsigned int i, lost = 99;
-	char line[256];
 	uint16_t port;
-	int out, ret;
-	pid_t pid = start_server(&port, &out);
+	int out;
+	pid_t pid = start_server(&port, &out, variant->server_blocking);
 
 	ASSERT_GT(pid, 0);
 	to = loopback(port);
-	ASSERT_EQ(0, pw_udp_open(&t, &any));
-	ret = pwbench_echo_rtt(t, &to, N, rtt, &lost);
-	EXPECT_EQ((int)N, ret);
+	EXPECT_EQ((int)N, client_rtt(variant->client_blocking, &to, N, rtt,
+				     &lost));
 	EXPECT_EQ(0u, lost);
 	for (i = 0; i < N; i++)
 		EXPECT_GT(rtt[i], 0u);
-	pw_transport_close(t);
-	EXPECT_EQ(0, stop_server(pid, out, line, sizeof(line)));
-	EXPECT_NE(NULL, strstr(line, "echoed 20, dropped 0"));
+	EXPECT_EQ(0, stop_server(pid, out, self->line, sizeof(self->line)));
+	EXPECT_NE(NULL, strstr(self->line, "echoed 20, dropped 0"));
 }
 
-TEST(server_counts_strangers_and_keeps_serving)
+TEST_F(ends, server_counts_strangers_and_keeps_serving)
 {
 	uint8_t buf[16], reply[64];
 	struct sockaddr_in me, to;
 	struct pollfd pfd;
 	uint64_t rtt[N];
-	struct pw_transport *t;
-	struct sockaddr_in any = loopback(0);
 	unsigned int lost;
-	char line[256];
 	uint16_t port;
 	int out, fd;
-	pid_t pid = start_server(&port, &out);
+	pid_t pid = start_server(&port, &out, variant->server_blocking);
 
 	ASSERT_GT(pid, 0);
 	to = loopback(port);
@@ -178,11 +225,34 @@ TEST(server_counts_strangers_and_keeps_serving)
 	ASSERT_EQ(16, recv(fd, reply, sizeof(reply), 0));
 	EXPECT_EQ(0, memcmp(reply, buf, 16));
 	close(fd);
-	ASSERT_EQ(0, pw_udp_open(&t, &any));
-	EXPECT_EQ(5, pwbench_echo_rtt(t, &to, 5, rtt, &lost));
-	pw_transport_close(t);
-	EXPECT_EQ(0, stop_server(pid, out, line, sizeof(line)));
-	EXPECT_NE(NULL, strstr(line, "echoed 6, dropped 2"));
+	EXPECT_EQ(5, client_rtt(variant->client_blocking, &to, 5, rtt,
+				&lost));
+	EXPECT_EQ(0, stop_server(pid, out, self->line, sizeof(self->line)));
+	EXPECT_NE(NULL, strstr(self->line, "echoed 6, dropped 2"));
+}
+
+/* The client's end alone, against fakes: transport or blocking socket. */
+FIXTURE(client) {
+};
+
+FIXTURE_VARIANT(client) {
+	bool client_blocking;
+};
+
+FIXTURE_VARIANT_ADD(client, transport) {
+	.client_blocking = false,
+};
+
+FIXTURE_VARIANT_ADD(client, blocking) {
+	.client_blocking = true,
+};
+
+FIXTURE_SETUP(client)
+{
+}
+
+FIXTURE_TEARDOWN(client)
+{
 }
 
 /* How long the false echo holds the right answer back. */
@@ -216,10 +286,9 @@ static void false_echo(int fd, int other)
 	}
 }
 
-TEST(client_skips_wrong_sequence_and_sender)
+TEST_F(client, skips_wrong_sequence_and_sender)
 {
-	struct sockaddr_in to, other_addr, any = loopback(0);
-	struct pw_transport *t;
+	struct sockaddr_in to, other_addr;
 	uint64_t rtt[N];
 	unsigned int i, lost = 99;
 	int fd = bound_socket(&to), other = bound_socket(&other_addr);
@@ -231,33 +300,30 @@ TEST(client_skips_wrong_sequence_and_sender)
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		false_echo(fd, other);
-	ASSERT_EQ(0, pw_udp_open(&t, &any));
-	EXPECT_EQ((int)N, pwbench_echo_rtt(t, &to, N, rtt, &lost));
+	EXPECT_EQ((int)N, client_rtt(variant->client_blocking, &to, N, rtt,
+				     &lost));
 	EXPECT_EQ(0u, lost);
 	/* Timed to the right answer, not to the false ones before it. */
 	for (i = 0; i < N; i++)
 		EXPECT_GE(rtt[i], RIGHT_AFTER_US * 1000ull);
-	pw_transport_close(t);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	close(fd);
 	close(other);
 }
 
-TEST(nobody_answers)
+TEST_F(client, gives_up_when_nobody_answers)
 {
-	struct sockaddr_in silent, any = loopback(0);
-	struct pw_transport *t;
+	struct sockaddr_in silent;
 	uint64_t rtt[N];
 	unsigned int lost = 0;
 	/* Bound but never read: datagrams vanish, no ICMP error comes. */
 	int fd = bound_socket(&silent);
 
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, pw_udp_open(&t, &any));
-	EXPECT_EQ(-ETIMEDOUT, pwbench_echo_rtt(t, &silent, N, rtt, &lost));
+	EXPECT_EQ(-ETIMEDOUT, client_rtt(variant->client_blocking, &silent,
+					 N, rtt, &lost));
 	EXPECT_EQ(10u, lost);
-	pw_transport_close(t);
 	close(fd);
 }
 
@@ -266,10 +332,13 @@ TEST(server_refuses_bad_usage)
 	char *no_addr[] = { "echo", "--serve", NULL };
 	char *bad_addr[] = { "echo", "--serve", "localhost", NULL };
 	char *bad_flag[] = { "echo", "--to", "127.0.0.1:1", NULL };
+	char *bad_mode[] = { "echo", "--serve", "127.0.0.1:1", "--fast",
+			     NULL };
 
 	EXPECT_EQ(2, pwbench_echo_main(2, no_addr));
 	EXPECT_EQ(2, pwbench_echo_main(3, bad_addr));
 	EXPECT_EQ(2, pwbench_echo_main(3, bad_flag));
+	EXPECT_EQ(2, pwbench_echo_main(4, bad_mode));
 }
 
 TEST_HARNESS_MAIN
