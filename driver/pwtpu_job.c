@@ -148,6 +148,7 @@ static int pwtpu_job_bind(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 			  const struct pwtpu_cmd *cmd)
 {
 	u32 handles[PWTPU_MAX_BUFS];
+	const u32 __user *ubufs;
 	u32 i, j;
 	int ret;
 
@@ -162,9 +163,15 @@ static int pwtpu_job_bind(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 	ret = pwtpu_job_gang(job, cmd);
 	if (ret)
 		return ret;
-	if (copy_from_user(handles, u64_to_user_ptr(cmd->bufs_ptr),
-			   cmd->nbufs * sizeof(u32)))
-		return -EFAULT;
+	/*
+	 * At most PWTPU_MAX_BUFS, usually one or two: get_user() each, not
+	 * copy_from_user() of a variable size, whose hardened-usercopy check
+	 * walks the stack frames on every command.
+	 */
+	ubufs = u64_to_user_ptr(cmd->bufs_ptr);
+	for (i = 0; i < cmd->nbufs; i++)
+		if (get_user(handles[i], ubufs + i))
+			return -EFAULT;
 
 	for (i = 0; i < cmd->nbufs; i++) {
 		for (j = 0; j < i; j++)
