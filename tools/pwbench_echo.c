@@ -108,6 +108,14 @@ int pwbench_echo_rtt(struct pw_transport *t, const struct sockaddr_in *to,
 	return (int)k;
 }
 
+/* A server's closing line; flushed, since a test's child _exit()s. */
+static void echo_report(uint64_t echoed, uint64_t dropped)
+{
+	printf("pwbench echo: echoed %llu, dropped %llu not echo datagrams\n",
+	       (unsigned long long)echoed, (unsigned long long)dropped);
+	fflush(stdout);
+}
+
 /* One echo datagram in @buf: its sequence number, if it is one. */
 static bool echo_seq_of(const uint8_t *buf, ssize_t len, uint64_t *seq)
 {
@@ -213,9 +221,7 @@ static int echo_serve_blocking(const struct sockaddr_in *addr)
 			   fromlen) == len)
 			echoed++;
 	}
-	printf("pwbench echo: echoed %llu, dropped %llu not echo datagrams\n",
-	       (unsigned long long)echoed, (unsigned long long)dropped);
-	fflush(stdout);
+	echo_report(echoed, dropped);
 	close(fd);
 	return 0;
 }
@@ -272,9 +278,7 @@ int pwbench_echo_main(int argc, char **argv)
 				echoed++;
 		}
 	}
-	printf("pwbench echo: echoed %llu, dropped %llu not echo datagrams\n",
-	       (unsigned long long)echoed, (unsigned long long)dropped);
-	fflush(stdout);
+	echo_report(echoed, dropped);
 	pw_transport_close(t);
 	return 0;
 }
