@@ -261,7 +261,7 @@ static void pwfw_x_matmul(const struct pwfw_x *x, const struct pwtpu_insn *in)
 	u32 ktiles = (u32)(((u64)mm.k + mm.tile - 1) / mm.tile);
 	u64 row = (u64)mm.n * mm.k, ktile_row = (u64)mm.n * mm.tile;
 	u32 rows = 1, cols = mm.n, kts = ktiles;
-	bool simd = pwfw_plat_simd();
+	u32 simd = pwfw_plat_simd();
 	u32 m0, n0, kt0;
 
 	if (row <= PWFW_CHUNK) {

@@ -21,6 +21,7 @@
  * differ in payload, as operand order of a product is the compiler's).
  */
 #include "pwfw_fpu.h"
+#include "pwfw_platform.h"
 
 /* GCC vector extensions, four 32-bit lanes: SSE2 in kernel and user space. */
 typedef float v4sf __attribute__((vector_size(4 * sizeof(u32))));
@@ -191,14 +192,15 @@ static void pwfw_mm_simd_i8(const struct pwfw_k_matmul *mm, u32 m, u32 n,
 }
 
 void pwfw_k_matmul(const struct pwfw_k_matmul *mm, u32 m0, u32 m1,
-		   u32 n0, u32 n1, u32 kt0, u32 kt1, bool simd)
+		   u32 n0, u32 n1, u32 kt0, u32 kt1, u32 simd)
 {
 	bool i8 = mm->dtype == PWTPU_DT_I8;
 	u32 m, n;
 
 	for (m = m0; m < m1; m++) {
 		n = n0;
-		for (; simd && n + PWFW_MXU_LANES <= n1; n += PWFW_MXU_LANES) {
+		for (; simd >= PWFW_SIMD_SSE2 && n + PWFW_MXU_LANES <= n1;
+		     n += PWFW_MXU_LANES) {
 			if (i8)
 				pwfw_mm_simd_i8(mm, m, n, kt0, kt1);
 			else if (mm->dtype == PWTPU_DT_F32)

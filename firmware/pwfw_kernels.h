@@ -103,11 +103,12 @@ struct pwfw_k_matmul {
 /*
  * Compute rows [@m0, @m1) x columns [@n0, @n1) of dst over K tiles
  * [@kt0, @kt1). @kt0 == 0 starts the accumulators at +0; otherwise they
- * continue from dst. Results do not depend on how a product is split into
+ * continue from dst. @simd is the enum pwfw_simd level to use (from
+ * pwfw_plat_simd()). Results do not depend on how a product is split into
  * blocks, nor on @simd.
  */
 void pwfw_k_matmul(const struct pwfw_k_matmul *mm, u32 m0, u32 m1,
-		   u32 n0, u32 n1, u32 kt0, u32 kt1, bool simd);
+		   u32 n0, u32 n1, u32 kt0, u32 kt1, u32 simd);
 
 /**
  * struct pwfw_l_gather - a strided copy into a dense destination
