@@ -28,6 +28,7 @@
 #define PWFW_CHUNK		PWFW_FPU_CHUNK
 #define PWFW_DEFAULT_ARRAY_DIM	128
 #define PWFW_MXU_COLS		16	/* column blocks: whole SIMD blocks */
+#define PWFW_MXU_ROWS		24	/* rows per piece, when they fit */
 /* An exp/log/tanh/rsqrt costs about as much as 16 adds: smaller pieces. */
 #define PWFW_MATH_COST		16
 
@@ -238,10 +239,13 @@ static void pwfw_x_reduce(const struct pwfw_x *x, const struct pwtpu_insn *in)
 }
 
 /*
- * A piece is a block of rows x columns x K tiles of about PWFW_CHUNK
- * multiply-adds: whole rows when a row fits, else one row over fewer K
- * tiles, else one K tile of a column block. The result does not depend on
- * the blocking (see pwfw_k_matmul()).
+ * A piece is a block of rows x columns x K tiles of at most about
+ * PWFW_CHUNK multiply-adds: whole rows when PWFW_MXU_ROWS rows fit, else
+ * that many rows over fewer K tiles, else one K tile of a block of
+ * columns (whole 16-column blocks) of those rows, or of fewer rows when
+ * even one column block is too much. Several rows per piece let the
+ * vector paths reuse each loaded piece of b (pwfw_fpu_mxu_avx2.c). The
+ * result does not depend on the blocking (see pwfw_k_matmul()).
  */
 static void pwfw_x_matmul(const struct pwfw_x *x, const struct pwtpu_insn *in)
 {
@@ -259,20 +263,23 @@ static void pwfw_x_matmul(const struct pwfw_x *x, const struct pwtpu_insn *in)
 		.dst = pwfw_x_ptr(x, in->dst),
 	};
 	u32 ktiles = (u32)(((u64)mm.k + mm.tile - 1) / mm.tile);
-	u64 row = (u64)mm.n * mm.k, ktile_row = (u64)mm.n * mm.tile;
-	u32 rows = 1, cols = mm.n, kts = ktiles;
+	u32 rows = pwfw_min(mm.m, PWFW_MXU_ROWS), cols = mm.n, kts = ktiles;
+	u64 row = (u64)mm.n * mm.k, ktile_rows = (u64)rows * mm.n * mm.tile;
 	u32 simd = pwfw_plat_simd();
 	u32 m0, n0, kt0;
 
-	if (row <= PWFW_CHUNK) {
+	if (rows * row <= PWFW_CHUNK) {
 		rows = (u32)(PWFW_CHUNK / row);
-	} else if (ktile_row <= PWFW_CHUNK) {
-		kts = (u32)(PWFW_CHUNK / ktile_row);
+	} else if (ktile_rows <= PWFW_CHUNK) {
+		kts = (u32)(PWFW_CHUNK / ktile_rows);
 	} else {
 		kts = 1;
-		cols = (PWFW_CHUNK / mm.tile) & ~(PWFW_MXU_COLS - 1);
-		if (!cols)
+		cols = (PWFW_CHUNK / mm.tile / rows) & ~(PWFW_MXU_COLS - 1);
+		if (!cols) {
+			/* At least 4 rows: array_dim is at most 1024. */
 			cols = PWFW_MXU_COLS;
+			rows = PWFW_CHUNK / mm.tile / cols;
+		}
 	}
 	for (m0 = 0; m0 < mm.m; m0 += rows) {
 		for (n0 = 0; n0 < mm.n; n0 += cols) {

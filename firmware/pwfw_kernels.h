@@ -88,6 +88,9 @@ void pwfw_k_reduce_store(const struct pwfw_k_reduce *r, u64 out, u32 acc);
  * @a: left operand.
  * @b: right operand.
  * @dst: result; it also holds the accumulators between K blocks.
+ * @pack: NULL, or PWFW_MXU_PACK_BYTES(@tile) bytes of scratch: the AVX2
+ *	path copies (and widens) a K tile of 16 columns of b into it, once
+ *	for all the rows of a piece, and of 6 rows of a.
  */
 struct pwfw_k_matmul {
 	u32 dtype;
@@ -98,7 +101,11 @@ struct pwfw_k_matmul {
 	const void *a;
 	const void *b;
 	void *dst;
+	void *pack;
 };
+
+/* Per k of a tile: 16 columns of b and 6 rows of a, 4 bytes each. */
+#define PWFW_MXU_PACK_BYTES(tile)	((u64)(tile) * (16 + 6) * 4)
 
 /*
  * Compute rows [@m0, @m1) x columns [@n0, @n1) of dst over K tiles
