@@ -29,6 +29,8 @@
 #define PWFW_DEFAULT_ARRAY_DIM	128
 #define PWFW_MXU_COLS		16	/* column blocks: whole SIMD blocks */
 #define PWFW_MXU_ROWS		24	/* rows per piece, when they fit */
+/* MATMULs of this many multiply-adds get a pack: its allocation is noise. */
+#define PWFW_MXU_PACK_WORK	(16 * PWFW_CHUNK)
 /* An exp/log/tanh/rsqrt costs about as much as 16 adds: smaller pieces. */
 #define PWFW_MATH_COST		16
 
@@ -42,6 +44,9 @@
  * @seq: collectives run so far.
  * @grp: this member's replica group, when the program has collectives.
  * @insns: instructions run so far (a safe point every 64).
+ * @mxu_pack: NULL, or the MATMUL scratch of the AVX2 path
+ *	(PWFW_MXU_PACK_BYTES of the program's tile), allocated by the first
+ *	large enough MATMUL and freed when the execution ends.
  */
 struct pwfw_x {
 	const struct pwfw_prog *prog;
@@ -51,6 +56,7 @@ struct pwfw_x {
 	u32 seq;
 	struct pwfw_group grp;
 	u64 insns;
+	void *mxu_pack;
 };
 
 /*
@@ -247,7 +253,7 @@ static void pwfw_x_reduce(const struct pwfw_x *x, const struct pwtpu_insn *in)
  * vector paths reuse each loaded piece of b (pwfw_fpu_mxu_avx2.c). The
  * result does not depend on the blocking (see pwfw_k_matmul()).
  */
-static void pwfw_x_matmul(const struct pwfw_x *x, const struct pwtpu_insn *in)
+static void pwfw_x_matmul(struct pwfw_x *x, const struct pwtpu_insn *in)
 {
 	const struct pwtpu_tensor *a = pwfw_x_tensor(x, in->src[0]);
 	const struct pwtpu_tensor *b = pwfw_x_tensor(x, in->src[1]);
@@ -267,6 +273,16 @@ static void pwfw_x_matmul(const struct pwfw_x *x, const struct pwtpu_insn *in)
 	u64 row = (u64)mm.n * mm.k, ktile_rows = (u64)rows * mm.n * mm.tile;
 	u32 simd = pwfw_plat_simd();
 	u32 m0, n0, kt0;
+
+	/*
+	 * The AVX2 path copies b's columns once per piece for its rows when
+	 * it has scratch; without (none allocated yet, or no memory), it
+	 * reads them in place. Either way the bits are the same.
+	 */
+	if (simd >= PWFW_SIMD_AVX2 && !x->mxu_pack &&
+	    (u64)mm.m * row >= PWFW_MXU_PACK_WORK)
+		x->mxu_pack = pwfw_plat_zalloc(PWFW_MXU_PACK_BYTES(mm.tile));
+	mm.pack = x->mxu_pack;
 
 	if (rows * row <= PWFW_CHUNK) {
 		rows = (u32)(PWFW_CHUNK / row);
@@ -388,34 +404,15 @@ static int pwfw_x_env(struct pwfw_x *x)
 	return 0;
 }
 
-int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
-	      u32 nbufs, struct pwfw_exec_env *env)
+/* The instructions, in order and loops, until the end or an error. */
+static int pwfw_x_run(struct pwfw_x *x)
 {
+	const struct pwfw_prog *prog = x->prog;
+	struct pwfw_exec_env *env = x->env;
 	struct pwfw_x_loop loops[PWTPU_MAX_LOOP_DEPTH], *top;
-	struct pwfw_x x;
 	const struct pwtpu_insn *in;
-	u32 pc = 0, depth = 0, i;
+	u32 pc = 0, depth = 0;
 	int ret;
-
-	/* Not x = { ... }: that would clear x.grp, set only for collectives. */
-	x.prog = prog;
-	x.bufs = bufs;
-	x.env = env;
-	x.compute = !env || env->compute;
-	x.seq = 0;
-	x.insns = 0;
-	if (env) {
-		env->link_ns = 0;
-		env->stopped = 0;
-	}
-	if (nbufs != prog->nbufs)
-		return -PWFW_EINVAL;
-	for (i = 0; i < nbufs; i++)
-		if (bufs[i].size < prog->buf_bytes[i])
-			return -PWFW_ERANGE;
-	ret = pwfw_x_env(&x);
-	if (ret)
-		return ret;
 
 	for (;;) {
 		if (depth) {
@@ -435,13 +432,13 @@ int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 			break;
 		in = &prog->insns[pc++];
 		if (in->op != PWTPU_OP_LOOP) {
-			ret = pwfw_x_insn(&x, in);
+			ret = pwfw_x_insn(x, in);
 			if (ret)
 				return ret;
 			/* Stopped inside, or at the next safe point. */
 			if (env && env->stop &&
-			    (env->stopped || (++x.insns % 64 == 0 &&
-					      pwfw_x_yield(&x))))
+			    (env->stopped || (++x->insns % 64 == 0 &&
+					      pwfw_x_yield(x))))
 				return env->stopped;
 			continue;
 		}
@@ -456,4 +453,36 @@ int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 		};
 	}
 	return 0;
+}
+
+int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
+	      u32 nbufs, struct pwfw_exec_env *env)
+{
+	struct pwfw_x x;
+	u32 i;
+	int ret;
+
+	/* Not x = { ... }: that would clear x.grp, set only for collectives. */
+	x.prog = prog;
+	x.bufs = bufs;
+	x.env = env;
+	x.compute = !env || env->compute;
+	x.seq = 0;
+	x.insns = 0;
+	x.mxu_pack = NULL;
+	if (env) {
+		env->link_ns = 0;
+		env->stopped = 0;
+	}
+	if (nbufs != prog->nbufs)
+		return -PWFW_EINVAL;
+	for (i = 0; i < nbufs; i++)
+		if (bufs[i].size < prog->buf_bytes[i])
+			return -PWFW_ERANGE;
+	ret = pwfw_x_env(&x);
+	if (ret)
+		return ret;
+	ret = pwfw_x_run(&x);
+	pwfw_plat_free(x.mxu_pack);
+	return ret;
 }
