@@ -151,6 +151,37 @@ static void pwfw_avx2_pack_b(u32 dtype, void *pack, const void *b, u64 ldb,
 	}
 }
 
+/**
+ * struct pwfw_avx2_packed - which b the pack holds, after its a
+ * @pack_id: the MATMUL's (struct pwfw_k_matmul), 0: nothing.
+ * @b: the tile's first row at the block's first column.
+ * @kn: k in the tile.
+ */
+struct pwfw_avx2_packed {
+	u64 pack_id;
+	const void *b;
+	u32 kn;
+};
+
+/*
+ * Pack @kn rows of 16 columns of b from @b, unless the pack holds them
+ * already: pieces of one MATMUL often follow each other on the same
+ * columns and tile (pwfw_exec.c), and b does not change within one.
+ */
+static void pwfw_avx2_pack_b_once(const struct pwfw_k_matmul *mm,
+				  const void *b, u32 kn)
+{
+	struct pwfw_avx2_packed *held = (void *)((u8 *)mm->pack +
+				(u64)mm->tile * (PWFW_AVX2_NR + PWFW_AVX2_MR) * 4);
+
+	if (held->pack_id == mm->pack_id && held->b == b && held->kn == kn)
+		return;
+	pwfw_avx2_pack_b(mm->dtype, mm->pack, b, mm->n, kn);
+	held->pack_id = mm->pack_id;
+	held->b = b;
+	held->kn = kn;
+}
+
 /* Elements from one row of packed a to the next: i8 rows are of pairs. */
 static inline u32 pwfw_avx2_a_stride(u32 dtype, u32 kn)
 {
@@ -482,7 +513,7 @@ bool pwfw_mm_avx2(const struct pwfw_k_matmul *mm, u32 m0, u32 m1, u32 n0,
 
 	if (mm->n < PWFW_AVX2_NR)
 		return false;
-	/* The pack: the tile of b's 16 columns, then 6 rows of a. */
+	/* The pack: the tile of b's 16 columns, 6 rows of a, the record. */
 	apack = mm->pack ? (u8 *)mm->pack + (u64)mm->tile * PWFW_AVX2_NR * 4 :
 			   NULL;
 	/*
@@ -513,8 +544,7 @@ bool pwfw_mm_avx2(const struct pwfw_k_matmul *mm, u32 m0, u32 m1, u32 n0,
 			bk.b = b;
 			bk.ldb = mm->n;
 			if (pack_b) {
-				pwfw_avx2_pack_b(mm->dtype, mm->pack, b, mm->n,
-						 bk.kn);
+				pwfw_avx2_pack_b_once(mm, b, bk.kn);
 				bk.b = mm->pack;
 				bk.ldb = PWFW_AVX2_NR;
 			}

@@ -89,8 +89,11 @@ void pwfw_k_reduce_store(const struct pwfw_k_reduce *r, u64 out, u32 acc);
  * @b: right operand.
  * @dst: result; it also holds the accumulators between K blocks.
  * @pack: NULL, or PWFW_MXU_PACK_BYTES(@tile) bytes of scratch: the AVX2
- *	path copies (and widens) a K tile of 16 columns of b into it, once
- *	for all the rows of a piece, and of 6 rows of a.
+ *	path copies (and widens) a K tile of 16 columns of b into it, and 6
+ *	rows of a. The copy of b serves all the rows of a piece, and later
+ *	pieces of the same MATMUL that need the same columns.
+ * @pack_id: with @pack: non-zero, and different for each MATMUL that uses
+ *	@pack (b may change between them).
  */
 struct pwfw_k_matmul {
 	u32 dtype;
@@ -102,10 +105,14 @@ struct pwfw_k_matmul {
 	const void *b;
 	void *dst;
 	void *pack;
+	u64 pack_id;
 };
 
-/* Per k of a tile: 16 columns of b and 6 rows of a, 4 bytes each. */
-#define PWFW_MXU_PACK_BYTES(tile)	((u64)(tile) * (16 + 6) * 4)
+/*
+ * Per k of a tile: 16 columns of b and 6 rows of a, 4 bytes each; and a
+ * record of which b is packed.
+ */
+#define PWFW_MXU_PACK_BYTES(tile)	((u64)(tile) * (16 + 6) * 4 + 64)
 
 /*
  * Compute rows [@m0, @m1) x columns [@n0, @n1) of dst over K tiles

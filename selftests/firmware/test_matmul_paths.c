@@ -190,6 +190,53 @@ TEST_F(paths, avx2_unpacked_equals_scalar)
 	EXPECT_TRUE(ok);
 }
 
+/*
+ * The AVX2 path keeps its packed copy of b for later pieces of a MATMUL;
+ * never for the next MATMUL, even on the same b rewritten in between:
+ * d1 = a b; b = b + b; d2 = a b, all in one execution. b is one tile of
+ * 16 columns, so the second MATMUL wants the very copy the first made,
+ * and a is tall enough for the AVX2 scratch.
+ */
+TEST(pack_not_reused_across_matmuls)
+{
+	uint32_t m = 512, k = 128, n = 16, seed = 99;
+	int ta, tb, t1, t2, level;
+	uint32_t *ref;
+	size_t bytes = (size_t)m * n * 4;
+	struct ops o;
+
+	if (pwfw_user_simd_cpu() < PWFW_SIMD_AVX2)
+		SKIP(return, "this CPU has no AVX2");
+	ASSERT_EQ(0, ops_init(&o, ((size_t)m * k + (size_t)k * n) * 4 +
+				  2 * bytes + 256));
+	ta = ops_tensor(&o, PWTPU_DT_F32, 2, m, k);
+	tb = ops_tensor(&o, PWTPU_DT_F32, 2, k, n);
+	t1 = ops_tensor(&o, PWTPU_DT_F32, 2, m, n);
+	t2 = ops_tensor(&o, PWTPU_DT_F32, 2, m, n);
+	ASSERT_LE(0, pwprog_binary(o.p, PWTPU_OP_MATMUL, t1, ta, tb));
+	ASSERT_LE(0, pwprog_binary(o.p, PWTPU_OP_ADD, tb, tb, tb));
+	ASSERT_LE(0, pwprog_binary(o.p, PWTPU_OP_MATMUL, t2, ta, tb));
+	ref = malloc(2 * bytes);
+	ASSERT_NE(NULL, ref);
+	for (level = PWFW_SIMD_NONE; level <= PWFW_SIMD_AVX2;
+	     level += PWFW_SIMD_AVX2) {
+		seed = 99;
+		fill(&o, ta, PWTPU_DT_F32, (uint64_t)m * k, 0, &seed);
+		fill(&o, tb, PWTPU_DT_F32, (uint64_t)k * n, 0, &seed);
+		ASSERT_EQ(0, run_at(&o, level));
+		if (level == PWFW_SIMD_NONE) {
+			memcpy(ref, ops_ptr(&o, t1), bytes);
+			memcpy((char *)ref + bytes, ops_ptr(&o, t2), bytes);
+			continue;
+		}
+		EXPECT_EQ(0, memcmp(ref, ops_ptr(&o, t1), bytes));
+		EXPECT_EQ(0, memcmp((char *)ref + bytes, ops_ptr(&o, t2),
+				    bytes));
+	}
+	free(ref);
+	ops_fini(&o);
+}
+
 /* The cap: each level is used as asked, never above the CPU's. */
 TEST(simd_cap)
 {
