@@ -10,6 +10,7 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
 
 #include "pwtpu.h"
@@ -42,9 +43,16 @@ void pwfw_plat_delay_ns(u64 ns)
 	}
 }
 
-bool pwfw_plat_simd(void)
+/*
+ * SSE2 is part of x86-64; AVX2 needs the CPU feature and the OS saving
+ * the YMM registers, which kernel_fpu_begin() then preserves.
+ */
+enum pwfw_simd pwfw_plat_simd(void)
 {
-	return true;
+	if (boot_cpu_has(X86_FEATURE_AVX) && boot_cpu_has(X86_FEATURE_AVX2) &&
+	    cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL))
+		return PWFW_SIMD_AVX2;
+	return PWFW_SIMD_SSE2;
 }
 
 void pwfw_plat_lock(void *host)

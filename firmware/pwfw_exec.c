@@ -28,6 +28,11 @@
 #define PWFW_CHUNK		PWFW_FPU_CHUNK
 #define PWFW_DEFAULT_ARRAY_DIM	128
 #define PWFW_MXU_COLS		16	/* column blocks: whole SIMD blocks */
+#define PWFW_MXU_ROWS		24	/* rows per piece, when they fit */
+/* MATMULs of this many multiply-adds get a pack: its allocation is noise. */
+#define PWFW_MXU_PACK_WORK	(16 * PWFW_CHUNK)
+/* With a pack, pieces go in groups of rows with about this much of a. */
+#define PWFW_MXU_GROUP_BYTES	(256 * 1024)
 /* An exp/log/tanh/rsqrt costs about as much as 16 adds: smaller pieces. */
 #define PWFW_MATH_COST		16
 
@@ -41,6 +46,10 @@
  * @seq: collectives run so far.
  * @grp: this member's replica group, when the program has collectives.
  * @insns: instructions run so far (a safe point every 64).
+ * @mxu_pack: NULL, or the MATMUL scratch of the AVX2 path
+ *	(PWFW_MXU_PACK_BYTES of the program's tile), allocated by the first
+ *	large enough MATMUL and freed when the execution ends.
+ * @mxu_runs: MATMULs that ran with @mxu_pack: the next one's pack_id.
  */
 struct pwfw_x {
 	const struct pwfw_prog *prog;
@@ -50,6 +59,8 @@ struct pwfw_x {
 	u32 seq;
 	struct pwfw_group grp;
 	u64 insns;
+	void *mxu_pack;
+	u64 mxu_runs;
 };
 
 /*
@@ -86,6 +97,11 @@ static u8 *pwfw_x_ptr(const struct pwfw_x *x, u16 t)
 static u64 pwfw_min(u64 a, u64 b)
 {
 	return a < b ? a : b;
+}
+
+static u64 pwfw_max(u64 a, u64 b)
+{
+	return a > b ? a : b;
 }
 
 /* @p advanced by @i elements of @size bytes, or NULL. */
@@ -237,13 +253,39 @@ static void pwfw_x_reduce(const struct pwfw_x *x, const struct pwtpu_insn *in)
 	}
 }
 
+/* One piece in its FPU section, then a safe point: true to stop. */
+static bool pwfw_x_matmul_piece(const struct pwfw_x *x,
+				const struct pwfw_k_matmul *mm, u32 m0,
+				u32 rows, u32 n0, u32 cols, u32 kt0, u32 kts,
+				u32 simd)
+{
+	u32 ktiles = (u32)(((u64)mm->k + mm->tile - 1) / mm->tile);
+
+	pwfw_plat_fpu_begin();
+	pwfw_k_matmul(mm, m0, pwfw_min(m0 + rows, mm->m), n0,
+		      pwfw_min(n0 + cols, mm->n), kt0,
+		      pwfw_min(kt0 + kts, ktiles), simd);
+	pwfw_plat_fpu_end();
+	return pwfw_x_yield(x);
+}
+
 /*
- * A piece is a block of rows x columns x K tiles of about PWFW_CHUNK
- * multiply-adds: whole rows when a row fits, else one row over fewer K
- * tiles, else one K tile of a column block. The result does not depend on
+ * A piece is a block of rows x columns x K tiles of at most about
+ * PWFW_CHUNK multiply-adds: whole rows when PWFW_MXU_ROWS rows fit, else
+ * that many rows over fewer K tiles, else one K tile of a block of
+ * columns (whole 16-column blocks) of those rows, or of fewer rows when
+ * even one column block is too much. Several rows per piece let the
+ * vector paths reuse each loaded piece of b (pwfw_fpu_mxu_avx2.c).
+ *
+ * Pieces go row block by row block, each over all columns and tiles; with
+ * the AVX2 path's pack, in groups of row blocks that hold about
+ * PWFW_MXU_GROUP_BYTES of a (which then stays in the cache), the row
+ * blocks of a group innermost, so that they follow each other on the
+ * same columns and tiles and share one packed copy of b. Each output still
+ * sees its K tiles in ascending order, and the result does not depend on
  * the blocking (see pwfw_k_matmul()).
  */
-static void pwfw_x_matmul(const struct pwfw_x *x, const struct pwtpu_insn *in)
+static void pwfw_x_matmul(struct pwfw_x *x, const struct pwtpu_insn *in)
 {
 	const struct pwtpu_tensor *a = pwfw_x_tensor(x, in->src[0]);
 	const struct pwtpu_tensor *b = pwfw_x_tensor(x, in->src[1]);
@@ -259,32 +301,53 @@ static void pwfw_x_matmul(const struct pwfw_x *x, const struct pwtpu_insn *in)
 		.dst = pwfw_x_ptr(x, in->dst),
 	};
 	u32 ktiles = (u32)(((u64)mm.k + mm.tile - 1) / mm.tile);
-	u64 row = (u64)mm.n * mm.k, ktile_row = (u64)mm.n * mm.tile;
-	u32 rows = 1, cols = mm.n, kts = ktiles;
-	bool simd = pwfw_plat_simd();
-	u32 m0, n0, kt0;
+	u32 rows = pwfw_min(mm.m, PWFW_MXU_ROWS), cols = mm.n, kts = ktiles;
+	u64 row = (u64)mm.n * mm.k, ktile_rows = (u64)rows * mm.n * mm.tile;
+	u32 simd = pwfw_plat_simd();
+	u32 group, g0, m0, n0, kt0;
+	u64 groups;
 
-	if (row <= PWFW_CHUNK) {
+	/*
+	 * The AVX2 path copies b's columns once per piece for its rows when
+	 * it has scratch; without (none allocated yet, or no memory), it
+	 * reads them in place. Either way the bits are the same.
+	 */
+	if (simd >= PWFW_SIMD_AVX2 && !x->mxu_pack &&
+	    (u64)mm.m * row >= PWFW_MXU_PACK_WORK)
+		x->mxu_pack = pwfw_plat_zalloc(PWFW_MXU_PACK_BYTES(mm.tile));
+	mm.pack = x->mxu_pack;
+	mm.pack_id = ++x->mxu_runs;
+
+	if (rows * row <= PWFW_CHUNK) {
 		rows = (u32)(PWFW_CHUNK / row);
-	} else if (ktile_row <= PWFW_CHUNK) {
-		kts = (u32)(PWFW_CHUNK / ktile_row);
+	} else if (ktile_rows <= PWFW_CHUNK) {
+		kts = (u32)(PWFW_CHUNK / ktile_rows);
 	} else {
 		kts = 1;
-		cols = (PWFW_CHUNK / mm.tile) & ~(PWFW_MXU_COLS - 1);
-		if (!cols)
+		cols = (PWFW_CHUNK / mm.tile / rows) & ~(PWFW_MXU_COLS - 1);
+		if (!cols) {
+			/* At least 4 rows: array_dim is at most 1024. */
 			cols = PWFW_MXU_COLS;
+			rows = PWFW_CHUNK / mm.tile / cols;
+		}
 	}
-	for (m0 = 0; m0 < mm.m; m0 += rows) {
+	group = rows;
+	if (mm.pack) {
+		groups = PWFW_MXU_GROUP_BYTES /
+			 ((u64)mm.k * pwfw_dtype_size(mm.dtype) * rows);
+		group = (u32)pwfw_min(pwfw_max(groups, 1) * rows, mm.m);
+	}
+	for (g0 = 0; g0 < mm.m; g0 += group) {
 		for (n0 = 0; n0 < mm.n; n0 += cols) {
 			for (kt0 = 0; kt0 < ktiles; kt0 += kts) {
-				pwfw_plat_fpu_begin();
-				pwfw_k_matmul(&mm, m0, pwfw_min(m0 + rows, mm.m),
-					      n0, pwfw_min(n0 + cols, mm.n),
-					      kt0, pwfw_min(kt0 + kts, ktiles),
-					      simd);
-				pwfw_plat_fpu_end();
-				if (pwfw_x_yield(x))
-					return;
+				for (m0 = g0; m0 < pwfw_min(g0 + group, mm.m);
+				     m0 += rows) {
+					if (pwfw_x_matmul_piece(x, &mm, m0,
+								rows, n0,
+								cols, kt0,
+								kts, simd))
+						return;
+				}
 			}
 		}
 	}
@@ -381,34 +444,15 @@ static int pwfw_x_env(struct pwfw_x *x)
 	return 0;
 }
 
-int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
-	      u32 nbufs, struct pwfw_exec_env *env)
+/* The instructions, in order and loops, until the end or an error. */
+static int pwfw_x_run(struct pwfw_x *x)
 {
+	const struct pwfw_prog *prog = x->prog;
+	struct pwfw_exec_env *env = x->env;
 	struct pwfw_x_loop loops[PWTPU_MAX_LOOP_DEPTH], *top;
-	struct pwfw_x x;
 	const struct pwtpu_insn *in;
-	u32 pc = 0, depth = 0, i;
+	u32 pc = 0, depth = 0;
 	int ret;
-
-	/* Not x = { ... }: that would clear x.grp, set only for collectives. */
-	x.prog = prog;
-	x.bufs = bufs;
-	x.env = env;
-	x.compute = !env || env->compute;
-	x.seq = 0;
-	x.insns = 0;
-	if (env) {
-		env->link_ns = 0;
-		env->stopped = 0;
-	}
-	if (nbufs != prog->nbufs)
-		return -PWFW_EINVAL;
-	for (i = 0; i < nbufs; i++)
-		if (bufs[i].size < prog->buf_bytes[i])
-			return -PWFW_ERANGE;
-	ret = pwfw_x_env(&x);
-	if (ret)
-		return ret;
 
 	for (;;) {
 		if (depth) {
@@ -428,13 +472,13 @@ int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 			break;
 		in = &prog->insns[pc++];
 		if (in->op != PWTPU_OP_LOOP) {
-			ret = pwfw_x_insn(&x, in);
+			ret = pwfw_x_insn(x, in);
 			if (ret)
 				return ret;
 			/* Stopped inside, or at the next safe point. */
 			if (env && env->stop &&
-			    (env->stopped || (++x.insns % 64 == 0 &&
-					      pwfw_x_yield(&x))))
+			    (env->stopped || (++x->insns % 64 == 0 &&
+					      pwfw_x_yield(x))))
 				return env->stopped;
 			continue;
 		}
@@ -449,4 +493,37 @@ int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 		};
 	}
 	return 0;
+}
+
+int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
+	      u32 nbufs, struct pwfw_exec_env *env)
+{
+	struct pwfw_x x;
+	u32 i;
+	int ret;
+
+	/* Not x = { ... }: that would clear x.grp, set only for collectives. */
+	x.prog = prog;
+	x.bufs = bufs;
+	x.env = env;
+	x.compute = !env || env->compute;
+	x.seq = 0;
+	x.insns = 0;
+	x.mxu_pack = NULL;
+	x.mxu_runs = 0;
+	if (env) {
+		env->link_ns = 0;
+		env->stopped = 0;
+	}
+	if (nbufs != prog->nbufs)
+		return -PWFW_EINVAL;
+	for (i = 0; i < nbufs; i++)
+		if (bufs[i].size < prog->buf_bytes[i])
+			return -PWFW_ERANGE;
+	ret = pwfw_x_env(&x);
+	if (ret)
+		return ret;
+	ret = pwfw_x_run(&x);
+	pwfw_plat_free(x.mxu_pack);
+	return ret;
 }

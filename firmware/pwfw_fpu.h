@@ -9,6 +9,10 @@
 
 #include "pwfw_kernels.h"
 
+#ifndef __KERNEL__
+#include "user/pwfw_compiler.h"
+#endif
+
 #define PWFW_F32_SIGN	0x80000000U
 #define PWFW_F32_INF	0x7f800000U
 #define PWFW_F32_QNAN	0x7fc00000U
@@ -58,6 +62,14 @@ float pwfw_expf(float x);
 float pwfw_logf(float x);
 float pwfw_tanhf(float x);
 float pwfw_rsqrtf(float x);
+
+/*
+ * pwfw_k_matmul() on AVX2 (pwfw_fpu_mxu_avx2.c, the one file built with
+ * -mavx2): the whole block, or nothing and false for a b narrower than
+ * one 16-column micro-block.
+ */
+bool pwfw_mm_avx2(const struct pwfw_k_matmul *mm, u32 m0, u32 m1, u32 n0,
+		  u32 n1, u32 kt0, u32 kt1);
 
 #ifdef __CHECKER__
 /* sparse 0.6.4 does not know this builtin; GCC compiles it to sqrtsd. */

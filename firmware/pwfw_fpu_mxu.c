@@ -15,12 +15,21 @@
  *
  * For f32 and bf16 (widened exactly to f32) every product and every sum
  * is rounded to f32, never fused. For i8 the products are exact and the
- * sums wrap in 32 bits. The SIMD path computes 16 adjacent outputs of a
- * row at once, one per vector lane, with exactly the scalar sequence of
- * operations per lane: its results are the scalar path's bits (a NaN may
- * differ in payload, as operand order of a product is the compiler's).
+ * sums wrap in 32 bits.
+ *
+ * Three paths, chosen by the caller's enum pwfw_simd level (the
+ * platform's pwfw_plat_simd()): the scalar code below, the reference;
+ * SSE2, which computes 16 adjacent outputs of a row at once, one per
+ * lane of four 4-lane vectors; and AVX2 (pwfw_fpu_mxu_avx2.c), 8-lane
+ * vectors blocked 6 rows by 16 columns. Each vector lane runs exactly the
+ * scalar sequence of operations above for its output (i8 may add two
+ * exact products before the wrapping sum: the same sum mod 2^32), so all
+ * paths give the scalar path's bits (a NaN may differ in payload, as the
+ * operand order of a product is the compiler's). Columns the SSE2 blocks
+ * leave over, and a b narrower than 16 columns, take the scalar code.
  */
 #include "pwfw_fpu.h"
+#include "pwfw_platform.h"
 
 /* GCC vector extensions, four 32-bit lanes: SSE2 in kernel and user space. */
 typedef float v4sf __attribute__((vector_size(4 * sizeof(u32))));
@@ -191,14 +200,18 @@ static void pwfw_mm_simd_i8(const struct pwfw_k_matmul *mm, u32 m, u32 n,
 }
 
 void pwfw_k_matmul(const struct pwfw_k_matmul *mm, u32 m0, u32 m1,
-		   u32 n0, u32 n1, u32 kt0, u32 kt1, bool simd)
+		   u32 n0, u32 n1, u32 kt0, u32 kt1, u32 simd)
 {
 	bool i8 = mm->dtype == PWTPU_DT_I8;
 	u32 m, n;
 
+	if (simd >= PWFW_SIMD_AVX2 &&
+	    pwfw_mm_avx2(mm, m0, m1, n0, n1, kt0, kt1))
+		return;
 	for (m = m0; m < m1; m++) {
 		n = n0;
-		for (; simd && n + PWFW_MXU_LANES <= n1; n += PWFW_MXU_LANES) {
+		for (; simd >= PWFW_SIMD_SSE2 && n + PWFW_MXU_LANES <= n1;
+		     n += PWFW_MXU_LANES) {
 			if (i8)
 				pwfw_mm_simd_i8(mm, m, n, kt0, kt1);
 			else if (mm->dtype == PWTPU_DT_F32)

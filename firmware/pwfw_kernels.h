@@ -88,6 +88,12 @@ void pwfw_k_reduce_store(const struct pwfw_k_reduce *r, u64 out, u32 acc);
  * @a: left operand.
  * @b: right operand.
  * @dst: result; it also holds the accumulators between K blocks.
+ * @pack: NULL, or PWFW_MXU_PACK_BYTES(@tile) bytes of scratch: the AVX2
+ *	path copies (and widens) a K tile of 16 columns of b into it, and 6
+ *	rows of a. The copy of b serves all the rows of a piece, and later
+ *	pieces of the same MATMUL that need the same columns.
+ * @pack_id: with @pack: non-zero, and different for each MATMUL that uses
+ *	@pack (b may change between them).
  */
 struct pwfw_k_matmul {
 	u32 dtype;
@@ -98,16 +104,25 @@ struct pwfw_k_matmul {
 	const void *a;
 	const void *b;
 	void *dst;
+	void *pack;
+	u64 pack_id;
 };
+
+/*
+ * Per k of a tile: 16 columns of b and 6 rows of a, 4 bytes each; and a
+ * record of which b is packed.
+ */
+#define PWFW_MXU_PACK_BYTES(tile)	((u64)(tile) * (16 + 6) * 4 + 64)
 
 /*
  * Compute rows [@m0, @m1) x columns [@n0, @n1) of dst over K tiles
  * [@kt0, @kt1). @kt0 == 0 starts the accumulators at +0; otherwise they
- * continue from dst. Results do not depend on how a product is split into
+ * continue from dst. @simd is the enum pwfw_simd level to use (from
+ * pwfw_plat_simd()). Results do not depend on how a product is split into
  * blocks, nor on @simd.
  */
 void pwfw_k_matmul(const struct pwfw_k_matmul *mm, u32 m0, u32 m1,
-		   u32 n0, u32 n1, u32 kt0, u32 kt1, bool simd);
+		   u32 n0, u32 n1, u32 kt0, u32 kt1, u32 simd);
 
 /**
  * struct pwfw_l_gather - a strided copy into a dense destination

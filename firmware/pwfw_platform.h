@@ -23,8 +23,18 @@ void pwfw_plat_yield(void);
 /* Synthetic compute: spend @ns nanoseconds. */
 void pwfw_plat_delay_ns(u64 ns);
 
-/* Whether the SIMD paths may be used (both paths give identical bits). */
-bool pwfw_plat_simd(void);
+/*
+ * The widest vector unit the float kernels may use. Each level includes
+ * the ones below it, and every level gives the same bits: the scalar code
+ * is the reference the others are tested against (docs/firmware-ops.md).
+ */
+enum pwfw_simd {
+	PWFW_SIMD_NONE,		/* scalar code only */
+	PWFW_SIMD_SSE2,		/* 4-lane vectors: every x86-64 CPU */
+	PWFW_SIMD_AVX2,		/* 8-lane vectors: CPU and OS support AVX2 */
+};
+
+enum pwfw_simd pwfw_plat_simd(void);
 
 /*
  * The island's shared state (links, gang rendezvous) is guarded by one

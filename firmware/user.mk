@@ -9,3 +9,8 @@ $(FW_LIB): $(FW_OBJS)
 	$(AR) rcs $@ $^
 
 USER_LIBS += $(FW_LIB)
+
+# The AVX2 path of MATMUL is the one file with AVX2 code (never FMA: the
+# documented order rounds products and sums separately); it runs only
+# when pwfw_plat_simd() says the CPU has AVX2. As in driver/Kbuild.
+$(BUILD)/firmware/pwfw_fpu_mxu_avx2.o: USER_CFLAGS += -mavx2

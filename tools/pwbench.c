@@ -8,6 +8,7 @@
  *   dcn-throughput  Figure 5 through pathwaysd, over 1, 2, 4... hosts
  *   host-data    a remote client's shards over the data plane and in parts
  *   echo         a datagram echo, the DCN floor `dispatch --dcn --echo` uses
+ *   matmul       the firmware's MATMUL paths on the host CPU against OpenBLAS
  */
 #include <stdio.h>
 #include <string.h>
@@ -28,7 +29,9 @@ static void usage(FILE *f)
 		"(pwbench dcn-throughput -h)\n"
 		"  host-data    host data over the data plane against control-plane "
 		"parts (pwbench host-data -h)\n"
-		"  echo         --serve IP:PORT: the DCN floor's other end\n");
+		"  echo         --serve IP:PORT: the DCN floor's other end\n"
+		"  matmul       the firmware's MATMUL on this CPU against OpenBLAS "
+		"(pwbench matmul -h)\n");
 }
 
 int main(int argc, char **argv)
@@ -49,6 +52,8 @@ int main(int argc, char **argv)
 		return pwbench_host_data_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "echo"))
 		return pwbench_echo_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "matmul"))
+		return pwbench_matmul_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return 0;

@@ -52,5 +52,7 @@ int pwbench_host_data_main(int argc, char **argv);
 int pwbench_collective_main(int argc, char **argv);
 /* `pwbench pathways ...`: argv[0] is "pathways" (pwbench_paper.c). */
 int pwbench_paper_main(int argc, char **argv);
+/* `pwbench matmul ...`: the firmware's MATMUL paths against OpenBLAS. */
+int pwbench_matmul_main(int argc, char **argv);
 
 #endif /* PWBENCH_H */

@@ -7,7 +7,16 @@ PWBENCH_SRCS := tools/pwbench.c tools/pwbench_dispatch.c tools/pwbench_stats.c \
 	tools/pwbench_host_data.c \
 	tools/pwbench_paper.c \
 	tools/pwbench_paper_tput.c tools/pwbench_paper_multi.c \
-	tools/pwbench_paper_dispatch.c tools/pwbench_paper_clients.c
+	tools/pwbench_paper_dispatch.c tools/pwbench_paper_clients.c \
+	tools/pwbench_matmul.c
+# pwbench matmul runs the firmware's user-space library next to OpenBLAS
+# (Debian's libopenblas-dev, found by pkg-config); only pwbench links it.
+OPENBLAS_CFLAGS := $(shell pkg-config --cflags openblas)
+OPENBLAS_LIBS := $(shell pkg-config --libs openblas)
+ifeq ($(OPENBLAS_LIBS),)
+$(warning openblas not found by pkg-config: run 'make deps')
+endif
+$(BUILD)/tools/pwbench_matmul.o: USER_CFLAGS += $(OPENBLAS_CFLAGS)
 # runtime/runtime.mk, included after this file, defines it the same way;
 # the prerequisite list below is expanded now, so name it here too.
 LIBPATHWAYS ?= $(BUILD)/libpathways.a
@@ -25,8 +34,9 @@ $(BUILD)/tools/pwtpu-matmul: $(BUILD)/tools/pwtpu-matmul.o \
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 $(BUILD)/tools/pwbench: $(patsubst %.c,$(BUILD)/%.o,$(PWBENCH_SRCS)) \
-		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
-	$(CC) -o $@ $^ $(USER_LDLIBS)
+		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a \
+		$(FW_LIB)
+	$(CC) -o $@ $^ $(USER_LDLIBS) $(OPENBLAS_LIBS)
 
 $(BUILD)/tools/pwtrace: $(BUILD)/tools/pwtrace.o \
 		$(BUILD)/tools/pwtrace_record.o $(PWTRACE_LIB_OBJS)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The firmware's platform in user space: no FPU sections are needed, a
- * delay is a real sleep, and PWFW_SIMD=0 in the environment forces the
- * scalar paths (tests compare both). An island's host is a struct
+ * delay is a real sleep, and the vector level is the CPU's best, capped
+ * by pwfw_user_simd_cap() or else by PWFW_SIMD in the environment (tests
+ * and pwbench compare the paths). An island's host is a struct
  * pwfw_user_island (pwfw_user.h): a mutex, a condition variable on the
  * monotonic clock, and records of the log and traces for tests; a NULL
  * host means one process-wide island that logs to stderr.
@@ -41,11 +42,43 @@ void pwfw_plat_delay_ns(u64 ns)
 		;
 }
 
-bool pwfw_plat_simd(void)
+enum pwfw_simd pwfw_user_simd_cpu(void)
+{
+	__builtin_cpu_init();
+	/* libgcc checks that the OS saves the YMM state too (XCR0). */
+	if (__builtin_cpu_supports("avx2"))
+		return PWFW_SIMD_AVX2;
+	return PWFW_SIMD_SSE2;
+}
+
+static atomic_int simd_cap = -1;
+
+void pwfw_user_simd_cap(int level)
+{
+	atomic_store(&simd_cap, level);
+}
+
+/* PWFW_SIMD: "0" or "scalar", "sse2", "avx2"; anything else is no cap. */
+static int simd_env_cap(void)
 {
 	const char *v = getenv("PWFW_SIMD");
 
-	return !v || strcmp(v, "0") != 0;
+	if (!v)
+		return PWFW_SIMD_AVX2;
+	if (!strcmp(v, "0") || !strcmp(v, "scalar"))
+		return PWFW_SIMD_NONE;
+	if (!strcmp(v, "sse2"))
+		return PWFW_SIMD_SSE2;
+	return PWFW_SIMD_AVX2;
+}
+
+enum pwfw_simd pwfw_plat_simd(void)
+{
+	int cpu = pwfw_user_simd_cpu(), cap = atomic_load(&simd_cap);
+
+	if (cap < 0)
+		cap = simd_env_cap();
+	return cap < cpu ? (enum pwfw_simd)cap : (enum pwfw_simd)cpu;
 }
 
 int pwfw_user_island_init(struct pwfw_user_island *ui)

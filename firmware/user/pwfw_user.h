@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#include "../pwfw_types.h"
+#include "../pwfw_platform.h"
 
 #define PWFW_USER_LOG_BYTES	16384
 #define PWFW_USER_HOPS		256
@@ -78,5 +78,16 @@ void pwfw_user_clock_thaw(void);
  * every call fails; a negative @ok turns this off.
  */
 void pwfw_user_zalloc_fail_after(long ok);
+
+/* The best vector level this CPU (and OS) supports. */
+enum pwfw_simd pwfw_user_simd_cpu(void);
+
+/*
+ * Cap pwfw_plat_simd() at @level (enum pwfw_simd), e.g. PWFW_SIMD_NONE
+ * for the scalar reference; it never exceeds pwfw_user_simd_cpu(). A
+ * negative @level removes the cap: then PWFW_SIMD in the environment
+ * ("0" or "scalar", "sse2", "avx2") caps it, and unset means no cap.
+ */
+void pwfw_user_simd_cap(int level);
 
 #endif /* PWFW_USER_H */
