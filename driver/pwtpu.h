@@ -179,7 +179,6 @@ struct pwtpu_job {
 	int result;
 	struct io_uring_cmd *ioucmd;	/* uring path, else NULL */
 	bool polled;			/* its ring is IORING_SETUP_IOPOLL */
-	/* Not cleared when a job is prepared: valid as far as said. */
 	struct pwtpu_bo *bos[PWTPU_MAX_BUFS];	/* up to @nbos */
 	struct page *small_pages[PWTPU_JOB_PAGES];	/* up to @npages */
 	struct completion done;		/* ioctl path, once queued */

@@ -19,14 +19,11 @@
 #include "pwtpu.h"
 #include "../firmware/pwfw_platform.h"
 
-/*
- * Start @job, the caller's storage, for @ctx in the submitter's context:
- * what follows @bos is left as it is (half the job, on every command).
- */
+/* Start @job, the caller's storage, for @ctx in the submitter's context. */
 static void pwtpu_job_init(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 			   u32 nr, u32 flags)
 {
-	memset(job, 0, offsetof(struct pwtpu_job, bos));
+	memset(job, 0, sizeof(*job));
 	INIT_LIST_HEAD(&job->node);
 	job->pdev = ctx->pdev;
 	job->ctx = ctx;
@@ -351,9 +348,11 @@ int pwtpu_job_prepare(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
  * device be idle (include/uapi/pwtpu.h, docs/driver.md): its whole run
  * must be about as short as its dispatch, since it holds the submitter
  * (and its ring) for that long. So: NOP; an EXEC whose real work fits
- * one of the firmware's uninterrupted pieces and whose modelled time is
- * at most inline_us (in modelled timing the submitter also spends that
- * wait), never one with collectives, whose members wait for each other
+ * one of the firmware's uninterrupted pieces, of at most
+ * PWTPU_INLINE_MAX_INSNS instructions run (loops and delays count no
+ * work, and a spec may model instructions at no cost), and whose
+ * modelled time is at most inline_us (in modelled timing the submitter
+ * also spends that wait), never one with collectives, whose members wait for each other
  * and may be later SQEs of the same submission; a host copy of at most
  * PWTPU_INLINE_COPY_MAX bytes (its pages fit the job: no allocation)
  * and inline_us modelled. Never a COPY_PEER, which waits for the
@@ -372,6 +371,7 @@ bool pwtpu_job_short(const struct pwtpu_job *job)
 	case _IOC_NR(PWTPU_CMD_EXEC):
 		prog = &job->prog->fw;
 		return !job->gang && prog->work <= PWFW_FPU_CHUNK &&
+		       prog->dyn_insns <= PWTPU_INLINE_MAX_INSNS &&
 		       prog->modeled_ns <= limit;
 	case _IOC_NR(PWTPU_CMD_COPY_TO_DEV):
 	case _IOC_NR(PWTPU_CMD_COPY_FROM_DEV):

@@ -37,7 +37,7 @@ void pwtpu_queue_submit(struct pwtpu_job *job)
 	pwtpu_job_stamp(job);
 	spin_lock(&pdev->qlock);
 	list_add_tail(&job->node, &pdev->queue);
-	pdev->queued++;
+	WRITE_ONCE(pdev->queued, pdev->queued + 1);
 	/* A busy thread comes back for it; an inline runner wakes it. */
 	wake = !pdev->busy;
 	spin_unlock(&pdev->qlock);
@@ -57,14 +57,14 @@ static struct pwtpu_job *pwtpu_queue_next(struct pwtpu_dev *pdev, bool done)
 
 	spin_lock(&pdev->qlock);
 	if (done)
-		pdev->busy = false;
+		WRITE_ONCE(pdev->busy, false);
 	if (!pdev->busy) {
 		job = list_first_entry_or_null(&pdev->queue, struct pwtpu_job,
 					       node);
 		if (job) {
 			list_del_init(&job->node);
-			pdev->queued--;
-			pdev->busy = true;
+			WRITE_ONCE(pdev->queued, pdev->queued - 1);
+			WRITE_ONCE(pdev->busy, true);
 		}
 	}
 	spin_unlock(&pdev->qlock);
@@ -90,7 +90,7 @@ bool pwtpu_queue_unlink(struct pwtpu_job *job)
 	spin_lock(&pdev->qlock);
 	if (!list_empty(&job->node)) {
 		list_del_init(&job->node);
-		pdev->queued--;
+		WRITE_ONCE(pdev->queued, pdev->queued - 1);
 		unlinked = true;
 	}
 	spin_unlock(&pdev->qlock);
@@ -300,7 +300,7 @@ bool pwtpu_queue_run_inline(struct pwtpu_job *job)
 		spin_unlock(&pdev->qlock);
 		return false;
 	}
-	pdev->busy = true;
+	WRITE_ONCE(pdev->busy, true);
 	spin_unlock(&pdev->qlock);
 
 	/* Submitted and started at once: one clock read. */
@@ -309,7 +309,7 @@ bool pwtpu_queue_run_inline(struct pwtpu_job *job)
 	WRITE_ONCE(pdev->cmds_inline, pdev->cmds_inline + 1);
 
 	spin_lock(&pdev->qlock);
-	pdev->busy = false;
+	WRITE_ONCE(pdev->busy, false);
 	wake = pdev->queued;
 	spin_unlock(&pdev->qlock);
 	/* What was queued meanwhile waited for us: the thread's turn. */

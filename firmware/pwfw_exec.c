@@ -498,19 +498,15 @@ static int pwfw_x_run(struct pwfw_x *x)
 int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 	      u32 nbufs, struct pwfw_exec_env *env)
 {
-	struct pwfw_x x;
+	struct pwfw_x x = {
+		.prog = prog,
+		.bufs = bufs,
+		.env = env,
+		.compute = !env || env->compute,
+	};
 	u32 i;
 	int ret;
 
-	/* Not x = { ... }: that would clear x.grp, set only for collectives. */
-	x.prog = prog;
-	x.bufs = bufs;
-	x.env = env;
-	x.compute = !env || env->compute;
-	x.seq = 0;
-	x.insns = 0;
-	x.mxu_pack = NULL;
-	x.mxu_runs = 0;
 	if (env) {
 		env->link_ns = 0;
 		env->stopped = 0;

@@ -317,6 +317,7 @@ struct pwtpu_gang_create {
  * the module's watchdog_ms past twice its modelled time stops with -ETIME.
  *
  * Inline execution: a short command (a NOP; an EXEC without collectives
+ * of at most PWTPU_INLINE_MAX_INSNS instructions run (loops unrolled),
  * whose real work fits one of the firmware's uninterrupted pieces and
  * whose modelled time is at most the module's inline_us; a host copy of
  * at most PWTPU_INLINE_COPY_MAX bytes and inline_us of modelled time)
@@ -332,6 +333,7 @@ struct pwtpu_gang_create {
 #define PWTPU_CMD_F_QUEUED	(1U << 0)	/* never inline */
 #define PWTPU_CMD_F_ALL		PWTPU_CMD_F_QUEUED
 #define PWTPU_INLINE_COPY_MAX	65536
+#define PWTPU_INLINE_MAX_INSNS	256
 #define PWTPU_CMD_NOP		_IOWR(PWTPU_IOC_MAGIC, 0x10, struct pwtpu_cmd)
 #define PWTPU_CMD_EXEC		_IOWR(PWTPU_IOC_MAGIC, 0x11, struct pwtpu_cmd)
 #define PWTPU_CMD_COPY_TO_DEV	_IOWR(PWTPU_IOC_MAGIC, 0x12, struct pwtpu_cmd)
