@@ -223,8 +223,7 @@ int pwtpu_gang_scope(int fd, u64 *scope);
 /* pwtpu_job.c */
 int pwtpu_job_prepare(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 		      u32 cmd_op, const struct pwtpu_cmd *cmd);
-bool pwtpu_job_short(const struct pwtpu_job *job);
-struct pwtpu_job *pwtpu_job_to_heap(struct pwtpu_job *job);
+struct pwtpu_job *pwtpu_job_start(struct pwtpu_job *job);
 void pwtpu_job_release(struct pwtpu_job *job);
 void pwtpu_job_host_copy(struct pwtpu_job *job);
 void pwtpu_job_put(struct pwtpu_job *job);

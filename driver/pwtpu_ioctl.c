@@ -58,19 +58,16 @@ static int pwtpu_cmd_sync(struct pwtpu_ctx *ctx, unsigned int op,
 	ret = pwtpu_job_prepare(&job, ctx, op, &cmd);
 	if (ret)
 		return ret;
-	if (pwtpu_job_short(&job) && pwtpu_queue_run_inline(&job)) {
+	queued = pwtpu_job_start(&job);
+	if (!queued) {
 		ret = job.result;
 		cmd.start_ns = job.start_ns;
 		cmd.end_ns = job.end_ns;
 		pwtpu_job_release(&job);
 		goto out;
 	}
-
-	queued = pwtpu_job_to_heap(&job);
-	if (IS_ERR(queued)) {
-		pwtpu_job_release(&job);
+	if (IS_ERR(queued))
 		return PTR_ERR(queued);
-	}
 	refcount_inc(&queued->refs);	/* one for us, one for the device */
 	pwtpu_queue_submit(queued);
 	if (wait_for_completion_killable(&queued->done)) {

@@ -76,7 +76,7 @@ void pwtpu_job_put(struct pwtpu_job *job)
  * ERR_PTR (@job is then still the caller's to release): -EBUSY with
  * max_inflight commands of the file queued or running, -ENOMEM.
  */
-struct pwtpu_job *pwtpu_job_to_heap(struct pwtpu_job *job)
+static struct pwtpu_job *pwtpu_job_to_heap(struct pwtpu_job *job)
 {
 	struct pwtpu_ctx *ctx = job->ctx;
 	struct pwtpu_job *heap;
@@ -358,7 +358,7 @@ int pwtpu_job_prepare(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
  * and inline_us modelled. Never a COPY_PEER, which waits for the
  * island's links.
  */
-bool pwtpu_job_short(const struct pwtpu_job *job)
+static bool pwtpu_job_short(const struct pwtpu_job *job)
 {
 	u64 limit = (u64)READ_ONCE(pwtpu_inline_us) * NSEC_PER_USEC;
 	const struct pwfw_prog *prog;
@@ -381,6 +381,23 @@ bool pwtpu_job_short(const struct pwtpu_job *job)
 	default:
 		return false;
 	}
+}
+
+/*
+ * Where a prepared @job goes, for both submission paths: NULL when it
+ * ran inline (its result and times are in it; the caller releases it),
+ * else its heap copy to be queued, or an ERR_PTR (@job released then).
+ */
+struct pwtpu_job *pwtpu_job_start(struct pwtpu_job *job)
+{
+	struct pwtpu_job *queued;
+
+	if (pwtpu_job_short(job) && pwtpu_queue_run_inline(job))
+		return NULL;
+	queued = pwtpu_job_to_heap(job);
+	if (IS_ERR(queued))
+		pwtpu_job_release(job);
+	return queued;
 }
 
 /*

@@ -101,18 +101,16 @@ int pwtpu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 	ret = pwtpu_job_prepare(&job, ctx, ioucmd->cmd_op, &cmd);
 	if (ret)
 		return ret;
-	if (pwtpu_job_short(&job) && pwtpu_queue_run_inline(&job)) {
+	queued = pwtpu_job_start(&job);
+	if (!queued) {
 		ret = job.result;
 		times = pwtpu_cqe_times(&job);
 		pwtpu_job_release(&job);
 		io_uring_cmd_done(ioucmd, ret, times, issue_flags);
 		return -EIOCBQUEUED;
 	}
-	queued = pwtpu_job_to_heap(&job);
-	if (IS_ERR(queued)) {
-		pwtpu_job_release(&job);
+	if (IS_ERR(queued))
 		return PTR_ERR(queued);
-	}
 	queued->ioucmd = ioucmd;
 	queued->polled = issue_flags & IO_URING_F_IOPOLL;
 	pwtpu_pdu(ioucmd)->job = queued;
