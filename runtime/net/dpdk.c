@@ -484,9 +484,11 @@ static int dpdk_send(struct pw_transport *t, const struct sockaddr_in *to,
 	f = rte_pktmbuf_mtod(m, uint8_t *);
 	memcpy(f + PW_FRAME_UDP_HDRS, buf, len);
 
-	n = dst == INADDR_BROADCAST ? NULL : neigh_find(d, dst);
+	n = dst == INADDR_BROADCAST || dst == d->ip ? NULL : neigh_find(d, dst);
 	memcpy(a.dst_mac, n && n->state == N_REACHABLE ? n->mac : eth_bcast,
 	       PW_ETH_ALEN);
+	if (dst == d->ip)
+		memcpy(a.dst_mac, d->mac, PW_ETH_ALEN);
 	memcpy(a.src_mac, d->mac, PW_ETH_ALEN);
 	a.src_ip = d->ip;
 	a.dst_ip = dst;
@@ -495,7 +497,12 @@ static int dpdk_send(struct pw_transport *t, const struct sockaddr_in *to,
 	a.ip_id = htons(d->ip_id++);
 	pw_frame_udp_build(f, &a, len);
 
-	if (dst == INADDR_BROADCAST) {
+	if (dst == INADDR_BROADCAST || dst == d->ip) {
+		/*
+		 * Our own address: another process's transport on this
+		 * interface sees the frame leave (af_packet taps outgoing
+		 * frames, not the sender's own socket); nobody to ask.
+		 */
 		xmit(d, m, true);
 	} else if (n && n->state == N_REACHABLE) {
 		/* Still used while we check that it has not moved. */

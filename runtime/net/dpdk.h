@@ -14,6 +14,11 @@
  * and datagrams that waited for a peer's address go out, only while the
  * owner polls (send, recv_burst, wait).
  *
+ * Processes on one host may each have a transport on one interface and
+ * the host's address (a controller and a worker): a datagram to our own
+ * address goes out as a frame to our own MAC, which the other processes'
+ * af_packet sockets see leave.
+ *
  * Limits: peers are on the link (ARP for every destination, no gateway);
  * a datagram must fit one frame (MTU - 28 bytes: -EMSGSIZE past it; IP
  * fragments are dropped and counted); one EAL per process, for its life;

@@ -15,7 +15,8 @@
  * ICMP port unreachable for our port; the reliable channel delivers 5000
  * messages each way exactly once and in order with 5% of the datagrams
  * dropped; garbage frames sent raw at the DPDK end are dropped and
- * counted under their reason. Plus the frame codec on its own.
+ * counted under their reason; two processes share A's interface and
+ * address. Plus the frame codec on its own.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -30,6 +31,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,6 +49,7 @@
 #define IP_B	"10.99.0.2"
 #define PORT_A	7001
 #define PORT_B	7002
+#define PORT_C	7003		/* a second process on A */
 #define PORT_X	7999		/* nobody's */
 
 static int ns_a = -1, ns_b = -1;
@@ -790,6 +793,81 @@ TEST_F(link, one_per_interface_ephemeral_port_reopen)
 	ASSERT_EQ(0, pw_transport_send(self->dpdk, &self->b, buf, 5));
 	pw_transport_wait(self->dpdk, 50 * MS);
 	ASSERT_EQ(5, recv_one(self->udp, &dg));
+}
+
+/*
+ * Two processes, one interface, one address (a host's controller and its
+ * worker): datagrams between them travel as frames that leave the
+ * interface, and each process's port sees the other's; nobody ARPs for
+ * its own address. The other process is dpdk_ping's echo end.
+ */
+TEST_F(link, two_processes_share_an_address)
+{
+	const struct pw_dpdk_stats *st = pw_dpdk_stats(self->dpdk);
+	struct sockaddr_in c = inet(IP_A, PORT_C);
+	char exe[512], *slash, addr[64], peer[64];
+	unsigned int j, echoed = 0;
+	uint8_t buf[64];
+	uint64_t end;
+	ssize_t len;
+	pid_t pid;
+	int status;
+
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 16);
+	ASSERT_GT(len, 0);
+	exe[len] = 0;
+	slash = strrchr(exe, '/');
+	ASSERT_NE(NULL, slash);
+	strcpy(slash + 1, "dpdk_ping");
+	snprintf(addr, sizeof(addr), "%s:%d", IP_A, PORT_C);
+	snprintf(peer, sizeof(peer), "%s:%d", IP_A, PORT_A);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		/* Its report stays out of the TAP stream. */
+		if (setns(ns_a, CLONE_NEWNET) ||
+		    dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(126);
+		execl(exe, exe, "--dpdk", IF_A, "--addr", addr, "--peer", peer,
+		      "--pong", "--msgs", "0", (char *)NULL);
+		_exit(127);
+	}
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, "PING", 4);
+	/* Until its port is up, then 100 more; each must come back. */
+	for (j = 0, end = net_now_ns() + 30000 * MS;
+	     echoed < 101 && net_now_ns() < end; j++) {
+		uint64_t next = net_now_ns() + (echoed ? 1000 : 50) * MS;
+		struct pw_dgram dg[4];
+		bool back = false;
+		int n, i;
+
+		memcpy(buf + 4, &j, 4);
+		ASSERT_EQ(0, pw_transport_send(self->dpdk, &c, buf,
+					       sizeof(buf)));
+		while (!back && net_now_ns() < next) {
+			pw_transport_wait(self->dpdk, 1 * MS);
+			n = pw_transport_recv_burst(self->dpdk, dg, 4);
+			for (i = 0; i < n; i++) {
+				EXPECT_TRUE(net_same_addr(&dg[i].from, &c));
+				back |= dg[i].len == sizeof(buf) &&
+					!memcmp(dg[i].data, buf, sizeof(buf));
+			}
+		}
+		if (echoed)
+			EXPECT_TRUE(back) TH_LOG("echo %u lost", j);
+		echoed += back;
+	}
+	EXPECT_EQ(101u, echoed);
+	for (j = 0; j < 3; j++)
+		pw_transport_send(self->dpdk, &c, "BYE!", 4);
+	for (end = net_now_ns() + 200 * MS; net_now_ns() < end;)
+		pw_transport_wait(self->dpdk, 1 * MS);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("dpdk_ping exited with status 0x%x", status);
+	EXPECT_EQ(0u, st->arp_requests_sent);
+	EXPECT_EQ(0u, st->arp_queued);
 }
 
 TEST_HARNESS_MAIN
