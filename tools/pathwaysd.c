@@ -8,6 +8,7 @@
  *   pathwaysd --role worker --listen IP:PORT --controller IP:PORT
  *             --host-id N [--data-port N] [--data auto|rdma|tcp]
  *   pathwaysd --role status --controller IP:PORT [--listen IP:PORT]
+ *   every role: [--transport udp|dpdk [--interface IF]] [--run-for S]
  *
  * The controller keeps the islands workers register and marks a worker
  * down when it falls silent; a worker registers the island of the
@@ -21,6 +22,11 @@
  * the controller refuses a client's ADMIN to change them. --config FILE
  * reads options from a file, one "option value" per line ("sched share",
  * "weight trainer=4"; "#" starts a comment), before the command line's.
+ * --transport picks the control plane's datagrams: kernel UDP sockets (the
+ * default) or DPDK's af_packet driver on the interface that holds the
+ * --listen address (--interface names another); a DPDK daemon polls
+ * instead of sleeping, and needs --listen with the host's own address
+ * (port 0 takes a free one). Both kinds talk to each other.
  * --run-for SECONDS stops the daemon after
  * that long; SIGTERM and SIGINT stop it at once. Either way it prints its
  * counters (messages, retransmissions, datagrams dropped by reason).
@@ -28,6 +34,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <net/if.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +45,8 @@
 #include <pwtpu/pwtpu_dev.h>
 
 #include "../runtime/dcn/roles.h"
+#include "../runtime/net/dpdk.h"
+#include "../runtime/net/transport_name.h"
 
 static volatile sig_atomic_t stop;
 
@@ -56,7 +65,11 @@ static void usage(FILE *f)
 		"       pathwaysd --role worker --listen IP:PORT --controller IP:PORT --host-id N\n"
 		"                 [--data-port N] [--data auto|rdma|tcp]\n"
 		"       pathwaysd --role status --controller IP:PORT [--listen IP:PORT]\n"
-		"  --run-for SECONDS  stop after this long (default: until SIGTERM)\n");
+		"  --transport %s  control-plane datagrams (default udp); dpdk polls\n"
+		"                  the interface holding the --listen address\n"
+		"  --interface IF  the DPDK transport's interface instead\n"
+		"  --run-for SECONDS  stop after this long (default: until SIGTERM)\n",
+		PW_TRANSPORT_NAMES);
 }
 
 struct opts {
@@ -69,6 +82,8 @@ struct opts {
 	enum pw_dp_mode data_mode;
 	double run_for;
 	struct pw_ctl_share_cfg share;
+	char transport[8];
+	char ifname[IF_NAMESIZE];
 };
 
 static const struct option longopts[] = {
@@ -86,6 +101,8 @@ static const struct option longopts[] = {
 	{ "window", required_argument, NULL, 'w' },
 	{ "weight", required_argument, NULL, 'W' },
 	{ "config", required_argument, NULL, 'C' },
+	{ "transport", required_argument, NULL, 'x' },
+	{ "interface", required_argument, NULL, 'I' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -182,6 +199,22 @@ static int set_opt(struct opts *o, int c, const char *arg)
 		}
 		break;
 	case 'W': return add_weight(&o->share, arg);
+	case 'x':
+		if (strcmp(arg, "udp") && strcmp(arg, "dpdk")) {
+			fprintf(stderr, "pathwaysd: --transport %s: want udp or dpdk\n",
+				arg);
+			return -EINVAL;
+		}
+		strcpy(o->transport, arg);
+		break;
+	case 'I':
+		if (!arg[0] || strlen(arg) >= sizeof(o->ifname)) {
+			fprintf(stderr, "pathwaysd: --interface %s: not an interface name\n",
+				arg);
+			return -EINVAL;
+		}
+		strcpy(o->ifname, arg);
+		break;
 	case 'C': return read_config(o, arg);
 	default: return -EINVAL;
 	}
@@ -239,6 +272,7 @@ static int parse(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->host_id = -1;
+	strcpy(o->transport, "udp");
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
@@ -255,6 +289,29 @@ static int parse(int argc, char **argv, struct opts *o)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* What went over the control plane's transport, at exit. */
+static void print_transport(const char *who, struct pw_transport *t)
+{
+	const struct pw_transport_stats *ts = &t->stats;
+	const struct pw_dpdk_stats *d = pw_dpdk_stats(t);
+
+	printf("%s: transport %s: tx %llu rx %llu datagrams, %llu tx errors, %llu tx waits\n",
+	       who, t->ops->name, (unsigned long long)ts->tx_packets,
+	       (unsigned long long)ts->rx_packets,
+	       (unsigned long long)ts->tx_errors,
+	       (unsigned long long)ts->tx_waits);
+	if (d)
+		printf("%s: dpdk: %llu frames, ARP asked %llu answered %llu learned %llu dropped %llu, %llu for other hosts, %llu for other ports\n",
+		       who, (unsigned long long)d->rx_frames,
+		       (unsigned long long)d->arp_requests_sent,
+		       (unsigned long long)d->arp_replies_sent,
+		       (unsigned long long)d->arp_learned,
+		       (unsigned long long)d->arp_dropped,
+		       (unsigned long long)d->rx_dropped[PW_FRAME_D_OTHER_HOST],
+		       (unsigned long long)d->rx_dropped[PW_FRAME_D_OTHER_PORT]);
+	fflush(stdout);
 }
 
 static bool time_up(const struct opts *o, uint64_t start)
@@ -280,9 +337,9 @@ static int run_controller(const struct opts *o, struct pw_transport *t)
 		pw_controller_fini(&c);
 		return ret;
 	}
-	printf("controller: listening on %s:%u (heartbeat %u ms, down after %u ms, %s",
+	printf("controller: listening on %s:%u over %s (heartbeat %u ms, down after %u ms, %s",
 	       inet_ntoa(o->listen_at.sin_addr), ntohs(o->listen_at.sin_port),
-	       c.heartbeat_ms, c.down_ms,
+	       t->ops->name, c.heartbeat_ms, c.down_ms,
 	       c.share.policy == PW_WIRE_SCHED_SHARE ? "share" : "fifo");
 	if (c.share.policy == PW_WIRE_SCHED_SHARE)
 		printf(" window %u, %u weights", c.share.window,
@@ -292,6 +349,7 @@ static int run_controller(const struct opts *o, struct pw_transport *t)
 	while (!time_up(o, start) && !ret)
 		ret = pw_controller_step(&c, 50000000ull);
 	pw_node_print_stats(&c.node, "controller");
+	print_transport("controller", t);
 	pw_controller_fini(&c);
 	return ret;
 }
@@ -330,13 +388,15 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 		pw_transport_close(t);
 		return ret;
 	}
-	printf("worker %ld: island %u, %u devices (%s), controller %s:%u\n",
+	printf("worker %ld: island %u, %u devices (%s), controller %s:%u over %s\n",
 	       o->host_id, reg.island_id, reg.ndevices, reg.mesh,
-	       inet_ntoa(o->controller.sin_addr), ntohs(o->controller.sin_port));
+	       inet_ntoa(o->controller.sin_addr), ntohs(o->controller.sin_port),
+	       t->ops->name);
 	fflush(stdout);
 	while (!time_up(o, start) && !ret)
 		ret = pw_worker_step(&w, 50000000ull);
 	pw_node_print_stats(&w.node, "worker");
+	print_transport("worker", t);
 	pw_worker_fini(&w);
 	return ret;
 }
@@ -364,6 +424,28 @@ static int run_status(const struct opts *o, struct pw_transport *t)
 	return ret;
 }
 
+/* The control plane's transport, or a message saying what was wrong. */
+static int open_transport(const struct opts *o, struct pw_transport **t)
+{
+	const char *ifname = o->ifname[0] ? o->ifname : NULL;
+	int ret;
+
+	if (!strcmp(o->transport, "dpdk") && !o->listen_at.sin_addr.s_addr) {
+		fprintf(stderr, "pathwaysd: --transport dpdk needs --listen with this host's address\n");
+		return -EINVAL;
+	}
+	ret = pw_transport_open(t, o->transport, ifname, &o->listen_at);
+	if (ret == -EADDRNOTAVAIL && !ifname)
+		fprintf(stderr, "pathwaysd: dpdk: no interface has the address %s (--interface names one)\n",
+			inet_ntoa(o->listen_at.sin_addr));
+	else if (ret)
+		fprintf(stderr, "pathwaysd: %s %s:%u%s%s: %s\n", o->transport,
+			inet_ntoa(o->listen_at.sin_addr),
+			ntohs(o->listen_at.sin_port), ifname ? " on " : "",
+			ifname ? ifname : "", strerror(-ret));
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct pw_transport *t;
@@ -382,11 +464,9 @@ int main(int argc, char **argv)
 	}
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
-	ret = pw_udp_open(&t, &o.listen_at);
+	ret = open_transport(&o, &t);
 	if (ret) {
-		fprintf(stderr, "pathwaysd: udp %s:%u: %s\n",
-			inet_ntoa(o.listen_at.sin_addr),
-			ntohs(o.listen_at.sin_port), strerror(-ret));
+		free(o.role);
 		return 1;
 	}
 	if (!strcmp(o.role, "controller"))

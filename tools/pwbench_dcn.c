@@ -30,7 +30,7 @@
 
 #include "../runtime/dcn/roles.h"
 #include "../runtime/fn/fn.h"
-#include "../runtime/net/dpdk.h"
+#include "../runtime/net/transport_name.h"
 
 #include "pwbench.h"
 
@@ -193,14 +193,8 @@ bad:
 
 static int dcn_transport(const struct dcn_opts *o, struct pw_transport **t)
 {
-	struct pw_dpdk_opts d;
-
-	if (!o->dpdk_if)
-		return pw_udp_open(t, &o->addr);
-	memset(&d, 0, sizeof(d));
-	d.ifname = o->dpdk_if;
-	d.addr = o->addr;
-	return pw_dpdk_open(t, &d);
+	return pw_transport_open(t, o->dpdk_if ? "dpdk" : "udp", o->dpdk_if,
+				 &o->addr);
 }
 
 static void summary_line(const char *name, const uint64_t *v, unsigned int n)

@@ -18,8 +18,13 @@
 #include "node.h"
 
 #define PW_NODE_BURST	32
-/* Longest sleep on a transport without a descriptor, with an extra fd. */
-#define PW_NODE_SPIN_NS	200000ull
+/*
+ * A polled transport (DPDK) with extra descriptors: poll both for SPIN_NS,
+ * then sleep on the descriptors NAP_NS at a time, polling the transport
+ * between naps, so that a device's completion wakes the node at once.
+ */
+#define PW_NODE_SPIN_NS	50000ull
+#define PW_NODE_NAP_NS	20000ull
 
 /*
  * A message waiting for room in its peer's channel: the first @len bytes
@@ -325,6 +330,35 @@ static void node_deliver(struct pw_node *node, uint64_t now)
 	}
 }
 
+/* A polled transport and @n descriptors: until either has work. */
+static int node_poll_wait(struct pw_node *node, struct pollfd *pfd,
+			  unsigned int n, uint64_t timeout_ns)
+{
+	uint64_t start = pw_now_ns(), now = start;
+
+	for (;;) {
+		uint64_t nap = 0;
+		struct timespec ts;
+		int ret = pw_transport_wait(node->t, 0);
+
+		if (ret)
+			return ret < 0 ? ret : 0;
+		if (now - start >= timeout_ns)
+			return 0;
+		if (now - start >= PW_NODE_SPIN_NS)
+			nap = timeout_ns - (now - start) < PW_NODE_NAP_NS ?
+			      timeout_ns - (now - start) : PW_NODE_NAP_NS;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)nap;
+		ret = ppoll(pfd, n, &ts, NULL);
+		if (ret > 0)
+			return 0;
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+		now = pw_now_ns();
+	}
+}
+
 /* Sleep until the transport or an extra descriptor may have work. */
 static int node_wait(struct pw_node *node, uint64_t timeout_ns)
 {
@@ -343,12 +377,8 @@ static int node_wait(struct pw_node *node, uint64_t timeout_ns)
 	if (nfds == 1)
 		return pw_transport_wait(node->t, timeout_ns);
 	tfd = pw_transport_poll_fd(node->t);
-	if (tfd < 0) {
-		/* A polled transport (DPDK): look at both often. */
-		if (timeout_ns > PW_NODE_SPIN_NS)
-			timeout_ns = PW_NODE_SPIN_NS;
-		return pw_transport_wait(node->t, timeout_ns);
-	}
+	if (tfd < 0)
+		return node_poll_wait(node, pfd + 1, nfds - 1, timeout_ns);
 	/* Datagrams the transport holds already do not poll readable. */
 	n = pw_transport_wait(node->t, 0);
 	if (n)

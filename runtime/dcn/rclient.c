@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 
 #include "../fn/fn.h"
 #include "../net/transport.h"
+#include "../net/transport_name.h"
 #include "../util/log.h"
 #include "local.h"
 #include "roles.h"
@@ -332,6 +334,38 @@ int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
 	return ret;
 }
 
+/*
+ * A remote client's end of the control plane: kernel UDP, or DPDK when
+ * PATHWAYS_TRANSPORT=dpdk (on this host's address toward @ctl; a client
+ * on the host of DPDK daemons must be one: the kernel would deliver its
+ * datagrams to them over lo, where DPDK does not look).
+ */
+static int rc_transport(struct pw_transport **t, const struct sockaddr_in *ctl)
+{
+	const char *kind = getenv("PATHWAYS_TRANSPORT");
+	struct sockaddr_in me = { .sin_family = AF_INET };
+	char ifname[IF_NAMESIZE] = "";
+	int ret;
+
+	if (!kind || !kind[0])
+		kind = "udp";
+	if (strcmp(kind, "udp") && strcmp(kind, "dpdk"))
+		return pw_fail(-EINVAL, "PATHWAYS_TRANSPORT=%s: want udp or dpdk",
+			       kind);
+	if (!strcmp(kind, "dpdk")) {
+		ret = pw_addr_toward(ctl, &me, ifname);
+		if (ret)
+			return pw_fail(ret, "dpdk: no interface on the controller's subnet (%s)",
+				       inet_ntoa(ctl->sin_addr));
+	}
+	ret = pw_transport_open(t, kind, ifname[0] ? ifname : NULL, &me);
+	if (ret)
+		return pw_fail(ret, "an endpoint for the control plane (%s%s%s): %s",
+			       kind, ifname[0] ? " on " : "", ifname,
+			       strerror(-ret));
+	return 0;
+}
+
 int pw_remote_connect(const char *controller, const char *name,
 		      struct pw_remote **out)
 {
@@ -359,11 +393,9 @@ int pw_remote_connect(const char *controller, const char *name,
 		ret = pw_fail(-ENOMEM, "no memory for a remote client");
 		goto err_local;
 	}
-	ret = controller ? pw_udp_open(&t, &any) : pw_loop_open(&t, &any);
+	ret = controller ? rc_transport(&t, &ctl) : pw_loop_open(&t, &any);
 	if (ret) {
 		free(r);
-		pw_fail(ret, "an endpoint for the control plane: %s",
-			strerror(-ret));
 		goto err_local;
 	}
 	ret = pw_remote_open(r, t, &ctl, name, PW_REMOTE_TIMEOUT_MS);

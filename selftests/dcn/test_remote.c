@@ -533,7 +533,9 @@ TEST_F_TIMEOUT(remote, a_run_past_its_deadline_times_out, 300)
 	float got[4];
 	int a[2], y, ret, i;
 
-	ASSERT_NE(NULL, pid_env) TH_LOG("set PW_WORKER0_PID");
+	/* It stops worker 0 with a signal: only where worker 0 runs. */
+	if (!pid_env)
+		SKIP(return, "PW_WORKER0_PID unset: worker 0 is not on this host");
 	worker = (pid_t)atoi(pid_env);
 	ASSERT_NE(NULL, fn);
 	ASSERT_EQ(0, pw_remote_function(self->r, fn, &fid));
