@@ -17,6 +17,7 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/dcn/node.c runtime/dcn/controller.c runtime/dcn/ctl_run.c \
 	runtime/dcn/ctl_lower.c runtime/dcn/ctl_obj.c runtime/dcn/ctl_share.c runtime/dcn/ctl_slice.c runtime/dcn/fnpayload.c \
 	runtime/dcn/worker.c runtime/dcn/wk_run.c runtime/dcn/wk_obj.c \
+	runtime/dcn/wk_stages.c \
 	runtime/dcn/wk_host.c \
 	runtime/dcn/wk_gang.c \
 	runtime/dcn/wk_cookie.c \

@@ -426,6 +426,7 @@ int pw_controller_step(struct pw_controller *c, uint64_t timeout_ns)
 	}
 	ret = pw_node_step(&c->node, timeout_ns < cap ? timeout_ns : cap);
 	now = pw_now_ns();
+	pw_ctl_ends_flush(c, now);
 	ctl_check_liveness(c, now);
 	ctl_reap_clients(c, now);
 	ctl_beat(c, now);

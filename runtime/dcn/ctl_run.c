@@ -167,25 +167,52 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 	return 0;
 }
 
+static void send_end(struct pw_controller *c, uint32_t client,
+		     const struct pw_wire_done *done, uint64_t now)
+{
+	struct pw_node_peer *p = pw_node_find(&c->node, client);
+	struct pw_wire_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_DONE;
+	m.body.done = *done;
+	m.body.done.host_id = 0;
+	m.body.done.nhosts = 0;
+	if (p)
+		pw_node_send(&c->node, p, &m, now);
+}
+
+void pw_ctl_ends_flush(struct pw_controller *c, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nends; i++)
+		send_end(c, c->end_client[i], &c->end_done[i], now);
+	c->nends = 0;
+}
+
+/*
+ * Always, though the workers' own DONEs usually end the run at the client
+ * first: this one ends it if one of theirs is lost for good. @later: the
+ * workers answered, so the client most likely has it: after the step.
+ */
+static void run_end(struct pw_controller *c, struct pw_ctl_run *r,
+		    uint64_t now, bool later)
+{
+	pw_ctl_share_end(c, r);
+	if (later && c->nends < PW_CTL_MAX_ENDS) {
+		c->end_client[c->nends] = r->client;
+		c->end_done[c->nends++] = r->done;
+	} else {
+		send_end(c, r->client, &r->done, now);
+	}
+	memset(r, 0, sizeof(*r));
+}
+
 void pw_ctl_run_end(struct pw_controller *c, struct pw_ctl_run *r,
 		    uint64_t now)
 {
-	struct pw_node_peer *p = pw_node_find(&c->node, r->client);
-	struct pw_wire_msg m;
-
-	pw_ctl_share_end(c, r);
-	memset(&m, 0, sizeof(m));
-	m.hdr.type = PW_WIRE_DONE;
-	m.body.done = r->done;
-	m.body.done.host_id = 0;
-	m.body.done.nhosts = 0;
-	/*
-	 * Always, though the workers' own DONEs usually end the run at the
-	 * client first: this one ends it if one of theirs is lost for good.
-	 */
-	if (p)
-		pw_node_send(&c->node, p, &m, now);
-	memset(r, 0, sizeof(*r));
+	run_end(c, r, now, false);
 }
 
 
@@ -413,7 +440,7 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 		r->done.worker_send_ns = d->worker_send_ns;
 		pw_ctl_share_host_done(c, r, host);
 		if (!r->hosts)
-			pw_ctl_run_end(c, r, now);
+			run_end(c, r, now, true);
 		/* Its islands have room: a held run may go. */
 		pw_ctl_share_pump(c, now);
 		return 0;

@@ -50,6 +50,8 @@ struct pw_ctl_island {
 #define PW_CTL_CLIENT_PROGRAMS	4096
 #define PW_CTL_CLIENT_RUNS	1024	/* PW_RC_MAX_RUNS in flight */
 #define PW_CTL_MAX_DYING	64
+/* Runs whose workers all answered, their client's copy of DONE not sent. */
+#define PW_CTL_MAX_ENDS		64
 #define PW_CTL_CLIENT_FNS	4096
 
 /**
@@ -290,6 +292,10 @@ struct pw_controller {
 	unsigned int inflight[PW_MAX_HOSTS];
 	uint64_t vtime;
 	unsigned int pick_round;
+	/* Client, DONE: sent after the step's other messages (ctl_run.c). */
+	uint32_t end_client[PW_CTL_MAX_ENDS];
+	struct pw_wire_done end_done[PW_CTL_MAX_ENDS];
+	unsigned int nends;
 };
 
 /* runtime/dcn/ctl_run.c: programs, runs, their completion. */
@@ -322,6 +328,12 @@ void pw_ctl_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
 		      struct pw_ctl_program *prog,
 		      const struct pw_wire_run *run, uint64_t now);
+/*
+ * Send the DONEs of runs whose workers all answered, held back by
+ * pw_ctl_on_done() until the step's other messages went (a run they
+ * start must not wait behind a copy the client most likely has).
+ */
+void pw_ctl_ends_flush(struct pw_controller *c, uint64_t now);
 /* End run @r with @r->done (to its client, if still there); frees the slot. */
 void pw_ctl_run_end(struct pw_controller *c, struct pw_ctl_run *r,
 		    uint64_t now);
@@ -549,6 +561,28 @@ struct pw_wk_cconn {
 /* Clients a worker keeps a connection to (the data plane has 16 in all). */
 #define PW_WK_MAX_CCONN		4
 
+/*
+ * Where a worker's part of a run spends its time (wk_stages.c): PLAN in
+ * to the submission of its first command (decode, prepare), that
+ * io_uring_submit() (a short command runs inline in it), submit's return
+ * to the reaping of its last completion, reaping to DONE sent. The last
+ * PW_WK_STAGE_SAMPLES runs' times, in ns.
+ */
+enum pw_wk_stage {
+	PW_WK_ST_PREPARE,
+	PW_WK_ST_SUBMIT,
+	PW_WK_ST_REAP,
+	PW_WK_ST_DONE,
+	PW_WK_NSTAGES
+};
+
+#define PW_WK_STAGE_SAMPLES	1024
+
+struct pw_wk_stages {
+	uint32_t ns[PW_WK_NSTAGES][PW_WK_STAGE_SAMPLES];
+	uint64_t runs;
+};
+
 struct pw_worker {
 	struct pw_node node;
 	struct sockaddr_in ctl_addr;
@@ -597,6 +631,7 @@ struct pw_worker {
 	uint32_t cookies[PW_WK_COOKIE_POOL];
 	unsigned int ncookies;
 	uint64_t stray_landings;
+	struct pw_wk_stages stages;
 };
 
 /*
@@ -723,7 +758,12 @@ struct pw_wk_run {
 	bool waited;
 	uint64_t grace_end_ns;
 	uint64_t gang_base;
+	bool gang_base_set;
 	struct pw_wk_cmd *cmds;
+	/* Its stages' ends (struct pw_wk_stages): 0 until each happened. */
+	uint64_t submit_ns;
+	uint64_t submitted_ns;
+	uint64_t reaped_ns;
 };
 
 /* runtime/dcn/wk_run.c */
@@ -747,6 +787,11 @@ int pw_wk_on_cancel(struct pw_worker *w, const struct pw_wire_cancel *c);
 /* Reap device and data-plane completions; send DONE for finished plans. */
 void pw_wk_reap(struct pw_worker *w);
 void pw_wk_runs_fini(struct pw_worker *w);
+/* runtime/dcn/wk_stages.c: @r's stages, its DONE sent at @now. */
+void pw_wk_stages_add(struct pw_worker *w, const struct pw_wk_run *r,
+		      uint64_t now);
+/* Their medians and 99th percentiles to the log. */
+void pw_wk_stages_log(const struct pw_worker *w);
 /* runtime/dcn/wk_obj.c: STATUS of a client's request, through the controller. */
 void pw_wk_send_status(struct pw_worker *w, uint8_t ref_type,
 		       uint32_t client, uint32_t id, int err, uint64_t value);

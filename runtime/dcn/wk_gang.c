@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include <pwtpu/pwtpu_dev.h>
 
@@ -166,6 +167,22 @@ void pw_wk_gangs_forget_run(struct pw_worker *w, struct pw_wk_run *r)
 	w->ngangs = k;
 }
 
+/*
+ * Gang ids of run @r: fresh, and not to be guessed; drawn when its first
+ * gang needs them, so that a run without one costs no system call.
+ */
+static uint64_t gang_base(struct pw_wk_run *r)
+{
+	if (!r->gang_base_set) {
+		if (getrandom(&r->gang_base, sizeof(r->gang_base), 0) !=
+		    sizeof(r->gang_base))
+			r->gang_base = pw_now_ns() * 0x9e3779b97f4a7c15ull;
+		r->gang_base &= ~0xffffffffull;	/* + a 32-bit number */
+		r->gang_base_set = true;
+	}
+	return r->gang_base;
+}
+
 int pw_wk_gang_fill(struct pw_worker *w, struct pw_wk_run *r,
 		    const struct pw_wire_plan_cmd *pc, bool permute, int shift,
 		    struct pwtpu_gang *gang)
@@ -180,7 +197,7 @@ int pw_wk_gang_fill(struct pw_worker *w, struct pw_wk_run *r,
 		return -EINVAL;
 	for (v = 0; v < s->n; v++)
 		devs[v] = s->devs[v];
-	pwtpu_gang_fill(gang, w->dev.gang_fd, r->gang_base + pc->gang_id, s->n,
+	pwtpu_gang_fill(gang, w->dev.gang_fd, gang_base(r) + pc->gang_id, s->n,
 			devs, rank, permute, shift);
 	return 0;
 }

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "../util/log.h"
 #include "../util/slots.h"
@@ -704,6 +703,7 @@ static void drop_targets(struct pw_worker *w, struct pw_wk_run *r)
 static void progress(struct pw_worker *w, struct pw_wk_run *r)
 {
 	unsigned int i, end = r->received;
+	uint64_t t;
 
 	if (r->done.status || r->cancelled)
 		unpark(w, r);	/* what waits for HBM is skipped now */
@@ -717,12 +717,18 @@ static void progress(struct pw_worker *w, struct pw_wk_run *r)
 		if (i == r->next && r->cmds[i].state != PW_WK_WAITING)
 			r->next++;
 	}
-	pw_wdev_flush(&w->dev);
+	t = pw_now_ns();
+	if (pw_wdev_flush(&w->dev) > 0 && !r->submit_ns) {
+		r->submit_ns = t;
+		r->submitted_ns = pw_now_ns();
+	}
 	if (r->received < r->total || r->completed < r->total)
 		return;
 	/* Cancelled: the controller has answered the client already. */
-	if (!r->cancelled)
+	if (!r->cancelled) {
 		send_done(w, &r->done, r->completed, r->client, r->client_run);
+		pw_wk_stages_add(w, r, pw_now_ns());
+	}
 	run_free(w, r);
 }
 
@@ -1141,11 +1147,6 @@ int pw_wk_on_plan(struct pw_worker *w, const struct pw_wire_msg *msg,
 			return refuse(w, pl, -ENOMEM, now);
 		r->used = true;
 		r->arrival = ++w->arrivals;
-		/* Gang ids of this run: fresh, and not to be guessed. */
-		if (getrandom(&r->gang_base, sizeof(r->gang_base), 0) !=
-		    sizeof(r->gang_base))
-			r->gang_base = pw_now_ns() * 0x9e3779b97f4a7c15ull;
-		r->gang_base &= ~0xffffffffull;	/* + a 32-bit number */
 		r->id = pl->run_id;
 		r->client = pl->client;
 		r->total = pl->ncmds_total;
@@ -1282,6 +1283,7 @@ static void on_device_done(struct pw_worker *w, const struct pw_wdev_done *d)
 	    r->cmds[idx].state != PW_WK_ISSUED)
 		return;
 	c = &r->cmds[idx];
+	r->reaped_ns = pw_now_ns();
 	start = c->issue_ns + d->queue_ns;
 	end = start + d->exec_ns;
 	if (!r->done.dev_start_ns || start < r->done.dev_start_ns)

@@ -292,6 +292,7 @@ void pw_worker_fini(struct pw_worker *w)
 	pw_log("worker %u: at exit: %u buffers (%llu bytes), %u functions of clients",
 	       w->reg.host_id, w->store.nbufs,
 	       (unsigned long long)w->store.bytes, w->store.nfns);
+	pw_wk_stages_log(w);
 	pw_log("worker %u: at exit: %u runs waited for HBM (back-pressure)",
 	       w->reg.host_id, w->hbm_waits);
 	pw_log("worker %u: at exit: %llu READYs came before their PLAN and waited for it, %llu were lost (their runs failed), %llu lost runs forgotten",

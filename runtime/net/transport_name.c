@@ -5,64 +5,65 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <net/if.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "dpdk.h"
 #include "transport_name.h"
 
-int pw_ifname_of_addr(uint32_t ip, char *ifname)
+/*
+ * The interface that has address @ip, else (@subnet) the first whose
+ * subnet holds it: its name into @ifname, its address into @addr.
+ */
+static int find_ifaddr(uint32_t ip, bool subnet, uint32_t *addr,
+		       char *ifname)
 {
 	struct ifaddrs *all, *a;
-	int ret = -EADDRNOTAVAIL;
-
-	if (getifaddrs(&all))
-		return -errno;
-	for (a = all; a; a = a->ifa_next) {
-		const struct sockaddr_in *in = (const void *)a->ifa_addr;
-
-		if (!in || in->sin_family != AF_INET ||
-		    in->sin_addr.s_addr != ip ||
-		    strlen(a->ifa_name) >= IF_NAMESIZE)
-			continue;
-		strcpy(ifname, a->ifa_name);
-		ret = 0;
-		break;
-	}
-	freeifaddrs(all);
-	return ret;
-}
-
-int pw_addr_toward(const struct sockaddr_in *peer, struct sockaddr_in *addr,
-		   char *ifname)
-{
-	uint32_t to = peer->sin_addr.s_addr;
-	struct ifaddrs *all, *a;
-	int ret = -ENETUNREACH;
+	int ret = subnet ? -ENETUNREACH : -EADDRNOTAVAIL;
 
 	if (getifaddrs(&all))
 		return -errno;
 	for (a = all; a; a = a->ifa_next) {
 		const struct sockaddr_in *in = (const void *)a->ifa_addr;
 		const struct sockaddr_in *mask = (const void *)a->ifa_netmask;
-		uint32_t m;
+		uint32_t m = subnet && mask ? mask->sin_addr.s_addr : ~0u;
 
-		if (!in || !mask || in->sin_family != AF_INET ||
-		    strlen(a->ifa_name) >= IF_NAMESIZE)
+		if (!in || in->sin_family != AF_INET ||
+		    strlen(a->ifa_name) >= IF_NAMESIZE ||
+		    (in->sin_addr.s_addr & m) != (ip & m))
 			continue;
-		m = mask->sin_addr.s_addr;
-		if ((in->sin_addr.s_addr & m) != (to & m))
+		/* The address itself (this host) wins over its subnet. */
+		if (!ret && in->sin_addr.s_addr != ip)
 			continue;
-		memset(addr, 0, sizeof(*addr));
-		addr->sin_family = AF_INET;
-		addr->sin_addr = in->sin_addr;
+		*addr = in->sin_addr.s_addr;
 		strcpy(ifname, a->ifa_name);
 		ret = 0;
-		/* The peer's own interface (this host) wins over its subnet. */
-		if (in->sin_addr.s_addr == to)
+		if (in->sin_addr.s_addr == ip)
 			break;
 	}
 	freeifaddrs(all);
 	return ret;
+}
+
+int pw_ifname_of_addr(uint32_t ip, char *ifname)
+{
+	uint32_t addr;
+
+	return find_ifaddr(ip, false, &addr, ifname);
+}
+
+int pw_addr_toward(const struct sockaddr_in *peer, struct sockaddr_in *addr,
+		   char *ifname)
+{
+	uint32_t mine;
+	int ret = find_ifaddr(peer->sin_addr.s_addr, true, &mine, ifname);
+
+	if (ret)
+		return ret;
+	memset(addr, 0, sizeof(*addr));
+	addr->sin_family = AF_INET;
+	addr->sin_addr.s_addr = mine;
+	return 0;
 }
 
 int pw_transport_open(struct pw_transport **tp, const char *name,

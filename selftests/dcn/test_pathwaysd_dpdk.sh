@@ -27,7 +27,7 @@ went_over_dpdk() {
 }
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..9"
 check "both hosts exit 0: every client's runs succeeded" \
 	'grep -qx "testbed-multi: host 0 (10.77.0.1) exited 0" "$logs/out" &&
 	 grep -qx "testbed-multi: host 1 (10.77.0.2) exited 0" "$logs/out"'
@@ -49,7 +49,13 @@ check "the controller's and worker 0's datagrams went through DPDK" \
 check "no datagram of the daemons on one address died waiting for ARP" \
 	'grep -Eq "^ctl: controller: dpdk: [0-9]+ frames, ARP asked [0-9]+ answered [0-9]+ learned [0-9]+ dropped 0," "$h0" &&
 	 grep -Eq "^wk0: worker: dpdk: [0-9]+ frames, ARP asked [0-9]+ answered [0-9]+ learned [0-9]+ dropped 0," "$h0"'
-grep -E "^(ctl|wk0|wk1): .*(transport|dpdk:)|^(udp|dpdk): " "$h0" "$h1" |
+check "each worker logs where its runs spent their time" \
+	'(for w in "wk0: worker 0" "wk1: worker 1"; do
+		for st in "plan in to submit" submit "submitted to reaped" "reaped to DONE out"; do
+			grep -Eqh "^$w: at exit: $st: p50 [0-9.]+ us, p99 [0-9.]+ us \(last [0-9]+ of [1-9][0-9]* runs\)" "$h0" "$h1" || exit 1
+		done
+	done)'
+grep -E "^(ctl|wk0|wk1): .*(transport|dpdk:|at exit: .*p50)|^(udp|dpdk): " "$h0" "$h1" |
 	sed 's/^/# /'
 if ((failed)); then
 	echo "# testbed-multi exited $rc; host logs:"
