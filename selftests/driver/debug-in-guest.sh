@@ -103,6 +103,7 @@ echo "TAP version 13"
 check "unload_cycles ran to its end and passed" '[ $cycles -eq 0 ]'
 check "kmemleak finds nothing after the suite and the unload cycles" no_leaks
 check "kernel log clean (KASAN, KFENCE, UBSAN, lockdep, hung tasks)" log_clean
+echo "1..$n"
 echo "# Totals: pass:$passed fail:$failed xfail:0 xpass:0 skip:0 error:0"
 [ "$failed" -eq 0 ] && exit $status
 exit 1

@@ -93,5 +93,6 @@ check "spec with bad array_dim" load_fails "spec=array_dim=7" "spec=array_dim=7"
 check "unload while a device is open is refused" unload_busy_refused
 check "kernel log clean" dmesg_clean
 
+echo "1..$n"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

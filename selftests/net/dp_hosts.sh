@@ -36,6 +36,7 @@ tap() {		# tap ok|fail DESCRIPTION
 
 if [[ ! -x $bin ]]; then
 	tap fail "$bin is built (make user)"
+	echo "1..$n"
 	echo "$passed passed, $failed failed"
 	exit 1
 fi
@@ -74,5 +75,6 @@ for i in 0 1; do
 	grep -a '^#.*test_dp_hosts.c:[0-9]' "$log" | sed "s/^#/# [$i]/"
 done
 grep -a '^testbed-multi: host' "$logs/multi.log" | sed 's/^/# /'
+echo "1..$n"
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -192,5 +192,6 @@ check "--kernel refuses what is not a built kernel tree" t_kernel_not_a_tree
 check "shell: interactive shell's exit status propagates" t_shell
 check "run dirs are cleaned up" t_no_leftovers
 
+echo "1..$n"
 echo "$passed passed, $failed failed"
 ((failed == 0))
