@@ -36,6 +36,7 @@
 #include <getopt.h>
 #include <net/if.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,14 +429,23 @@ static int run_status(const struct opts *o, struct pw_transport *t)
 static int open_transport(const struct opts *o, struct pw_transport **t)
 {
 	const char *ifname = o->ifname[0] ? o->ifname : NULL;
+
+	bool dpdk = !strcmp(o->transport, "dpdk");
 	int ret;
 
-	if (!strcmp(o->transport, "dpdk") && !o->listen_at.sin_addr.s_addr) {
+	if (ifname && !dpdk) {
+		fprintf(stderr, "pathwaysd: --interface is for --transport dpdk\n");
+		return -EINVAL;
+	}
+	if (dpdk && !o->listen_at.sin_addr.s_addr) {
 		fprintf(stderr, "pathwaysd: --transport dpdk needs --listen with this host's address\n");
 		return -EINVAL;
 	}
+	/* Polling naps are short: the default 50 us timer slack is not. */
+	if (dpdk)
+		prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	ret = pw_transport_open(t, o->transport, ifname, &o->listen_at);
-	if (ret == -EADDRNOTAVAIL && !ifname)
+	if (ret == -EADDRNOTAVAIL && dpdk && !ifname)
 		fprintf(stderr, "pathwaysd: dpdk: no interface has the address %s (--interface names one)\n",
 			inet_ntoa(o->listen_at.sin_addr));
 	else if (ret)

@@ -396,6 +396,9 @@ int pw_remote_connect(const char *controller, const char *name,
 	ret = controller ? rc_transport(&t, &ctl) : pw_loop_open(&t, &any);
 	if (ret) {
 		free(r);
+		if (!controller)
+			pw_fail(ret, "an endpoint for the control plane: %s",
+				strerror(-ret));
 		goto err_local;
 	}
 	ret = pw_remote_open(r, t, &ctl, name, PW_REMOTE_TIMEOUT_MS);

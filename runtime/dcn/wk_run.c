@@ -703,6 +703,7 @@ static void drop_targets(struct pw_worker *w, struct pw_wk_run *r)
 static void progress(struct pw_worker *w, struct pw_wk_run *r)
 {
 	unsigned int i, end = r->received;
+	bool issued = false;
 	uint64_t t;
 
 	if (r->done.status || r->cancelled)
@@ -712,13 +713,16 @@ static void progress(struct pw_worker *w, struct pw_wk_run *r)
 	if (r->done.status)
 		drop_targets(w, r);
 	for (i = r->next; i < end; i++) {
-		if (r->cmds[i].state == PW_WK_WAITING)
+		if (r->cmds[i].state == PW_WK_WAITING) {
 			try_issue(w, r, i);
+			issued |= r->cmds[i].state == PW_WK_ISSUED;
+		}
 		if (i == r->next && r->cmds[i].state != PW_WK_WAITING)
 			r->next++;
 	}
 	t = pw_now_ns();
-	if (pw_wdev_flush(&w->dev) > 0 && !r->submit_ns) {
+	/* Its first command's submission (a flush may carry others'). */
+	if (pw_wdev_flush(&w->dev) > 0 && issued && !r->submit_ns) {
 		r->submit_ns = t;
 		r->submitted_ns = pw_now_ns();
 	}

@@ -12,34 +12,37 @@
 #include "transport_name.h"
 
 /*
- * The interface that has address @ip, else (@subnet) the first whose
- * subnet holds it: its name into @ifname, its address into @addr.
+ * The interface (up) that has address @ip, else (@subnet) the one whose
+ * subnet holds it most narrowly: its name into @ifname, its address into
+ * @addr.
  */
 static int find_ifaddr(uint32_t ip, bool subnet, uint32_t *addr,
 		       char *ifname)
 {
 	struct ifaddrs *all, *a;
-	int ret = subnet ? -ENETUNREACH : -EADDRNOTAVAIL;
+	int ret = subnet ? -ENETUNREACH : -EADDRNOTAVAIL, best = -1;
 
 	if (getifaddrs(&all))
 		return -errno;
 	for (a = all; a; a = a->ifa_next) {
 		const struct sockaddr_in *in = (const void *)a->ifa_addr;
 		const struct sockaddr_in *mask = (const void *)a->ifa_netmask;
-		uint32_t m = subnet && mask ? mask->sin_addr.s_addr : ~0u;
+		uint32_t m;
+		int width;
 
 		if (!in || in->sin_family != AF_INET ||
-		    strlen(a->ifa_name) >= IF_NAMESIZE ||
-		    (in->sin_addr.s_addr & m) != (ip & m))
+		    !(a->ifa_flags & IFF_UP) ||
+		    strlen(a->ifa_name) >= IF_NAMESIZE)
 			continue;
-		/* The address itself (this host) wins over its subnet. */
-		if (!ret && in->sin_addr.s_addr != ip)
+		m = subnet && mask ? mask->sin_addr.s_addr : ~0u;
+		/* The address itself (this host) beats any subnet. */
+		width = in->sin_addr.s_addr == ip ? 33 : __builtin_popcount(m);
+		if ((in->sin_addr.s_addr & m) != (ip & m) || width <= best)
 			continue;
+		best = width;
 		*addr = in->sin_addr.s_addr;
 		strcpy(ifname, a->ifa_name);
 		ret = 0;
-		if (in->sin_addr.s_addr == ip)
-			break;
 	}
 	freeifaddrs(all);
 	return ret;

@@ -37,11 +37,11 @@ check "controller and worker 0 over DPDK, worker 1 over UDP, both islands up" \
 	 grep -q "^wk1: worker 1: .* over udp" "$h1" &&
 	 grep -q "^cluster: islands 2 devices 8" "$h1"'
 check "test_remote passes against the DPDK controller (its stop-worker-0 test skips)" \
-	'grep -q "^remote: # Totals: pass:9 fail:0 xfail:0 xpass:0 skip:1 error:0" "$h1"'
+	'grep -Eq "^remote: # Totals: pass:[1-9][0-9]* fail:0 xfail:0 xpass:0 skip:1 error:0" "$h1"'
 check "an example runs from the other host over kernel UDP" \
-	'grep -q "^ex1: " "$h1"'
+	'grep -q "^ex1: pipelined result equals the unpipelined model" "$h1"'
 check "an example runs from the daemons' own host over DPDK" \
-	'grep -q "^ex0: " "$h0"'
+	'grep -q "^ex0: pipelined result equals the unpipelined model" "$h0"'
 check "clients dispatch to host 0's device over kernel UDP and over DPDK" \
 	'grep -q "^udp: .*dcn-udp" "$h1" && grep -q "^dpdk: .*dcn-dpdk" "$h1"'
 check "the controller's and worker 0's datagrams went through DPDK" \

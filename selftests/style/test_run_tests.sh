@@ -49,7 +49,18 @@ ok 1 c.one
 ok 2 c.two
 # Totals: pass:2 fail:0 xfail:0 xpass:0 skip:0 error:0
 L
-) == "2 1 0 0" ]] && grep -q "2 results of the 4 its plans promise" "$work/out"'
+) == "2 1 0 0" ]] && grep -q "2 results fewer than its TAP plans promise" "$work/out"'
+check "a short stream is not hidden by another one's extra results" \
+	'[[ $(counts streams 0 <<"L"
+TAP version 13
+1..3
+ok 1 h.one
+TAP version 13
+ok 1 - i.one
+ok 2 - i.two
+# Totals: pass:3 fail:0 xfail:0 xpass:0 skip:0 error:0
+L
+) == "3 1 0 0" ]]'
 check "no totals at all: a failure" \
 	'[[ $(counts none 0 <<"L"
 ok 1 d.one
