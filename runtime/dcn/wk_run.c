@@ -704,7 +704,6 @@ static void progress(struct pw_worker *w, struct pw_wk_run *r)
 {
 	unsigned int i, end = r->received;
 	bool issued = false;
-	uint64_t t;
 
 	if (r->done.status || r->cancelled)
 		unpark(w, r);	/* what waits for HBM is skipped now */
@@ -720,11 +719,16 @@ static void progress(struct pw_worker *w, struct pw_wk_run *r)
 		if (i == r->next && r->cmds[i].state != PW_WK_WAITING)
 			r->next++;
 	}
-	t = pw_now_ns();
 	/* Its first command's submission (a flush may carry others'). */
-	if (pw_wdev_flush(&w->dev) > 0 && issued && !r->submit_ns) {
-		r->submit_ns = t;
-		r->submitted_ns = pw_now_ns();
+	if (issued && !r->submit_ns) {
+		uint64_t t = pw_now_ns();
+
+		if (pw_wdev_flush(&w->dev) > 0) {
+			r->submit_ns = t;
+			r->submitted_ns = pw_now_ns();
+		}
+	} else {
+		pw_wdev_flush(&w->dev);
 	}
 	if (r->received < r->total || r->completed < r->total)
 		return;

@@ -48,7 +48,8 @@ static int find_ifaddr(uint32_t ip, bool subnet, uint32_t *addr,
 	return ret;
 }
 
-int pw_ifname_of_addr(uint32_t ip, char *ifname)
+/* The interface that has @ip: 0, -EADDRNOTAVAIL, -errno. */
+static int ifname_of_addr(uint32_t ip, char *ifname)
 {
 	uint32_t addr;
 
@@ -82,7 +83,7 @@ int pw_transport_open(struct pw_transport **tp, const char *name,
 	if (strcmp(name, "dpdk") || !addr->sin_addr.s_addr)
 		return -EINVAL;
 	if (!ifname) {
-		ret = pw_ifname_of_addr(addr->sin_addr.s_addr, found);
+		ret = ifname_of_addr(addr->sin_addr.s_addr, found);
 		if (ret)
 			return ret;
 		ifname = found;

@@ -26,12 +26,6 @@ int pw_transport_open(struct pw_transport **tp, const char *name,
 		      const char *ifname, const struct sockaddr_in *addr);
 
 /*
- * The interface holding IPv4 address @ip (network order) into @ifname
- * (IF_NAMESIZE bytes): 0, -EADDRNOTAVAIL, or -errno of getifaddrs().
- */
-int pw_ifname_of_addr(uint32_t ip, char *ifname);
-
-/*
  * This host's address on the link to @peer (the interface whose IPv4
  * subnet holds it, or that has @peer itself), port 0, into @addr and its
  * interface into @ifname (IF_NAMESIZE bytes): 0, -ENETUNREACH when no
