@@ -3,12 +3,12 @@
  * pwtpu.h - internal structures of pwtpu.ko.
  *
  * One module instance is one island of ndev devices. Each device has an
- * HBM budget, a command queue run in order by its own kernel thread (its
- * "scalar core") or, for a short command that finds the device idle, by
- * the submitter itself, and counters. Each open file is a context that owns
- * buffer objects and programs by handle; commands hold references on what
- * they use, so destroying a handle or closing the file never frees memory
- * a queued command still touches.
+ * HBM budget, a command queue whose commands have the device one at a
+ * time in submission order, each run in a context of its submitter (its
+ * ioctl or io_uring issue, or its file's runner thread), and counters.
+ * Each open file is a context that owns buffer objects and programs by
+ * handle; commands hold references on what they use, so destroying a
+ * handle never frees memory a queued command still touches.
  */
 #ifndef PWTPU_H
 #define PWTPU_H
@@ -95,12 +95,10 @@ struct pwtpu_dev {
 	u64 cmds_inline;
 	u64 busy_ns;
 
-	spinlock_t qlock;		/* protects queue, queued, busy */
+	spinlock_t qlock;	/* protects queue, queued, busy, ctx->turn */
 	struct list_head queue;
 	u32 queued;
-	bool busy;			/* a command runs: thread's or inline */
-	wait_queue_head_t qwait;
-	struct task_struct *thread;
+	bool busy;			/* a command has the device */
 };
 
 struct pwtpu_bo {
@@ -119,8 +117,8 @@ struct pwtpu_prog {
 
 /*
  * An open file. Its jobs hold references on it, so a job that outlives
- * the file (a killed ioctl caller's) still has its count to return;
- * @jobs counts them against the island's max_inflight.
+ * the file still has its count to return; @jobs counts them against
+ * the island's max_inflight. @runner runs its queued io_uring commands.
  */
 struct pwtpu_ctx {
 	struct kref ref;
@@ -132,6 +130,10 @@ struct pwtpu_ctx {
 	struct xarray progs;		/* handle -> struct pwtpu_prog */
 	u32 next_bo;			/* cyclic: a stale handle stays stale */
 	u32 next_prog;
+	struct mutex runner_lock;	/* making @runner */
+	struct task_struct *runner;	/* made at the first queued command */
+	wait_queue_head_t rwait;	/* @runner waits here for @turn */
+	struct pwtpu_job *turn;		/* given the device, for @runner */
 };
 
 /* A host copy this short pins its pages into the job: no allocation. */
@@ -139,10 +141,9 @@ struct pwtpu_ctx {
 
 /*
  * A command. It is prepared in its submitter's stack frame; one that
- * runs inline ends there. A queued one is moved to the heap: the uring
- * path owns it alone (freed before io_uring_cmd_done()); the ioctl path
- * shares it between the waiting caller and the device thread, so a
- * caller killed while waiting leaves it to the thread.
+ * runs inline ends there. A queued one is moved to the heap, and owned
+ * by its submission path alone: the uring path frees it before
+ * io_uring_cmd_done(), the ioctl caller when it returns.
  */
 struct pwtpu_job {
 	struct list_head node;		/* empty once taken off the queue */
@@ -181,7 +182,7 @@ struct pwtpu_job {
 	bool polled;			/* its ring is IORING_SETUP_IOPOLL */
 	struct pwtpu_bo *bos[PWTPU_MAX_BUFS];	/* up to @nbos */
 	struct page *small_pages[PWTPU_JOB_PAGES];	/* up to @npages */
-	struct completion done;		/* ioctl path, once queued */
+	struct completion turn;		/* ioctl path: given the device */
 };
 
 extern struct pwtpu_island pwtpu_isl;
@@ -199,6 +200,7 @@ const char *pwtpu_timing_name(u32 mode);
 int pwtpu_open(struct inode *inode, struct file *file);
 int pwtpu_release(struct inode *inode, struct file *file);
 void pwtpu_ctx_put(struct pwtpu_ctx *ctx);
+int pwtpu_ctx_runner(struct pwtpu_ctx *ctx);
 int pwtpu_ctx_count_get(atomic_t *count);
 struct pwtpu_bo *pwtpu_ctx_get_bo(struct pwtpu_ctx *ctx, u32 handle);
 struct pwtpu_prog *pwtpu_ctx_get_prog(struct pwtpu_ctx *ctx, u32 handle);
@@ -232,8 +234,8 @@ void pwtpu_job_put(struct pwtpu_job *job);
 bool pwtpu_queue_run_inline(struct pwtpu_job *job);
 void pwtpu_queue_submit(struct pwtpu_job *job);
 bool pwtpu_queue_unlink(struct pwtpu_job *job);
-int pwtpu_queue_start(struct pwtpu_dev *pdev);
-void pwtpu_queue_stop(struct pwtpu_dev *pdev);
+void pwtpu_queue_run_turn(struct pwtpu_job *job);
+int pwtpu_queue_runner(void *data);
 
 /* pwtpu_ioctl.c */
 long pwtpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg);

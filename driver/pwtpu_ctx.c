@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pwtpu_ctx.c - per-open contexts: the handle tables of one open file.
+ * pwtpu_ctx.c - per-open contexts: the handle tables of one open file,
+ * and its runner thread.
  */
+#include <linux/cgroup.h>
 #include <linux/fs.h>
+#include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
@@ -21,6 +24,8 @@ int pwtpu_open(struct inode *inode, struct file *file)
 	ctx->pdev = pdev;
 	xa_init_flags(&ctx->bos, XA_FLAGS_ALLOC1);
 	xa_init_flags(&ctx->progs, XA_FLAGS_ALLOC1);
+	mutex_init(&ctx->runner_lock);
+	init_waitqueue_head(&ctx->rwait);
 	file->private_data = ctx;
 	return 0;
 }
@@ -36,10 +41,49 @@ void pwtpu_ctx_put(struct pwtpu_ctx *ctx)
 }
 
 /*
+ * The file's runner, made at its first queued io_uring command: a kernel
+ * thread that runs the file's queued commands (pwtpu_queue_runner()),
+ * attached to the cgroups of the task that queues it, as vhost attaches
+ * its worker to its owner's, so that their CPU time is charged where the
+ * work came from. Attaching takes the cgroup locks once per file, not
+ * per command. A file handed to another process keeps the first
+ * submitter's cgroups. 0, or what making or attaching it said (-ENOMEM,
+ * -EINTR for a killed submitter, a cgroup controller's refusal).
+ */
+int pwtpu_ctx_runner(struct pwtpu_ctx *ctx)
+{
+	struct task_struct *runner;
+	int ret = 0;
+
+	/* Pairs with the release below: a runner seen is a runner woken. */
+	if (smp_load_acquire(&ctx->runner))
+		return 0;
+	mutex_lock(&ctx->runner_lock);
+	if (ctx->runner)
+		goto out;
+	runner = kthread_create(pwtpu_queue_runner, ctx, "pwtpu%u-%d",
+				ctx->pdev->index, task_tgid_nr(current));
+	if (IS_ERR(runner)) {
+		ret = PTR_ERR(runner);
+		goto out;
+	}
+	ret = cgroup_attach_task_all(current, runner);
+	if (ret) {
+		kthread_stop(runner);	/* never woken: it does not run */
+		goto out;
+	}
+	wake_up_process(runner);
+	/* Published once made and woken, for the lockless check above. */
+	smp_store_release(&ctx->runner, runner);
+out:
+	mutex_unlock(&ctx->runner_lock);
+	return ret;
+}
+
+/*
  * Every command in flight holds a reference on the file (io_uring), or
- * on the context and what it uses (a killed ioctl caller's), so dropping
- * the handles here frees at once what is idle and the rest when its last
- * command completes.
+ * is its ioctl caller's, who holds the file, so none is left here: the
+ * runner stops, and dropping the handles frees what they held.
  */
 int pwtpu_release(struct inode *inode, struct file *file)
 {
@@ -48,6 +92,8 @@ int pwtpu_release(struct inode *inode, struct file *file)
 	struct pwtpu_bo *bo;
 	unsigned long h;
 
+	if (ctx->runner)
+		kthread_stop(ctx->runner);
 	/* Up to PWTPU_MAX_HANDLES of each: give the CPU up as we go. */
 	xa_for_each(&ctx->bos, h, bo) {
 		pwtpu_bo_put(bo);

@@ -41,7 +41,7 @@ MODULE_PARM_DESC(gang_timeout_ms, "a collective whose peers do not all arrive in
 
 static unsigned int poll_us;
 module_param(poll_us, uint, 0444);
-MODULE_PARM_DESC(poll_us, "device thread polls its queue this long before sleeping (0-1000 us, default 0)");
+MODULE_PARM_DESC(poll_us, "a file's runner polls for its next queued command this long before sleeping (0-1000 us, default 0)");
 
 /*
  * Read at each command's start, so a test (or an operator) may change it
@@ -184,7 +184,6 @@ static int pwtpu_dev_add(struct pwtpu_island *isl, u32 index)
 	pwfw_mesh_coords(&isl->mesh, index, pdev->coords);
 	spin_lock_init(&pdev->qlock);
 	INIT_LIST_HEAD(&pdev->queue);
-	init_waitqueue_head(&pdev->qwait);
 
 	device_initialize(&pdev->dev);
 	pdev->dev.class = pwtpu_class;
@@ -197,29 +196,23 @@ static int pwtpu_dev_add(struct pwtpu_island *isl, u32 index)
 	if (ret)
 		goto err_put;
 
-	ret = pwtpu_queue_start(pdev);
-	if (ret)
-		goto err_put;
-
 	cdev_init(&pdev->cdev, &pwtpu_fops);
 	pdev->cdev.owner = THIS_MODULE;
 	ret = cdev_device_add(&pdev->cdev, &pdev->dev);
 	if (ret)
-		goto err_stop;
+		goto err_put;
 
 	isl->devs[index] = pdev;
 	return 0;
 
-err_stop:
-	pwtpu_queue_stop(pdev);
 err_put:
 	put_device(&pdev->dev);
 	return ret;
 }
 
 /*
- * Every device stops (its queue drained) before any is freed: a job on
- * one device may still name another (COPY_PEER) or hold its BOs.
+ * The module is unloaded only once every file is released, and a file is
+ * released only once its commands have ended: no queue holds a job.
  */
 static void pwtpu_remove_all(struct pwtpu_island *isl)
 {
@@ -228,12 +221,9 @@ static void pwtpu_remove_all(struct pwtpu_island *isl)
 	for (i = 0; i < isl->ndev; i++) {
 		if (!isl->devs[i])
 			continue;
+		WARN_ON_ONCE(!list_empty(&isl->devs[i]->queue));
 		cdev_device_del(&isl->devs[i]->cdev, &isl->devs[i]->dev);
-		pwtpu_queue_stop(isl->devs[i]);
-	}
-	for (i = 0; i < isl->ndev; i++) {
-		if (isl->devs[i])
-			put_device(&isl->devs[i]->dev);
+		put_device(&isl->devs[i]->dev);
 		isl->devs[i] = NULL;
 	}
 }

@@ -68,15 +68,16 @@ static int pwtpu_cmd_sync(struct pwtpu_ctx *ctx, unsigned int op,
 	}
 	if (IS_ERR(queued))
 		return PTR_ERR(queued);
-	refcount_inc(&queued->refs);	/* one for us, one for the device */
+	/* Our turn comes, and we run it ourselves: our time, our cgroup. */
 	pwtpu_queue_submit(queued);
-	if (wait_for_completion_killable(&queued->done)) {
-		/* Not started: it never will be. Else the device ends it. */
-		if (pwtpu_queue_unlink(queued))
-			pwtpu_job_put(queued);
+	if (wait_for_completion_killable(&queued->turn) &&
+	    pwtpu_queue_unlink(queued)) {
+		/* Killed before its turn: it never runs. */
 		pwtpu_job_put(queued);
 		return -EINTR;
 	}
+	/* Killed as its turn came, it is cancelled (the process is dying). */
+	pwtpu_queue_run_turn(queued);
 	ret = queued->result;
 	cmd.start_ns = queued->start_ns;
 	cmd.end_ns = queued->end_ns;

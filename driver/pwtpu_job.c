@@ -71,8 +71,8 @@ void pwtpu_job_put(struct pwtpu_job *job)
  * Move a prepared @job from its submitter's stack to the heap, to be
  * queued: the one allocation a command makes, charged to the submitter,
  * and only when it does not run inline. It is counted against the
- * island's max_inflight for the file and holds the file's context (a
- * killed ioctl caller's job outlives its file) and its submitter. An
+ * island's max_inflight for the file and holds the file's context and
+ * its submitter. An
  * ERR_PTR (@job is then still the caller's to release): -EBUSY with
  * max_inflight commands of the file queued or running, -ENOMEM.
  */
@@ -91,7 +91,7 @@ static struct pwtpu_job *pwtpu_job_to_heap(struct pwtpu_job *job)
 		return ERR_PTR(-ENOMEM);
 	}
 	INIT_LIST_HEAD(&heap->node);
-	init_completion(&heap->done);
+	init_completion(&heap->turn);
 	refcount_set(&heap->refs, 1);
 	if (job->pages == job->small_pages)
 		heap->pages = heap->small_pages;
@@ -127,8 +127,8 @@ static int pwtpu_job_gang(struct pwtpu_job *job, const struct pwtpu_cmd *cmd)
  * The collectives' scratch, up to twice a result (the firmware zeroes
  * what it uses), once the command is otherwise valid: the submitter's
  * memory cgroup pays, and past its limit the command fails rather than
- * calling the OOM killer, or allocating in the device thread where
- * nobody pays. In skip mode collectives compute nothing and need none.
+ * calling the OOM killer, or allocating when it runs. In skip mode
+ * collectives compute nothing and need none.
  */
 static int pwtpu_job_scratch(struct pwtpu_job *job)
 {
@@ -236,8 +236,8 @@ static int pwtpu_job_peer(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 /*
  * A host copy moves data between HBM and the caller's memory when the
  * device runs it, like DMA: its pages are pinned here, in the submitter's
- * context (as NVMe passthrough maps a user buffer), so the device thread
- * never faults on user memory: a buffer whose pages never come (a FUSE
+ * context (as NVMe passthrough maps a user buffer), so its runner never
+ * faults on user memory: a buffer whose pages never come (a FUSE
  * file whose server does not answer, a userfaultfd nobody serves) blocks
  * only its submitter, and the job holds no address space. Nothing is
  * staged in the kernel; the host buffer must stay valid until the

@@ -70,8 +70,9 @@ void pwfw_plat_unlock(void *host)
 }
 
 /*
- * Only device threads wait here, for peers bounded by the gang timeout:
- * TASK_IDLE, so a long wait neither counts as load nor looks hung.
+ * Only a command's runner waits here (a file's runner thread, or an
+ * ioctl caller), for peers, bounded by the gang timeout: TASK_IDLE, so a
+ * long wait neither counts as load nor looks hung.
  */
 bool pwfw_plat_wait(void *host, u64 deadline_ns)
 {

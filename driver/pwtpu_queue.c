@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pwtpu_queue.c - each device's command queue and its kernel thread, the
- * device's "scalar core": it takes commands in submission order, runs
- * them with the firmware, spends the modelled time, and completes them.
- * A short command that finds the device idle runs the same way in its
- * submitter's context instead (pwtpu_queue_run_inline()): @busy, under
- * the queue lock, makes sure one command runs at a time either way.
+ * pwtpu_queue.c - each device's command queue: commands have the device
+ * one at a time, in submission order, and each runs in a context of its
+ * submitter, so that its CPU time is charged to the submitter's cgroup:
+ *  - a short command that finds the device idle runs inline, in its own
+ *    issue (pwtpu_queue_run_inline());
+ *  - a synchronous (ioctl) caller runs its own command when its turn
+ *    comes (pwtpu_queue_run_turn());
+ *  - a queued io_uring command runs in its file's runner, a kernel thread
+ *    made at the file's first queued command and attached to its
+ *    submitter's cgroups (pwtpu_ctx_runner()), as vhost attaches its
+ *    worker to its owner's.
+ * @busy, under the queue lock, is held by whoever has the device, and
+ * passes from one command to the next in order (pwtpu_queue_pass()): the
+ * device is free only when nothing is queued.
  */
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -28,59 +36,78 @@ static void pwtpu_job_stamp(struct pwtpu_job *job)
 	trace_pwtpu_submit(pdev->index, job->id, job->nr);
 }
 
-/* Queue a heap @job for the device thread, waking it if it is idle. */
-void pwtpu_queue_submit(struct pwtpu_job *job)
+/*
+ * Give the device, which @job now has, to @job's runner: its file's
+ * runner for io_uring, else its waiting ioctl caller. Under the queue
+ * lock, so that the runner cannot end the job (and free its file's
+ * context) before the wake-up is done.
+ */
+static void pwtpu_queue_give(struct pwtpu_job *job)
 {
-	struct pwtpu_dev *pdev = job->pdev;
-	bool wake;
+	struct pwtpu_ctx *ctx = job->ctx;
 
-	pwtpu_job_stamp(job);
-	spin_lock(&pdev->qlock);
-	list_add_tail(&job->node, &pdev->queue);
-	WRITE_ONCE(pdev->queued, pdev->queued + 1);
-	/* A busy thread comes back for it; an inline runner wakes it. */
-	wake = !pdev->busy;
-	spin_unlock(&pdev->qlock);
-	if (wake)
-		wake_up(&pdev->qwait);
+	lockdep_assert_held(&job->pdev->qlock);
+	if (job->ioucmd) {
+		/* One device per file: one of its commands has it at a time. */
+		WARN_ON_ONCE(ctx->turn);
+		WRITE_ONCE(ctx->turn, job);	/* its runner may be polling */
+		wake_up(&ctx->rwait);
+	} else {
+		complete(&job->turn);
+	}
 }
 
 /*
- * The device thread's next job: with @done, the one it ran is finished
- * and the device free again, before its completion is posted, so that
- * its submitter's next short command finds the device idle; the next is
- * taken only when no inline command runs.
+ * Queue a heap @job behind what the device has to do, or give it the
+ * device at once if it is free (nothing is queued then).
  */
-static struct pwtpu_job *pwtpu_queue_next(struct pwtpu_dev *pdev, bool done)
+void pwtpu_queue_submit(struct pwtpu_job *job)
 {
-	struct pwtpu_job *job = NULL;
+	struct pwtpu_dev *pdev = job->pdev;
+
+	pwtpu_job_stamp(job);
+	spin_lock(&pdev->qlock);
+	if (pdev->busy) {
+		list_add_tail(&job->node, &pdev->queue);
+		WRITE_ONCE(pdev->queued, pdev->queued + 1);
+	} else {
+		WRITE_ONCE(pdev->busy, true);
+		pwtpu_queue_give(job);
+	}
+	spin_unlock(&pdev->qlock);
+}
+
+/*
+ * Whoever had the device is done with it: give it to the next job in
+ * order, or free it when nothing is queued. The next job is returned,
+ * not given, when it is @self's (a runner's own file's): the runner goes
+ * on with it at once, nobody woken.
+ */
+static struct pwtpu_job *pwtpu_queue_pass(struct pwtpu_dev *pdev,
+					  const struct pwtpu_ctx *self)
+{
+	struct pwtpu_job *job;
 
 	spin_lock(&pdev->qlock);
-	if (done)
-		WRITE_ONCE(pdev->busy, false);
-	if (!pdev->busy) {
-		job = list_first_entry_or_null(&pdev->queue, struct pwtpu_job,
-					       node);
-		if (job) {
-			list_del_init(&job->node);
-			WRITE_ONCE(pdev->queued, pdev->queued - 1);
-			WRITE_ONCE(pdev->busy, true);
+	job = list_first_entry_or_null(&pdev->queue, struct pwtpu_job, node);
+	if (job) {
+		list_del_init(&job->node);
+		WRITE_ONCE(pdev->queued, pdev->queued - 1);
+		if (!job->ioucmd || job->ctx != self) {
+			pwtpu_queue_give(job);
+			job = NULL;
 		}
+	} else {
+		WRITE_ONCE(pdev->busy, false);
 	}
 	spin_unlock(&pdev->qlock);
 	return job;
 }
 
-/* Whether the thread has a job to take: queued, and the device free. */
-static bool pwtpu_queue_ready(struct pwtpu_dev *pdev)
-{
-	return READ_ONCE(pdev->queued) && !READ_ONCE(pdev->busy);
-}
-
 /*
- * Take @job off its queue if the device has not taken it yet (a killed
- * ioctl caller's): true if it was, and the queue's reference is the
- * caller's to drop.
+ * Take a killed ioctl caller's @job off its queue if it has not been
+ * given the device yet: true if so, and it never runs. Else the device
+ * is the caller's, who must run (or cancel) it and pass the device on.
  */
 bool pwtpu_queue_unlink(struct pwtpu_job *job)
 {
@@ -285,18 +312,17 @@ complete:
 }
 
 /*
- * Run @job at once in its submitter's context if the device is idle:
- * nothing queued (so order is kept) and nothing running. True when it
+ * Run @job at once in its submitter's context if the device is free
+ * (nothing queued, so order is kept, and nothing running). True when it
  * ran: its result and times are in it, and it is the caller's to end.
  * False when the device is busy: it is to be queued.
  */
 bool pwtpu_queue_run_inline(struct pwtpu_job *job)
 {
 	struct pwtpu_dev *pdev = job->pdev;
-	bool wake;
 
 	spin_lock(&pdev->qlock);
-	if (pdev->queued || pdev->busy) {
+	if (pdev->busy) {
 		spin_unlock(&pdev->qlock);
 		return false;
 	}
@@ -308,78 +334,77 @@ bool pwtpu_queue_run_inline(struct pwtpu_job *job)
 	pwtpu_job_execute(pdev, job, job->submit_ns);
 	WRITE_ONCE(pdev->cmds_inline, pdev->cmds_inline + 1);
 
-	spin_lock(&pdev->qlock);
-	WRITE_ONCE(pdev->busy, false);
-	wake = pdev->queued;
-	spin_unlock(&pdev->qlock);
-	/* What was queued meanwhile waited for us: the thread's turn. */
-	if (wake)
-		wake_up(&pdev->qwait);
+	/* What was queued meanwhile waited for us: its turn. */
+	pwtpu_queue_pass(pdev, NULL);
 	return true;
 }
 
-/* A queued @job ran: hand its end to whoever waits for it. */
-static void pwtpu_job_complete(struct pwtpu_job *job)
+/*
+ * Run @job, a synchronous caller's, which has been given the device, in
+ * the caller's context; then pass the device on.
+ */
+void pwtpu_queue_run_turn(struct pwtpu_job *job)
 {
-	if (job->ioucmd) {
-		pwtpu_uring_complete(job);
-	} else {
-		complete(&job->done);
-		pwtpu_job_put(job);
-	}
+	pwtpu_job_execute(job->pdev, job, ktime_get_ns());
+	pwtpu_queue_pass(job->pdev, NULL);
 }
 
-/* The optional polling window: look for work a while before sleeping. */
-static bool pwtpu_queue_poll(struct pwtpu_dev *pdev)
+/* The file's next turn, if the device has been given to one of its jobs. */
+static struct pwtpu_job *pwtpu_runner_take(struct pwtpu_ctx *ctx)
 {
-	u64 end = ktime_get_ns() + (u64)pdev->isl->poll_us * NSEC_PER_USEC;
+	struct pwtpu_dev *pdev = ctx->pdev;
+	struct pwtpu_job *job;
 
-	while (ktime_get_ns() < end && !need_resched()) {
-		if (pwtpu_queue_ready(pdev))
+	spin_lock(&pdev->qlock);
+	job = ctx->turn;
+	WRITE_ONCE(ctx->turn, NULL);
+	spin_unlock(&pdev->qlock);
+	return job;
+}
+
+/* The optional polling window: look for a turn a while before sleeping. */
+static bool pwtpu_runner_poll(struct pwtpu_ctx *ctx)
+{
+	u64 end = ktime_get_ns() + (u64)ctx->pdev->isl->poll_us * NSEC_PER_USEC;
+
+	while (ktime_get_ns() < end && !need_resched() &&
+	       !kthread_should_stop()) {
+		if (READ_ONCE(ctx->turn))
 			return true;
 		cpu_relax();
 	}
 	return false;
 }
 
-static int pwtpu_queue_thread(void *data)
+/*
+ * A file's runner: it runs the file's queued io_uring commands when the
+ * device is given to them, and those that follow in the queue at once,
+ * then completes each. It is stopped when the file is released, which
+ * is only once every command of the file has completed (each holds the
+ * file), so it never leaves one behind.
+ */
+int pwtpu_queue_runner(void *data)
 {
-	struct pwtpu_dev *pdev = data;
+	struct pwtpu_ctx *ctx = data;
+	struct pwtpu_dev *pdev = ctx->pdev;
 	struct pwtpu_job *job, *next;
 
 	for (;;) {
-		job = pwtpu_queue_next(pdev, false);
+		job = pwtpu_runner_take(ctx);
 		while (job) {
 			pwtpu_job_execute(pdev, job, ktime_get_ns());
-			next = pwtpu_queue_next(pdev, true);
-			pwtpu_job_complete(job);
+			/* Free the device before completing, for the next. */
+			next = pwtpu_queue_pass(pdev, ctx);
+			pwtpu_uring_complete(job);
 			cond_resched();
 			job = next;
 		}
-		/*
-		 * Stop only with an empty queue: every command gets an end.
-		 * No inline command runs then: the module is unloaded only
-		 * once every file is closed.
-		 */
 		if (kthread_should_stop())
 			break;
-		if (pdev->isl->poll_us && pwtpu_queue_poll(pdev))
+		if (pdev->isl->poll_us && pwtpu_runner_poll(ctx))
 			continue;
-		wait_event_interruptible(pdev->qwait,
-					 pwtpu_queue_ready(pdev) ||
+		wait_event_interruptible(ctx->rwait, READ_ONCE(ctx->turn) ||
 					 kthread_should_stop());
 	}
 	return 0;
-}
-
-int pwtpu_queue_start(struct pwtpu_dev *pdev)
-{
-	pdev->thread = kthread_run(pwtpu_queue_thread, pdev, "pwtpu%u",
-				   pdev->index);
-	return PTR_ERR_OR_ZERO(pdev->thread);
-}
-
-void pwtpu_queue_stop(struct pwtpu_dev *pdev)
-{
-	kthread_stop(pdev->thread);
 }

@@ -8,12 +8,14 @@
  * completes a command inside ->uring_cmd): no allocation, no thread
  * woken. Any other valid command is moved to the heap, queued, and the
  * SQE answered with -EIOCBQUEUED, in submission order (nothing is
- * reissued from io-wq out of order): the one wait here is a host copy's
+ * reissued from io-wq out of order); its file's runner, a thread in the
+ * submitter's cgroups, runs it when its turn comes. The one wait here
+ * is making that runner, once per file, or a host copy's
  * pinning of its pages, which blocks the submitting ring while a page is
  * faulted in, and for as long as a page never comes (its own memory: an
  * unserved userfaultfd, a hung FUSE server) until the submitter is
- * killed. The device thread completes a queued command through task
- * work, or, on an IOPOLL ring, directly: io_uring_cmd_done() then only
+ * killed. The runner completes a queued command through task work,
+ * or, on an IOPOLL ring, directly: io_uring_cmd_done() then only
  * marks it done for the submitter's poll to reap. Every queued command
  * ends: the device runs a bounded program and always completes (6.1 has
  * no uring_cmd cancellation to rely on).
@@ -53,7 +55,7 @@ static void pwtpu_uring_task_cb(struct io_uring_cmd *ioucmd,
 	io_uring_cmd_done(ioucmd, res, times, issue_flags);
 }
 
-/* From the device thread. */
+/* From the file's runner. */
 void pwtpu_uring_complete(struct pwtpu_job *job)
 {
 	/* A polled ring's done only marks the request for its poller. */
@@ -66,7 +68,7 @@ void pwtpu_uring_complete(struct pwtpu_job *job)
 
 /*
  * IOPOLL: io_uring spins on the request's own completion flag, which the
- * device thread or the inline path sets; there is no completion queue of
+ * file's runner or the inline path sets; there is no completion queue of
  * the device's to reap here.
  */
 int pwtpu_uring_iopoll(struct io_uring_cmd *ioucmd, struct io_comp_batch *iob,
@@ -111,6 +113,11 @@ int pwtpu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 	}
 	if (IS_ERR(queued))
 		return PTR_ERR(queued);
+	ret = pwtpu_ctx_runner(ctx);
+	if (ret) {
+		pwtpu_job_put(queued);
+		return ret;
+	}
 	queued->ioucmd = ioucmd;
 	queued->polled = issue_flags & IO_URING_F_IOPOLL;
 	pwtpu_pdu(ioucmd)->job = queued;

@@ -323,12 +323,14 @@ struct pwtpu_gang_create {
  * at most PWTPU_INLINE_COPY_MAX bytes and inline_us of modelled time)
  * that reaches an idle device (nothing queued, nothing running) runs at
  * once in the submitting context, the ioctl or io_uring's issue of the
- * SQE, and is complete when that returns; every other command is queued
- * for the device's thread. Order is the same either way. An SQE's issue
- * then lasts as long as the command: PWTPU_CMD_F_QUEUED asks for the
- * device thread always. On a ring set up with IORING_SETUP_IOPOLL a
- * queued command is completed by the device thread without task work
- * or a wake-up of the submitter, which finds it by polling.
+ * SQE, and is complete when that returns; every other command is queued,
+ * and run when its turn comes by its ioctl caller or, for io_uring, by
+ * its file's runner thread (in the submitter's cgroups). Order is the
+ * same either way. An SQE's issue then lasts as long as the command:
+ * PWTPU_CMD_F_QUEUED asks for the queue always. On a ring set up with
+ * IORING_SETUP_IOPOLL a queued command is completed by the runner
+ * without task work or a wake-up of the submitter, which finds it by
+ * polling.
  */
 #define PWTPU_CMD_F_QUEUED	(1U << 0)	/* never inline */
 #define PWTPU_CMD_F_ALL		PWTPU_CMD_F_QUEUED

@@ -3,7 +3,8 @@
  * test_charge.c - the kernel memory an open file pins is charged to its
  * process's memory cgroup (programs, BOs, a collective's scratch, which
  * is taken at submission) and bounded per file: at most
- * PWTPU_MAX_HANDLES programs, one more is refused with -EDQUOT. Mounts
+ * PWTPU_MAX_HANDLES programs, one more is refused with -EDQUOT. The CPU
+ * time of queued commands is charged to the submitter's cgroup. Mounts
  * cgroup2 at /sys/fs/cgroup when it is not there (the testbed's guest).
  */
 #include <errno.h>
@@ -290,6 +291,122 @@ TEST_F_TIMEOUT(charge, collective_scratch_is_charged_at_submit, 120)
 	self->child = 0;
 	close(go[0]);
 	close(out[0]);
+}
+
+static long long usage_usec(const char *cg)
+{
+	char path[192], line[64];
+	long long usec = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cpu.stat", cg);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "usage_usec %lld", &usec) == 1)
+			break;
+	fclose(f);
+	return usec;
+}
+
+/*
+ * The CPU child: joins @cg, loads a program of real work (@trips f32
+ * 128x128 matmuls), writes 'r', and on 'g' runs it once through @path,
+ * queued (never inline), then writes its exec time in ns (or -errno)
+ * as a long long and waits to be killed.
+ */
+static void cpu_child(const char *cg, enum drv_path path, uint32_t trips,
+		      int go, int out)
+{
+	const unsigned int n = 128;
+	struct pwtpu_prog_load loaded;
+	long long exec_ns;
+	struct pwtpu_cmd cmd;
+	struct pwtpu_bo bo;
+	struct drv_prog dp;
+	char procs[192], pid[16], c;
+	uint64_t extra;
+	uint32_t prog;
+	struct drv d;
+	int a, b, m, ret;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (write_file(procs, pid) || drv_setup(&d, 4))
+		_exit(2);
+	drv_prog_init(&dp, 1);
+	a = drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 2, n, n);
+	b = drv_tensor(&dp, PWTPU_DT_F32, 0, 4 * n * n, 2, n, n);
+	m = drv_tensor(&dp, PWTPU_DT_F32, 0, 8 * n * n, 2, n, n);
+	drv_insn(&dp, PWTPU_OP_LOOP, 0, NO, NO, NO, NO, 2, trips, 1);
+	drv_binary(&dp, PWTPU_OP_MATMUL, m, a, b);
+	if (drv_prog_load(d.fd, &dp, &prog, &loaded, NULL, 0) ||
+	    pwtpu_bo_create(d.fd, 12 * n * n, &bo) ||
+	    write(out, "r", 1) != 1 || read(go, &c, 1) != 1)
+		_exit(3);
+	pwtpu_cmd_exec(&cmd, prog, &bo.handle, 1);
+	cmd.flags = PWTPU_CMD_F_QUEUED;
+	ret = drv_cmd(&d, path, PWTPU_CMD_EXEC, &cmd, &extra);
+	if (ret)
+		exec_ns = ret;
+	else if (path == DRV_IOCTL)
+		exec_ns = (long long)(cmd.end_ns - cmd.start_ns);
+	else
+		exec_ns = (long long)(extra >> 32);
+	if (write(out, &exec_ns, sizeof(exec_ns)) != sizeof(exec_ns))
+		_exit(4);
+	for (;;)
+		pause();
+}
+
+/*
+ * A queued command's CPU time is its submitter's: the child's cgroup's
+ * cpu.stat usage_usec grows by at least half the command's exec time
+ * (real work, nearly all of it CPU). Before, the device's kernel thread
+ * ran every queued command and the cgroup saw none of it.
+ */
+static void queued_work_is_charged(struct __test_metadata *_metadata,
+				   FIXTURE_DATA(charge) *self,
+				   enum drv_path path)
+{
+	long long before, after, exec_ns = 0;
+	int go[2], out[2];
+	char c;
+
+	if (skip_mode(&self->d))
+		DRV_SKIP("timing=skip computes nothing: no real work to charge");
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(out));
+	self->child = fork();
+	ASSERT_LE(0, self->child);
+	if (!self->child)
+		cpu_child(self->cg, path, 16, go[0], out[1]);
+	ASSERT_EQ(1, read(out[0], &c, 1)) TH_LOG("the child failed to set up");
+	before = usage_usec(self->cg);
+	ASSERT_LE(0, before);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ((ssize_t)sizeof(exec_ns),
+		  read(out[0], &exec_ns, sizeof(exec_ns)));
+	after = usage_usec(self->cg);
+	ASSERT_LT(0, exec_ns) TH_LOG("the EXEC failed: %lld", exec_ns);
+	TH_LOG("%s: exec %lld us; the cgroup's usage_usec grew %lld us",
+	       drv_path_name(path), exec_ns / 1000, after - before);
+	EXPECT_LE(exec_ns / 1000 / 2, after - before);
+	close(go[0]);
+	close(go[1]);
+	close(out[0]);
+	close(out[1]);
+}
+
+TEST_F_TIMEOUT(charge, queued_uring_work_is_charged_to_the_submitter, 120)
+{
+	queued_work_is_charged(_metadata, self, DRV_URING);
+}
+
+TEST_F_TIMEOUT(charge, queued_ioctl_work_is_charged_to_the_submitter, 120)
+{
+	queued_work_is_charged(_metadata, self, DRV_IOCTL);
 }
 
 /* One file holds at most PWTPU_MAX_HANDLES programs: -EDQUOT past it. */
