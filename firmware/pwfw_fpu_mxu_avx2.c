@@ -244,7 +244,8 @@ static void pwfw_avx2_store_tail(u32 *d, v8sf v0, v8sf v1, u32 skip)
 
 /*
  * Row @r of a micro-block: acc = acc + p (f32 sums, or wrapping 32-bit
- * ones for @i32), acc from dst or +0 in the first tile, stored.
+ * ones for @i32: added unsigned, since a signed overflow is undefined),
+ * acc from dst or +0 in the first tile, stored.
  */
 static __always_inline void pwfw_avx2_out(const struct pwfw_avx2_blk *bk,
 					  u32 r, const v8sf p[2],
@@ -258,8 +259,8 @@ static __always_inline void pwfw_avx2_out(const struct pwfw_avx2_blk *bk,
 		acc1 = pwfw_v8sf_load(d + 8);
 	}
 	if (i32) {
-		acc0 = (v8sf)((v8si)acc0 + (v8si)p[0]);
-		acc1 = (v8sf)((v8si)acc1 + (v8si)p[1]);
+		acc0 = (v8sf)((v8su)acc0 + (v8su)p[0]);
+		acc1 = (v8sf)((v8su)acc1 + (v8su)p[1]);
 	} else {
 		acc0 = acc0 + p[0];
 		acc1 = acc1 + p[1];

@@ -34,6 +34,8 @@ $(DCN_TEST_DIR)/test_share: $(DCN_TEST_DIR)/test_share.o $(DCN_TEST_DIR)/fake_wo
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_share
+# It runs pathwaysd with the operator's configuration.
+$(DCN_TEST_DIR)/test_share: | $(BUILD)/tools/pathwaysd
 
 # The controller's lowering of moves and resharding, read from the PLAN
 # commands a bare worker node receives, over UDP on loopback.

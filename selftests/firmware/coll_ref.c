@@ -127,10 +127,12 @@ static uint32_t ref_level(const struct ref_grid *g, const void *const *in,
 			  uint32_t base, const uint32_t *pos, int back,
 			  uint64_t e)
 {
-	uint32_t ax = level - 1, m = g->extent[ax], k, q, acc = 0, v;
+	uint32_t ax, m, k, q, acc = 0, v;
 
 	if (!level)
 		return ref_load(in[base], dtype, e);
+	ax = level - 1;
+	m = g->extent[ax];
 	for (k = 1; k <= m; k++) {
 		q = back ? (pos[ax] + m - k) % m : (pos[ax] + k) % m;
 		v = ref_level(g, in, dtype, mode, level - 1,

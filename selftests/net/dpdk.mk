@@ -16,4 +16,6 @@ $(NET_TEST_DIR)/dpdk_ping: $(NET_TEST_DIR)/dpdk_ping.o $(NET_TEST_OBJS) \
 	$(CC) -o $@ $^ $(USER_LDLIBS) $(PW_DPDK_LIBS)
 
 HOST_TESTS += $(NET_TEST_DIR)/test_dpdk
+# It runs dpdk_ping beside itself (two_processes_share_an_address).
+$(NET_TEST_DIR)/test_dpdk: | $(NET_TEST_DIR)/dpdk_ping
 USER_BINS += $(NET_TEST_DIR)/dpdk_ping
