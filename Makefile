@@ -17,13 +17,26 @@ USER_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-Iinclude -I$(BUILD)/kselftest -ffp-contract=off -fno-math-errno \
 	-MMD -MP
 USER_LDLIBS := -luring -lm -lpthread
+# `make SANITIZE=address,undefined BUILD=build/san host-tests`: the same
+# code under the compiler's sanitizers, in a tree of its own (tools/run-tests
+# sanitize runs the host tests so, with LeakSanitizer on).
+SANITIZE ?=
+ifneq ($(SANITIZE),)
+USER_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+USER_LDLIBS += -fsanitize=$(SANITIZE)
+ifneq ($(findstring address,$(SANITIZE)),)
+LSAN_EXIT := $(BUILD)/selftests/lib/lsan_exit.o
+USER_LDLIBS += $(LSAN_EXIT) -Wl,--wrap=_exit
+endif
+endif
 
 USER_LIBS :=
 USER_BINS :=
 HOST_TESTS :=
 GUEST_TESTS :=
 
-.PHONY: all module user deps check demo clean
+.PHONY: all module user host-tests deps check demo clean
 all: module user
 
 include firmware/user.mk
@@ -38,6 +51,10 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 user: $(USER_LIBS) $(USER_BINS) $(HOST_TESTS) $(GUEST_TESTS)
+
+host-tests: $(HOST_TESTS)
+# Every binary of a sanitized tree links selftests/lib/lsan_exit.o.
+$(USER_BINS) $(HOST_TESTS) $(GUEST_TESTS): | $(LSAN_EXIT)
 
 $(BUILD)/%.o: %.c | $(BUILD)/kselftest/kselftest_harness.h
 	@mkdir -p $(dir $@)
