@@ -20,7 +20,6 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
@@ -84,6 +83,7 @@ struct pwtpu_dev {
 	struct pwtpu_link_sysfs links[PWTPU_MESH_MAX_DIMS][2];
 
 	atomic64_t hbm_used;
+	atomic_t runners;		/* files' runner threads, at most 64 */
 	atomic64_t cmds_cancelled;
 	atomic64_t next_job_id;
 	/*
@@ -116,9 +116,9 @@ struct pwtpu_prog {
 };
 
 /*
- * An open file. Its jobs hold references on it, so a job that outlives
- * the file still has its count to return; @jobs counts them against
- * the island's max_inflight. @runner runs its queued io_uring commands.
+ * An open file. Its jobs hold references on it and @jobs counts them
+ * against the island's max_inflight. @runner runs its queued io_uring
+ * commands.
  */
 struct pwtpu_ctx {
 	struct kref ref;
@@ -155,7 +155,6 @@ struct pwtpu_job {
 	 */
 	struct pwtpu_ctx *ctx;
 	struct task_struct *task;	/* the submitter: is its process dying? */
-	refcount_t refs;
 	u64 id;
 	u32 nr;				/* _IOC_NR of the PWTPU_CMD_* */
 	u32 flags;			/* PWTPU_CMD_F_* */
@@ -223,12 +222,13 @@ int pwtpu_gang_create(struct pwtpu_ctx *ctx,
 int pwtpu_gang_scope(int fd, u64 *scope);
 
 /* pwtpu_job.c */
+int pwtpu_job_stop(struct pwtpu_job *job, bool watchdog);
 int pwtpu_job_prepare(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 		      u32 cmd_op, const struct pwtpu_cmd *cmd);
 struct pwtpu_job *pwtpu_job_start(struct pwtpu_job *job);
 void pwtpu_job_release(struct pwtpu_job *job);
 void pwtpu_job_host_copy(struct pwtpu_job *job);
-void pwtpu_job_put(struct pwtpu_job *job);
+void pwtpu_job_free(struct pwtpu_job *job);
 
 /* pwtpu_queue.c */
 bool pwtpu_queue_run_inline(struct pwtpu_job *job);

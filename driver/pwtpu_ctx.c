@@ -47,37 +47,51 @@ void pwtpu_ctx_put(struct pwtpu_ctx *ctx)
  * its worker to its owner's, so that their CPU time is charged where the
  * work came from. Attaching takes the cgroup locks once per file, not
  * per command. A file handed to another process keeps the first
- * submitter's cgroups. 0, or what making or attaching it said (-ENOMEM,
- * -EINTR for a killed submitter, a cgroup controller's refusal).
+ * submitter's cgroups. A device has at most PWTPU_MAX_RUNNERS: kernel
+ * threads are made by kthreadd, outside every user's limits (threads,
+ * pids, memory), so one user's open files must not make them without
+ * bound. 0; -EBUSY with PWTPU_MAX_RUNNERS already, or when no thread can
+ * be made (never -EAGAIN, which io_uring would take as "reissue from
+ * io-wq", out of order); -EINTR for a killed submitter; -ENOMEM; or a
+ * cgroup controller's refusal to attach.
  */
 int pwtpu_ctx_runner(struct pwtpu_ctx *ctx)
 {
+	atomic_t *runners = &ctx->pdev->runners;
 	struct task_struct *runner;
 	int ret = 0;
 
 	/* Pairs with the release below: a runner seen is a runner woken. */
 	if (smp_load_acquire(&ctx->runner))
 		return 0;
-	mutex_lock(&ctx->runner_lock);
+	if (mutex_lock_killable(&ctx->runner_lock))
+		return -EINTR;
 	if (ctx->runner)
 		goto out;
+	if (atomic_inc_return(runners) > PWTPU_MAX_RUNNERS) {
+		ret = -EBUSY;
+		goto out_count;
+	}
 	runner = kthread_create(pwtpu_queue_runner, ctx, "pwtpu%u-%d",
 				ctx->pdev->index, task_tgid_nr(current));
 	if (IS_ERR(runner)) {
 		ret = PTR_ERR(runner);
-		goto out;
+		goto out_count;
 	}
 	ret = cgroup_attach_task_all(current, runner);
 	if (ret) {
 		kthread_stop(runner);	/* never woken: it does not run */
-		goto out;
+		goto out_count;
 	}
 	wake_up_process(runner);
 	/* Published once made and woken, for the lockless check above. */
 	smp_store_release(&ctx->runner, runner);
+	goto out;
+out_count:
+	atomic_dec(runners);
 out:
 	mutex_unlock(&ctx->runner_lock);
-	return ret;
+	return ret == -EAGAIN ? -EBUSY : ret;
 }
 
 /*
@@ -92,8 +106,10 @@ int pwtpu_release(struct inode *inode, struct file *file)
 	struct pwtpu_bo *bo;
 	unsigned long h;
 
-	if (ctx->runner)
+	if (ctx->runner) {
 		kthread_stop(ctx->runner);
+		atomic_dec(&ctx->pdev->runners);
+	}
 	/* Up to PWTPU_MAX_HANDLES of each: give the CPU up as we go. */
 	xa_for_each(&ctx->bos, h, bo) {
 		pwtpu_bo_put(bo);

@@ -73,15 +73,18 @@ static int pwtpu_cmd_sync(struct pwtpu_ctx *ctx, unsigned int op,
 	if (wait_for_completion_killable(&queued->turn) &&
 	    pwtpu_queue_unlink(queued)) {
 		/* Killed before its turn: it never runs. */
-		pwtpu_job_put(queued);
+		pwtpu_job_free(queued);
 		return -EINTR;
 	}
-	/* Killed as its turn came, it is cancelled (the process is dying). */
+	/*
+	 * Killed as its turn came: a dying process's job is cancelled (one
+	 * killed only by another thread's exec runs: its process lives).
+	 */
 	pwtpu_queue_run_turn(queued);
 	ret = queued->result;
 	cmd.start_ns = queued->start_ns;
 	cmd.end_ns = queued->end_ns;
-	pwtpu_job_put(queued);
+	pwtpu_job_free(queued);
 out:
 	if (!ret && (put_user(cmd.start_ns, &uarg->start_ns) ||
 		     put_user(cmd.end_ns, &uarg->end_ns)))

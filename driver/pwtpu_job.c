@@ -53,13 +53,11 @@ void pwtpu_job_release(struct pwtpu_job *job)
 		kvfree(job->scratch);
 }
 
-/* A queued job: the last reference frees it (see pwtpu_job_to_heap()). */
-void pwtpu_job_put(struct pwtpu_job *job)
+/* End a queued job, its submission path's alone (see pwtpu_job_to_heap()). */
+void pwtpu_job_free(struct pwtpu_job *job)
 {
 	struct pwtpu_ctx *ctx = job->ctx;
 
-	if (!refcount_dec_and_test(&job->refs))
-		return;
 	pwtpu_job_release(job);
 	put_task_struct(job->task);
 	kfree(job);
@@ -92,7 +90,6 @@ static struct pwtpu_job *pwtpu_job_to_heap(struct pwtpu_job *job)
 	}
 	INIT_LIST_HEAD(&heap->node);
 	init_completion(&heap->turn);
-	refcount_set(&heap->refs, 1);
 	if (job->pages == job->small_pages)
 		heap->pages = heap->small_pages;
 	kref_get(&ctx->ref);
@@ -401,8 +398,9 @@ struct pwtpu_job *pwtpu_job_start(struct pwtpu_job *job)
 }
 
 /*
- * Run by the device: copy between HBM and the pinned host pages,
- * a page at a time, letting others run every 1 MiB.
+ * Run by the device: copy between HBM and the pinned host pages, a page
+ * at a time, letting others run and stopping for a dying owner or the
+ * watchdog every 1 MiB.
  */
 void pwtpu_job_host_copy(struct pwtpu_job *job)
 {
@@ -423,7 +421,12 @@ void pwtpu_job_host_copy(struct pwtpu_job *job)
 		kunmap_local(host);
 		done += n;
 		off = 0;
-		if (!(i % (SZ_1M / PAGE_SIZE)))
+		/* Every 1 MiB: a dying owner or the watchdog stops it. */
+		if (!((i + 1) % (SZ_1M / PAGE_SIZE)) && done < job->length) {
 			cond_resched();
+			job->result = pwtpu_job_stop(job, true);
+			if (job->result)
+				return;
+		}
 	}
 }

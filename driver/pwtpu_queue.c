@@ -145,7 +145,7 @@ static bool pwtpu_job_orphaned(const struct pwtpu_job *job)
  * Whether a running @job is to stop: -PWFW_ECANCELED once its process is
  * dying; with @watchdog, -PWFW_ETIME past its watchdog deadline; else 0.
  */
-static int pwtpu_job_stop(struct pwtpu_job *job, bool watchdog)
+int pwtpu_job_stop(struct pwtpu_job *job, bool watchdog)
 {
 	BUILD_BUG_ON(PWFW_ECANCELED != ECANCELED || PWFW_ETIME != ETIME);
 	if (pwtpu_job_orphaned(job))
@@ -192,10 +192,19 @@ static void pwtpu_wait_until(struct pwtpu_job *job, u64 deadline)
 	}
 }
 
-/* An EXEC's static modelled time (links aside): its watchdog's base. */
+/*
+ * The watchdog's base: an EXEC's static modelled time (links aside), a
+ * host copy's modelled time; a COPY_PEER's link time is known only as
+ * it runs, so its watchdog is watchdog_ms alone.
+ */
 static u64 pwtpu_job_model_ns(const struct pwtpu_job *job)
 {
-	return job->prog ? job->prog->fw.modeled_ns : 0;
+	if (job->prog)
+		return job->prog->fw.modeled_ns;
+	if (job->nr == _IOC_NR(PWTPU_CMD_COPY_TO_DEV) ||
+	    job->nr == _IOC_NR(PWTPU_CMD_COPY_FROM_DEV))
+		return pwfw_model_copy_ns(&job->pdev->isl->spec, job->length);
+	return 0;
 }
 
 static u64 pwtpu_job_exec(struct pwtpu_job *job, bool compute)
@@ -225,8 +234,9 @@ static u64 pwtpu_job_exec(struct pwtpu_job *job, bool compute)
 
 /*
  * COPY_PEER's move, up to all of HBM: in 1 MiB pieces with a reschedule
- * and a check for a dying owner between them, in the direction that
- * keeps an overlapping move (one BO to itself) right.
+ * and a check for a dying owner or the watchdog between them (its runner
+ * may be throttled by its cgroup), in the direction that keeps an
+ * overlapping move (one BO to itself) right.
  */
 static void pwtpu_move(struct pwtpu_job *job, u8 *dst, const u8 *src)
 {
@@ -240,9 +250,8 @@ static void pwtpu_move(struct pwtpu_job *job, u8 *dst, const u8 *src)
 		else
 			memmove(dst + len - off - n, src + len - off - n, n);
 		cond_resched();
-		/* Bounded by the BO: only a dying owner stops it. */
 		if (off + n < len)
-			job->result = pwtpu_job_stop(job, false);
+			job->result = pwtpu_job_stop(job, true);
 	}
 }
 

@@ -51,7 +51,7 @@ static void pwtpu_uring_task_cb(struct io_uring_cmd *ioucmd,
 	int res = job->result;
 
 	/* Done may drop the last file reference: nothing of ours after it. */
-	pwtpu_job_put(job);
+	pwtpu_job_free(job);
 	io_uring_cmd_done(ioucmd, res, times, issue_flags);
 }
 
@@ -115,7 +115,7 @@ int pwtpu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 		return PTR_ERR(queued);
 	ret = pwtpu_ctx_runner(ctx);
 	if (ret) {
-		pwtpu_job_put(queued);
+		pwtpu_job_free(queued);
 		return ret;
 	}
 	queued->ioucmd = ioucmd;

@@ -353,7 +353,7 @@ static int throughput(struct bench *b, const struct dispatch_case *c,
  * Every case's round trips, interleaved in blocks of BLOCK, so that the
  * machine's slow and fast moments fall on all of them alike and their
  * ratios hold; blocks rather than single commands, so that what a case
- * leaves behind (a device thread going back to sleep) costs the next
+ * leaves behind (a runner thread going back to sleep) costs the next
  * case only its first sample. Then throughput, case by case, with -q.
  */
 #define BLOCK	100

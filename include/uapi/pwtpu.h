@@ -311,10 +311,14 @@ struct pwtpu_gang_create {
  * runs them, like DMA: it must stay valid and, for COPY_TO_DEV,
  * unchanged until the command completes. An open file has at most the
  * module's max_inflight commands queued or running; more are refused with
- * -EBUSY. A command the device reaches after its submitter's process began
+ * -EBUSY. A device has at most PWTPU_MAX_RUNNERS files whose io_uring
+ * commands have been queued (each has a runner thread until it is
+ * closed): a queued command of one more file is refused with -EBUSY.
+ * A command the device reaches after its submitter's process began
  * to exit (or was killed) is not run, and a running one stops at its next
- * safe point: either completes with -ECANCELED. A command still running
- * the module's watchdog_ms past twice its modelled time stops with -ETIME.
+ * safe point: either completes with -ECANCELED. A command (an EXEC
+ * without collectives, a copy) still running the module's watchdog_ms
+ * past twice its modelled time stops with -ETIME.
  *
  * Inline execution: a short command (a NOP; an EXEC without collectives
  * of at most PWTPU_INLINE_MAX_INSNS instructions run (loops unrolled),
@@ -336,6 +340,7 @@ struct pwtpu_gang_create {
 #define PWTPU_CMD_F_ALL		PWTPU_CMD_F_QUEUED
 #define PWTPU_INLINE_COPY_MAX	65536
 #define PWTPU_INLINE_MAX_INSNS	256
+#define PWTPU_MAX_RUNNERS	64
 #define PWTPU_CMD_NOP		_IOWR(PWTPU_IOC_MAGIC, 0x10, struct pwtpu_cmd)
 #define PWTPU_CMD_EXEC		_IOWR(PWTPU_IOC_MAGIC, 0x11, struct pwtpu_cmd)
 #define PWTPU_CMD_COPY_TO_DEV	_IOWR(PWTPU_IOC_MAGIC, 0x12, struct pwtpu_cmd)

@@ -409,6 +409,52 @@ TEST_F_TIMEOUT(charge, queued_ioctl_work_is_charged_to_the_submitter, 120)
 	queued_work_is_charged(_metadata, self, DRV_IOCTL);
 }
 
+/*
+ * A queued command runs under its submitter's CPU share, and holds the
+ * device meanwhile: the watchdog bounds a host copy too. A child whose
+ * cgroup may use 1% of a CPU (cpu.max 1000 100000) copies 16 MiB to the
+ * device, some 15 ms of work: throttled, it would take over a second;
+ * with watchdog_ms at 100 it stops with -ETIME. Before, a copy had no
+ * watchdog.
+ */
+TEST_F_TIMEOUT(charge, a_throttled_copy_is_stopped_by_the_watchdog, 120)
+{
+	const size_t bytes = 16 << 20;
+	char path[192];
+	uint64_t watchdog;
+	int out[2], res = 1;
+
+	ASSERT_EQ(0, write_file(CGROOT "/cgroup.subtree_control", "+cpu"));
+	snprintf(path, sizeof(path), "%s/cpu.max", self->cg);
+	ASSERT_EQ(0, write_file(path, "1000 100000"));
+	ASSERT_EQ(0, pwtpu_param_u64("watchdog_ms", &watchdog));
+	ASSERT_EQ(0, pipe(out));
+	ASSERT_EQ(0, drv_param_write("watchdog_ms", 100));
+	self->child = fork();
+	if (!self->child) {
+		char procs[192], pid[16];
+		struct pwtpu_bo bo;
+		void *src = malloc(bytes);
+		int fd;
+
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", self->cg);
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		fd = pwtpu_open(self->d.index);
+		if (!src || fd < 0 || pwtpu_bo_create(fd, bytes, &bo))
+			_exit(2);
+		memset(src, 7, bytes);	/* faulted in before the throttle */
+		if (write_file(procs, pid))
+			_exit(3);
+		res = pwtpu_copy_to_dev(fd, bo.handle, 0, src, bytes);
+		_exit(write(out[1], &res, sizeof(res)) == sizeof(res) ? 0 : 4);
+	}
+	EXPECT_EQ((ssize_t)sizeof(res), read(out[0], &res, sizeof(res)));
+	EXPECT_EQ(0, drv_param_write("watchdog_ms", (unsigned int)watchdog));
+	EXPECT_EQ(-ETIME, res);
+	close(out[0]);
+	close(out[1]);
+}
+
 /* One file holds at most PWTPU_MAX_HANDLES programs: -EDQUOT past it. */
 TEST_F_TIMEOUT(charge, a_file_holds_at_most_max_handles_programs, 300)
 {

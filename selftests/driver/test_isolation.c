@@ -266,7 +266,7 @@ TEST_F_TIMEOUT(iso, kill_in_sync_exec, 60)
  * A host buffer whose pages never come (a userfaultfd nobody serves, as
  * a FUSE file whose server hangs) blocks only the process that copies
  * from it: its pages are pinned in its own context at submit, so the
- * device thread never faults on them and serves everyone else.
+ * device never faults on them and serves everyone else.
  */
 TEST_F_TIMEOUT(iso, a_host_buffer_that_never_arrives_wedges_only_its_owner, 60)
 {

@@ -5,11 +5,14 @@
  * running (more are refused with -EBUSY, through io_uring and the ioctl
  * alike); the queued commands of a process that dies are not run; and a
  * killed ioctl caller's command that has not started is taken off the
- * queue at once. sysfs cmds_cancelled counts both.
+ * queue at once. sysfs cmds_cancelled counts both. A device has at most
+ * PWTPU_MAX_RUNNERS files with runner threads.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -185,6 +188,41 @@ TEST_F_TIMEOUT(queue, a_killed_ioctl_callers_waiting_command_is_unlinked, 60)
 	drv_sleep_ms(1500);
 	ASSERT_EQ(0, pwtpu_sysfs_u64(self->d.index, "busy_ns", &busy_after));
 	EXPECT_GT(busy_before + 1500000000ull, busy_after);
+	io_uring_queue_exit(&ring);
+}
+
+/*
+ * A device has at most PWTPU_MAX_RUNNERS files whose io_uring commands
+ * have been queued (each has a runner thread, which kthreadd makes
+ * outside the user's limits): a queued command of one more file is
+ * refused with -EBUSY, and closing one of them makes room.
+ */
+TEST_F_TIMEOUT(queue, runners_per_device_are_bounded, 120)
+{
+	const int n = PWTPU_MAX_RUNNERS + 1;
+	struct pwtpu_cmd nop;
+	struct io_uring ring;
+	int fds[PWTPU_MAX_RUNNERS + 1], i;
+
+	ASSERT_EQ(0, pwtpu_ring_init(&ring, 4, 0));
+	for (i = 0; i < n; i++) {
+		fds[i] = pwtpu_open(self->d.index);
+		ASSERT_LE(0, fds[i]);
+	}
+	for (i = 0; i < n; i++) {
+		memset(&nop, 0, sizeof(nop));
+		nop.flags = PWTPU_CMD_F_QUEUED;
+		EXPECT_EQ(i < n - 1 ? 0 : -EBUSY,
+			  pwtpu_uring_run(&ring, fds[i], PWTPU_CMD_NOP, &nop,
+					  NULL)) TH_LOG("file %d", i);
+	}
+	close(fds[0]);
+	memset(&nop, 0, sizeof(nop));
+	nop.flags = PWTPU_CMD_F_QUEUED;
+	EXPECT_EQ(0, pwtpu_uring_run(&ring, fds[n - 1], PWTPU_CMD_NOP, &nop,
+				     NULL));
+	for (i = 1; i < n; i++)
+		close(fds[i]);
 	io_uring_queue_exit(&ring);
 }
 
