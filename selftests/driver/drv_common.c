@@ -198,6 +198,23 @@ int drv_load_delay(int fd, uint32_t trips, uint32_t ns, uint32_t *prog)
 	return drv_prog_load(fd, &dp, prog, NULL, NULL, 0);
 }
 
+int drv_load_matmul_loop(int fd, uint32_t trips, uint32_t *prog,
+			 struct pwtpu_prog_load *out)
+{
+	const unsigned int n = DRV_MM_N;
+	struct drv_prog dp;
+	int a, b, m;
+
+	drv_prog_init(&dp, 1);
+	a = drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 2, n, n);
+	b = drv_tensor(&dp, PWTPU_DT_F32, 0, 4 * n * n, 2, n, n);
+	m = drv_tensor(&dp, PWTPU_DT_F32, 0, 8 * n * n, 2, n, n);
+	drv_insn(&dp, PWTPU_OP_LOOP, 0, PWTPU_NO_TENSOR, PWTPU_NO_TENSOR,
+		 PWTPU_NO_TENSOR, PWTPU_NO_TENSOR, 2, trips, 1);
+	drv_binary(&dp, PWTPU_OP_MATMUL, m, a, b);
+	return drv_prog_load(fd, &dp, prog, out, NULL, 0);
+}
+
 pid_t drv_child_queueing(unsigned int index, unsigned int n, uint32_t trips,
 			 uint32_t ns)
 {

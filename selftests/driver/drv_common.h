@@ -118,6 +118,15 @@ void drv_sleep_ms(unsigned int ms);
 int drv_load_delay(int fd, uint32_t trips, uint32_t ns, uint32_t *prog);
 
 /*
+ * Real work: @trips x an f32 DRV_MM_N x DRV_MM_N matmul, binding one
+ * buffer of DRV_MM_BYTES; @out (may be NULL) gets the driver's answer.
+ */
+#define DRV_MM_N	128
+#define DRV_MM_BYTES	(12 * DRV_MM_N * DRV_MM_N)
+int drv_load_matmul_loop(int fd, uint32_t trips, uint32_t *prog,
+			 struct pwtpu_prog_load *out);
+
+/*
  * Poll sysfs queue_depth of device @index until it equals @want (or
  * @timeout_ms pass): true if it did.
  */

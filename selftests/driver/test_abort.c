@@ -83,28 +83,18 @@ TEST_F_TIMEOUT(abort, a_dead_owners_running_command_stops, 60)
  */
 TEST_F_TIMEOUT(abort, the_watchdog_stops_work_far_past_its_model, 120)
 {
-	const unsigned int n = 128;
 	uint64_t before = aborted(&self->d), start, took;
 	struct pwtpu_prog_load out;
 	struct pwtpu_bo bo;
-	struct drv_prog dp;
 	uint32_t prog;
-	int a, b, m;
 
 	if (skip_mode(&self->d))
 		DRV_SKIP("timing=skip computes nothing: no real work to bound");
 	ASSERT_NE(UINT64_MAX, before);
-	drv_prog_init(&dp, 1);
-	a = drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 2, n, n);
-	b = drv_tensor(&dp, PWTPU_DT_F32, 0, 4 * n * n, 2, n, n);
-	m = drv_tensor(&dp, PWTPU_DT_F32, 0, 8 * n * n, 2, n, n);
-	drv_insn(&dp, PWTPU_OP_LOOP, 0, PWTPU_NO_TENSOR, PWTPU_NO_TENSOR,
-		 PWTPU_NO_TENSOR, PWTPU_NO_TENSOR, 2, 8000, 1);
-	drv_binary(&dp, PWTPU_OP_MATMUL, m, a, b);
-	ASSERT_EQ(0, drv_prog_load(self->d.fd, &dp, &prog, &out, NULL, 0));
+	ASSERT_EQ(0, drv_load_matmul_loop(self->d.fd, 8000, &prog, &out));
 	TH_LOG("modelled %llu us", (unsigned long long)out.modeled_ns / 1000);
 	ASSERT_GT(10000000000ull, out.modeled_ns);
-	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, 12 * n * n, &bo));
+	ASSERT_EQ(0, pwtpu_bo_create(self->d.fd, DRV_MM_BYTES, &bo));
 
 	ASSERT_EQ(0, drv_param_write(WATCHDOG, 500));
 	start = drv_now_ns();

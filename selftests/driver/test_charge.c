@@ -319,30 +319,21 @@ static long long usage_usec(const char *cg)
 static void cpu_child(const char *cg, enum drv_path path, uint32_t trips,
 		      int go, int out)
 {
-	const unsigned int n = 128;
-	struct pwtpu_prog_load loaded;
 	long long exec_ns;
 	struct pwtpu_cmd cmd;
 	struct pwtpu_bo bo;
-	struct drv_prog dp;
 	char procs[192], pid[16], c;
 	uint64_t extra;
 	uint32_t prog;
 	struct drv d;
-	int a, b, m, ret;
+	int ret;
 
 	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	if (write_file(procs, pid) || drv_setup(&d, 4))
 		_exit(2);
-	drv_prog_init(&dp, 1);
-	a = drv_tensor(&dp, PWTPU_DT_F32, 0, 0, 2, n, n);
-	b = drv_tensor(&dp, PWTPU_DT_F32, 0, 4 * n * n, 2, n, n);
-	m = drv_tensor(&dp, PWTPU_DT_F32, 0, 8 * n * n, 2, n, n);
-	drv_insn(&dp, PWTPU_OP_LOOP, 0, NO, NO, NO, NO, 2, trips, 1);
-	drv_binary(&dp, PWTPU_OP_MATMUL, m, a, b);
-	if (drv_prog_load(d.fd, &dp, &prog, &loaded, NULL, 0) ||
-	    pwtpu_bo_create(d.fd, 12 * n * n, &bo) ||
+	if (drv_load_matmul_loop(d.fd, trips, &prog, NULL) ||
+	    pwtpu_bo_create(d.fd, DRV_MM_BYTES, &bo) ||
 	    write(out, "r", 1) != 1 || read(go, &c, 1) != 1)
 		_exit(3);
 	pwtpu_cmd_exec(&cmd, prog, &bo.handle, 1);
