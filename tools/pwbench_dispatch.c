@@ -254,7 +254,12 @@ static int submit_and_wait_one(struct bench *b,
 		ret = io_uring_submit_and_wait(ring, 1);
 		if (ret < 0)
 			return ret;
-		return io_uring_peek_cqe(ring, cqe);
+		/*
+		 * An IOPOLL ring's enter may return before a completion when
+		 * the task must reschedule (a queued command's runner woke on
+		 * this CPU): wait again rather than take it for an error.
+		 */
+		return io_uring_wait_cqe(ring, cqe);
 	}
 	/* SQPOLL: no syscall to submit, spin on the CQ to reap. */
 	ret = io_uring_submit(ring);
