@@ -28,4 +28,47 @@ v16qi __builtin_ia32_punpckhbw128(v16qi x, v16qi y);
 v8si __builtin_ia32_pmaddwd256(v16hi x, v16hi y);
 #endif
 
+/*
+ * The instructions the vector extensions cannot express, one name each.
+ * The kernel is built with GCC; clang (the fuzzers' build of the
+ * user-space firmware, selftests/fuzz/) spells the first four as generic
+ * vector builtins, which GCC 12 has too but widens through two xmm halves.
+ */
+#ifdef __clang__
+typedef u16 v8hu __attribute__((vector_size(8 * sizeof(u16))));
+
+/* vpmovzxwd: 8 x u16 zero-extended to 8 x u32. */
+static inline v8si pwfw_avx2_zext_u16(v8hi x)
+{
+	return (v8si)__builtin_convertvector((v8hu)x, v8su);
+}
+
+/* vpmovsxbw: 16 x s8 sign-extended to 16 x s16. */
+static inline v16hi pwfw_avx2_sext_s8(v16qi x)
+{
+	return __builtin_convertvector(x, v16hi);
+}
+
+/* vpunpcklbw, vpunpckhbw: bytes of the low (high) halves interleaved. */
+static inline v16qi pwfw_avx2_unpacklo_s8(v16qi x, v16qi y)
+{
+	return __builtin_shufflevector(x, y, 0, 16, 1, 17, 2, 18, 3, 19,
+				       4, 20, 5, 21, 6, 22, 7, 23);
+}
+
+static inline v16qi pwfw_avx2_unpackhi_s8(v16qi x, v16qi y)
+{
+	return __builtin_shufflevector(x, y, 8, 24, 9, 25, 10, 26, 11, 27,
+				       12, 28, 13, 29, 14, 30, 15, 31);
+}
+#else
+#define pwfw_avx2_zext_u16(x)		__builtin_ia32_pmovzxwd256(x)
+#define pwfw_avx2_sext_s8(x)		__builtin_ia32_pmovsxbw256(x)
+#define pwfw_avx2_unpacklo_s8(x, y)	__builtin_ia32_punpcklbw128(x, y)
+#define pwfw_avx2_unpackhi_s8(x, y)	__builtin_ia32_punpckhbw128(x, y)
+#endif
+
+/* vpmaddwd: both compilers' name. */
+#define pwfw_avx2_maddwd(x, y)		__builtin_ia32_pmaddwd256(x, y)
+
 #endif /* PWFW_FPU_AVX2_H */

@@ -86,7 +86,7 @@ static inline v8sf pwfw_avx2_bf16x8(const u16 *p)
 	v8hi h;
 
 	__builtin_memcpy(&h, p, sizeof(h));
-	return (v8sf)((v8su)__builtin_ia32_pmovzxwd256(h) << 16);
+	return (v8sf)((v8su)pwfw_avx2_zext_u16(h) << 16);
 }
 
 /*
@@ -102,8 +102,8 @@ static inline void pwfw_avx2_i8_pairs(const s8 *x, const s8 *y, v16hi *lo,
 	__builtin_memcpy(&r0, x, sizeof(r0));
 	if (y)
 		__builtin_memcpy(&r1, y, sizeof(r1));
-	*lo = __builtin_ia32_pmovsxbw256(__builtin_ia32_punpcklbw128(r0, r1));
-	*hi = __builtin_ia32_pmovsxbw256(__builtin_ia32_punpckhbw128(r0, r1));
+	*lo = pwfw_avx2_sext_s8(pwfw_avx2_unpacklo_s8(r0, r1));
+	*hi = pwfw_avx2_sext_s8(pwfw_avx2_unpackhi_s8(r0, r1));
 }
 
 /*
@@ -220,7 +220,7 @@ static void pwfw_avx2_pack_a(u32 dtype, void *pack, const void *a, u64 lda,
 			v16hi x;
 
 			__builtin_memcpy(&q, c + k, sizeof(q));
-			x = __builtin_ia32_pmovsxbw256(q);
+			x = pwfw_avx2_sext_s8(q);
 			__builtin_memcpy(w + k, &x, sizeof(x));
 		}
 		for (; k < stride; k++)
@@ -362,8 +362,8 @@ static __always_inline void pwfw_avx2_float(const struct pwfw_avx2_blk *bk,
 static __always_inline void pwfw_avx2_mac_i8(v8si p[2], v16hi a, v16hi lo,
 					     v16hi hi)
 {
-	p[0] = p[0] + __builtin_ia32_pmaddwd256(a, lo);
-	p[1] = p[1] + __builtin_ia32_pmaddwd256(a, hi);
+	p[0] = p[0] + pwfw_avx2_maddwd(a, lo);
+	p[1] = p[1] + pwfw_avx2_maddwd(a, hi);
 }
 
 /*
