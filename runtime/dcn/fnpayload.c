@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fn/fn.h"
 #include "fnpayload.h"
 
 void pw_fn_payload_free(struct pw_fn_payload *pl)
@@ -72,4 +73,58 @@ int pw_fn_payload_send(struct pw_node *node, struct pw_node_peer *peer,
 			return ret;
 	}
 	return 0;
+}
+
+static void sig_to_wire(const struct pw_sig *s, struct pw_wire_sig *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->dtype = (uint8_t)s->dtype;
+	w->rank = (uint8_t)s->rank;
+	memcpy(w->shape, s->shape, sizeof(w->shape));
+}
+
+void pw_fn_payload_desc(const struct pw_fn *fn, struct pw_wire_fn_desc *d)
+{
+	unsigned int i;
+
+	memset(d, 0, sizeof(*d));
+	if (fn->collectives) {
+		d->flags = PW_WIRE_FN_COLLECTIVES;
+		d->group_size = fn->group_size;
+	}
+	if (fn->has_permute) {
+		d->flags |= PW_WIRE_FN_PERMUTE;
+		d->permute_shift = fn->permute_shift;
+	}
+	d->nparams = fn->nparams;
+	d->nresults = fn->nresults;
+	d->nbufs = fn->nbufs;
+	d->scratch_buf = fn->scratch_buf;
+	d->const_buf = fn->const_buf;
+	d->image_bytes = (uint32_t)fn->image_size;
+	d->scratch_bytes = fn->scratch_buf >= 0 ? fn->scratch_bytes : 0;
+	d->const_bytes = fn->const_buf >= 0 ? fn->const_bytes : 0;
+	for (i = 0; i < fn->nparams; i++)
+		sig_to_wire(&fn->params[i], &d->sigs[i]);
+	for (i = 0; i < fn->nresults; i++)
+		sig_to_wire(&fn->results[i], &d->sigs[fn->nparams + i]);
+}
+
+uint8_t *pw_fn_payload_pack(const struct pw_wire_fn_desc *d,
+			    const void *image, const void *consts,
+			    uint32_t *total)
+{
+	uint8_t *payload;
+
+	*total = PW_WIRE_FN_DESC_SIZE + d->image_bytes +
+		 (uint32_t)d->const_bytes;
+	payload = malloc(*total);
+	if (!payload)
+		return NULL;
+	pw_wire_fn_desc_pack(d, payload);
+	memcpy(payload + PW_WIRE_FN_DESC_SIZE, image, d->image_bytes);
+	if (d->const_bytes)
+		memcpy(payload + PW_WIRE_FN_DESC_SIZE + d->image_bytes,
+		       consts, d->const_bytes);
+	return payload;
 }

@@ -41,6 +41,18 @@ int pw_fn_payload_add(struct pw_fn_payload *pl,
 		      const struct pw_wire_function *w);
 void pw_fn_payload_free(struct pw_fn_payload *pl);
 
+struct pw_fn;
+
+/* The head of @fn's payload: its signature and buffer layout. */
+void pw_fn_payload_desc(const struct pw_fn *fn, struct pw_wire_fn_desc *d);
+/*
+ * A payload of head @d, then @d->image_bytes of @image and
+ * @d->const_bytes of @consts: malloc'd, *@total bytes; NULL on ENOMEM.
+ */
+uint8_t *pw_fn_payload_pack(const struct pw_wire_fn_desc *d,
+			    const void *image, const void *consts,
+			    uint32_t *total);
+
 /*
  * Send @total bytes at @bytes as FUNCTION @fn_id of @client (0 from a
  * client) to @peer, in parts: 0 or -errno of pw_node_send().

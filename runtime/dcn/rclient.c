@@ -568,19 +568,13 @@ static int ship_function(struct pw_remote *r, uint32_t id,
 			 const struct pw_wire_fn_desc *desc,
 			 const void *image, const void *consts)
 {
-	uint32_t total = PW_WIRE_FN_DESC_SIZE + desc->image_bytes +
-			 (uint32_t)desc->const_bytes;
+	uint32_t total;
 	uint8_t *payload;
 	int ret;
 
-	payload = malloc(total);
+	payload = pw_fn_payload_pack(desc, image, consts, &total);
 	if (!payload)
 		return -ENOMEM;
-	pw_wire_fn_desc_pack(desc, payload);
-	memcpy(payload + PW_WIRE_FN_DESC_SIZE, image, desc->image_bytes);
-	if (desc->const_bytes)
-		memcpy(payload + PW_WIRE_FN_DESC_SIZE + desc->image_bytes,
-		       consts, desc->const_bytes);
 	expect_status(r, PW_WIRE_FUNCTION, id);
 	pw_rc_lock(r);
 	ret = pw_fn_payload_send(&r->node, r->ctl, id, 0, payload, total);
@@ -589,43 +583,14 @@ static int ship_function(struct pw_remote *r, uint32_t id,
 	return ret ? ret : wait_status(r, NULL);
 }
 
-static void sig_to_wire(const struct pw_sig *s, struct pw_wire_sig *w)
-{
-	memset(w, 0, sizeof(*w));
-	w->dtype = (uint8_t)s->dtype;
-	w->rank = (uint8_t)s->rank;
-	memcpy(w->shape, s->shape, sizeof(w->shape));
-}
-
 int pw_remote_function(struct pw_remote *r, const struct pw_fn *fn,
 		       uint32_t *fn_id)
 {
 	struct pw_wire_fn_desc d;
-	unsigned int i;
 	uint32_t id;
 	int ret;
 
-	memset(&d, 0, sizeof(d));
-	if (fn->collectives) {
-		d.flags = PW_WIRE_FN_COLLECTIVES;
-		d.group_size = fn->group_size;
-	}
-	if (fn->has_permute) {
-		d.flags |= PW_WIRE_FN_PERMUTE;
-		d.permute_shift = fn->permute_shift;
-	}
-	d.nparams = fn->nparams;
-	d.nresults = fn->nresults;
-	d.nbufs = fn->nbufs;
-	d.scratch_buf = fn->scratch_buf;
-	d.const_buf = fn->const_buf;
-	d.image_bytes = (uint32_t)fn->image_size;
-	d.scratch_bytes = fn->scratch_buf >= 0 ? fn->scratch_bytes : 0;
-	d.const_bytes = fn->const_buf >= 0 ? fn->const_bytes : 0;
-	for (i = 0; i < fn->nparams; i++)
-		sig_to_wire(&fn->params[i], &d.sigs[i]);
-	for (i = 0; i < fn->nresults; i++)
-		sig_to_wire(&fn->results[i], &d.sigs[fn->nparams + i]);
+	pw_fn_payload_desc(fn, &d);
 	id = pw_remote_next_obj_id(r);
 	ret = ship_function(r, id, &d, fn->image, fn->const_data);
 	if (ret)
