@@ -3,6 +3,7 @@
 #   make deps       install every Debian package the project needs
 #   make check      run every test (see tools/run-tests)
 #   make demo       the main job (see tools/demo)
+#   make fuzz SECONDS=N   run each libFuzzer harness N seconds (tools/fuzz)
 # The module is built against the Debian kernel the testbed boots, never
 # against `uname -r` (tools/kver says which).
 
@@ -20,12 +21,17 @@ USER_LDLIBS := -luring -lm -lpthread
 # `make SANITIZE=address,undefined BUILD=build/san host-tests`: the same
 # code under the compiler's sanitizers, in a tree of its own (tools/run-tests
 # sanitize runs the host tests so, with LeakSanitizer on).
+# FUZZ=1 (set by `make fuzzers`, selftests/fuzz/fuzz.mk): instrumented for
+# libFuzzer as well, whose own exit check replaces lsan_exit.o.
 SANITIZE ?=
+FUZZ ?=
 ifneq ($(SANITIZE),)
 USER_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 USER_LDLIBS += -fsanitize=$(SANITIZE)
-ifneq ($(findstring address,$(SANITIZE)),)
+ifneq ($(FUZZ),)
+USER_CFLAGS += -fsanitize=fuzzer-no-link
+else ifneq ($(findstring address,$(SANITIZE)),)
 LSAN_EXIT := $(BUILD)/selftests/lib/lsan_exit.o
 USER_LDLIBS += $(LSAN_EXIT) -Wl,--wrap=_exit
 endif

@@ -11,3 +11,4 @@ include selftests/net/net.mk
 include selftests/net/dpdk.mk
 include selftests/net/dp.mk
 include selftests/dcn/dcn.mk
+include selftests/fuzz/fuzz.mk

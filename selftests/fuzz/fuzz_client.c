@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_client.c - libFuzzer harness for the client API's entry points
+ * that take user data. The input is a script: its first byte picks
+ *   - the compiled-function builder (pw_fn_*): a sequence of calls with
+ *     arguments from the input, some of them nonsense (unknown dtypes and
+ *     ops, stale values, huge extents). Every call must fail cleanly or
+ *     succeed; a function pw_fn_build() accepts must be one the device's
+ *     verifier accepts, whose bindings are no bigger than the buffers the
+ *     runtime gives it, and which then runs over exactly those buffers.
+ *   - the resource manager's strings and placements: an island mesh
+ *     string, slice shape strings, and slices placed and released.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pathways/pathways.h>
+#include <pathways/rm.h>
+
+#include "../../firmware/pwfw.h"
+#include "../../runtime/fn/fn.h"
+#include "fuzz_exec.h"
+
+#define MAX_VALS	64
+#define MAX_ELEMS	4096	/* a constant's elements taken from the input */
+
+struct script {
+	const uint8_t *p;
+	size_t left;
+};
+
+static uint8_t next(struct script *s)
+{
+	if (!s->left)
+		return 0;
+	s->left--;
+	return *s->p++;
+}
+
+static uint32_t next32(struct script *s)
+{
+	uint32_t v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		v = v << 8 | next(s);
+	return v;
+}
+
+/* Mostly small extents; now and then anything at all. */
+static uint32_t extent(struct script *s)
+{
+	uint8_t b = next(s);
+
+	return b < 0xf0 ? b % 9 : next32(s);
+}
+
+static unsigned int shape(struct script *s, uint32_t sh[PW_MAX_RANK])
+{
+	unsigned int rank = next(s) % (PW_MAX_RANK + 2), i;
+
+	for (i = 0; i < PW_MAX_RANK; i++)
+		sh[i] = i < rank ? extent(s) : 0;
+	return rank;
+}
+
+/* dtypes 1..4 are real; 0 and 5 are not. */
+static enum pwtpu_dtype dtype(struct script *s)
+{
+	return (enum pwtpu_dtype)(next(s) % 6);
+}
+
+/* A value made earlier, or now and then one never made. */
+static pw_val value(struct script *s, const pw_val *vals, unsigned int n)
+{
+	uint8_t b = next(s);
+
+	if (b >= 0xf8)
+		return (pw_val)(b - 0xfc);	/* -4..3, likely stale */
+	return n ? vals[b % n] : 0;
+}
+
+static pw_val constant(struct pw_fn_builder *b, struct script *s)
+{
+	static uint8_t data[MAX_ELEMS * 4];
+	enum pwtpu_dtype dt = dtype(s);
+	uint32_t sh[PW_MAX_RANK];
+	unsigned int rank = shape(s, sh), i;
+	uint64_t elems = 1;
+
+	for (i = 0; i < rank && i < PW_MAX_RANK; i++)
+		elems *= sh[i];
+	/* @data must hold what the shape says: skip the ones it cannot. */
+	if (rank > PW_MAX_RANK || elems > MAX_ELEMS)
+		return pw_fn_scalar(b, dt, (double)(int8_t)next(s));
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = next(s);
+	return pw_fn_const(b, dt, rank, sh, data);
+}
+
+static pw_val step(struct pw_fn_builder *b, struct script *s,
+		   const pw_val *v, unsigned int n)
+{
+	uint32_t sh[PW_MAX_RANK], st[PW_MAX_RANK];
+	unsigned int rank;
+	pw_val x, y;
+
+	switch (next(s) % 20) {
+	case 0:
+		rank = shape(s, sh);
+		return pw_fn_param(b, dtype(s), rank, sh);
+	case 1:
+		return constant(b, s);
+	case 2:
+		return pw_fn_scalar(b, dtype(s), (double)(int16_t)next32(s) / 8);
+	case 3:
+		x = value(s, v, n);
+		return pw_fn_binary(b, (enum pwtpu_op)(next(s) % 10), x,
+				    value(s, v, n));
+	case 4:
+		x = value(s, v, n);
+		return pw_fn_unary(b, (enum pwtpu_op)(next(s) % 20), x);
+	case 5:
+		x = value(s, v, n);
+		return pw_fn_matmul(b, x, value(s, v, n));
+	case 6:
+		x = value(s, v, n);
+		y = value(s, v, n);
+		return pw_fn_compare(b, (enum pwtpu_cmp)(next(s) % 7), x, y);
+	case 7:
+		x = value(s, v, n);
+		y = value(s, v, n);
+		return pw_fn_select(b, x, y, value(s, v, n));
+	case 8:
+		x = value(s, v, n);
+		return pw_fn_convert(b, x, dtype(s));
+	case 9:
+		x = value(s, v, n);
+		rank = shape(s, sh);
+		return pw_fn_broadcast(b, x, rank, sh);
+	case 10:
+		x = value(s, v, n);
+		rank = shape(s, sh);
+		return pw_fn_reshape(b, x, rank, sh);
+	case 11:
+		x = value(s, v, n);
+		shape(s, sh);
+		return pw_fn_transpose(b, x, sh);
+	case 12:
+		x = value(s, v, n);
+		shape(s, st);
+		shape(s, sh);
+		return pw_fn_slice(b, x, st, sh);
+	case 13:
+		x = value(s, v, n);
+		return pw_fn_reduce(b, (enum pwtpu_reduce)(next(s) % 5), x,
+				    next(s));
+	case 14:
+		x = value(s, v, n);
+		return pw_fn_all_reduce(b, (enum pwtpu_reduce)(next(s) % 5), x);
+	case 15:
+		x = value(s, v, n);
+		return pw_fn_all_gather(b, x, next(s) % 10);
+	case 16:
+		x = value(s, v, n);
+		return pw_fn_reduce_scatter(b, (enum pwtpu_reduce)(next(s) % 5),
+					    x, next(s) % 10);
+	case 17:
+		x = value(s, v, n);
+		return pw_fn_permute(b, x, (int8_t)next(s));
+	case 18:
+		return pw_fn_delay(b, next(s) * 1000ull);
+	default:
+		return pw_fn_result(b, value(s, v, n));
+	}
+}
+
+/* Bytes the runtime gives binding @i of @fn at an EXEC. */
+static uint64_t binding_bytes(const struct pw_fn *fn, unsigned int i)
+{
+	if (i < fn->nparams)
+		return pw_sig_bytes(&fn->params[i]);
+	if (i < fn->nparams + fn->nresults)
+		return pw_sig_bytes(&fn->results[i - fn->nparams]);
+	if ((int)i == fn->scratch_buf)
+		return fn->scratch_bytes;
+	if ((int)i == fn->const_buf)
+		return fn->const_bytes;
+	abort();	/* a binding the layout does not name */
+}
+
+/* What pw_fn_build() makes the device must take, and run. */
+static void check_fn(const struct pw_fn *fn, const uint8_t *data, size_t size)
+{
+	u64 sizes[PWTPU_MAX_BUFS];
+	struct pwfw_exec_env env;
+	struct pwfw_spec spec;
+	struct pwfw_prog prog;
+	struct pwfw_verr err;
+	unsigned int i;
+	int ret;
+
+	pwfw_spec_default(&spec);
+	if (pwfw_verify(fn->image, fn->image_size, &spec, &prog, &err) ||
+	    prog.nbufs != fn->nbufs)
+		abort();
+	for (i = 0; i < fn->nbufs; i++) {
+		sizes[i] = binding_bytes(fn, i);
+		if (prog.buf_bytes[i] > sizes[i])
+			abort();
+	}
+	/* Collectives need a gang of the slice's size: not here. */
+	if (fn->collectives || !fuzz_prog_small(&prog, sizes))
+		return;
+	memset(&env, 0, sizeof(env));
+	ret = fuzz_exec(&prog, sizes, data, size, fn->const_buf,
+			fn->const_buf >= 0 ? fn->const_data : NULL,
+			fn->const_bytes, &env);
+	if (ret && ret != -PWFW_ETIME)
+		abort();
+}
+
+static void build(struct script *s, const uint8_t *data, size_t size)
+{
+	struct pw_fn_builder *b = pw_fn_begin("fuzz");
+	pw_val vals[MAX_VALS];
+	unsigned int made = 0;
+	struct pw_fn *fn;
+	pw_val v;
+
+	if (!b)
+		abort();
+	/* The last MAX_VALS values made are the operands to pick from. */
+	while (s->left) {
+		v = step(b, s, vals, made < MAX_VALS ? made : MAX_VALS);
+		if (v >= 0)
+			vals[made++ % MAX_VALS] = v;
+	}
+	if (pw_fn_build(b, &fn) == 0) {
+		check_fn(fn, data, size);
+		pw_fn_put(fn);
+	} else if (!pw_last_error()[0]) {
+		abort();	/* a refusal names what was wrong */
+	}
+}
+
+/* A NUL-ended string of at most 31 bytes from the script. */
+static void string(struct script *s, char out[32])
+{
+	size_t n = next(s) % 32, i;
+
+	for (i = 0; i < n; i++)
+		out[i] = (char)next(s);
+	out[n] = 0;
+}
+
+static void place(struct script *s)
+{
+	struct pw_rm_slice *slices[8] = { 0 };
+	struct pw_rm_island isl;
+	struct pw_rm_shape sh;
+	struct pw_rm_vset *vset;
+	struct pw_rm *rm;
+	char str[32];
+	int i;
+
+	string(s, str);
+	if (pw_rm_island_parse(&isl, 0, str))
+		return;
+	if (isl.ndevices == 0 || isl.ndevices > PW_RM_MAX_DEVICES ||
+	    pw_rm_create(&rm, &isl))
+		abort();
+	if (pw_rm_vset_create(rm, &vset))
+		abort();
+	for (i = 0; s->left && i < 8; i++) {
+		string(s, str);
+		if (pw_rm_shape_parse(&sh, str) == 0)
+			pw_rm_add_slice(vset, pw_rm_shape_size(&sh), &sh,
+					&slices[i]);
+		else
+			pw_rm_add_slice(vset, next(s), NULL, &slices[i]);
+		if (next(s) & 1) {
+			pw_rm_remove_device(rm, next(s) % 70);
+			pw_rm_add_device(rm, next(s) % 70);
+		}
+	}
+	for (i = 0; i < 8; i++)
+		if (slices[i] && (next(s) & 1))
+			pw_rm_release_slice(slices[i]);
+	pw_rm_vset_destroy(vset);
+	pw_rm_destroy(rm);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct script s = { data, size };
+
+	if (!size)
+		return 0;
+	if (next(&s) < 0xe0)
+		build(&s, data, size);
+	else
+		place(&s);
+	return 0;
+}

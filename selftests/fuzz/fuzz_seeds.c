@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_seeds.c - the first inputs of each harness, written by the
+ * project's own encoders so that fuzzing starts from valid inputs (a
+ * verifier the fuzzer must first learn a magic number for finds little):
+ *
+ *   fuzz_seeds DIR    writes DIR/<harness>/seed-<name>
+ *
+ * tools/fuzz seeds puts them into selftests/fuzz/corpus/; fuzzing grows
+ * the corpus from there.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <pathways/pathways.h>
+#include <pathways/wire.h>
+#include <pwtpu/pwprog.h>
+
+#include "../../runtime/dcn/fnpayload.h"
+#include "../../runtime/fn/fn.h"
+#include "../../runtime/net/dpdk_frame.h"
+#include "../net/net_common.h"
+
+static const char *out_dir;
+
+static void put(const char *harness, const char *name, const void *p,
+		size_t n)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", out_dir, harness);
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		perror(path);
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "%s/%s/seed-%s", out_dir, harness, name);
+	f = fopen(path, "w");
+	if (!f || fwrite(p, 1, n, f) != n || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+/* A function's image (fuzz_verify) and payload (fuzz_fnpayload). */
+static void put_fn(const char *name, struct pw_fn_builder *b)
+{
+	struct pw_wire_fn_desc d;
+	struct pw_fn *fn;
+	uint8_t *payload, *with_cut;
+	uint32_t total;
+
+	if (pw_fn_build(b, &fn)) {
+		fprintf(stderr, "%s: %s\n", name, pw_last_error());
+		exit(1);
+	}
+	put("verify", name, fn->image, fn->image_size);
+	pw_fn_payload_desc(fn, &d);
+	payload = pw_fn_payload_pack(&d, fn->image, fn->const_data, &total);
+	with_cut = malloc(total + 1);
+	if (!payload || !with_cut)
+		exit(1);
+	with_cut[0] = 0x7f;	/* the harness's first byte: how to cut */
+	memcpy(with_cut + 1, payload, total);
+	put("fnpayload", name, with_cut, total + 1);
+	free(with_cut);
+	free(payload);
+	pw_fn_put(fn);
+}
+
+static void fn_seeds(void)
+{
+	const uint32_t s44[] = { 4, 4 }, s48[] = { 4, 8 }, s84[] = { 8, 4 };
+	const uint32_t s4[] = { 4 }, s322[] = { 3, 2, 2 }, perm[] = { 1, 0 };
+	const uint32_t st[] = { 1, 2 }, sh[] = { 2, 2 };
+	const float k[4] = { 1, -2, 0.5f, 3 };
+	struct pw_fn_builder *b;
+	pw_val x, y, z;
+
+	b = pw_fn_begin("elementwise");
+	x = pw_fn_param(b, PWTPU_DT_F32, 2, s44);
+	y = pw_fn_param(b, PWTPU_DT_F32, 2, s44);
+	z = pw_fn_binary(b, PWTPU_OP_ADD, x, y);
+	z = pw_fn_unary(b, PWTPU_OP_TANH, z);
+	z = pw_fn_binary(b, PWTPU_OP_DIV, z, pw_fn_scalar(b, PWTPU_DT_F32, 3));
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_RSQRT, z));
+	put_fn("elementwise", b);
+
+	b = pw_fn_begin("matmul");
+	x = pw_fn_param(b, PWTPU_DT_BF16, 2, s48);
+	y = pw_fn_param(b, PWTPU_DT_BF16, 2, s84);
+	pw_fn_result(b, pw_fn_matmul(b, x, y));
+	put_fn("matmul_bf16", b);
+
+	b = pw_fn_begin("matmul_i8");
+	x = pw_fn_param(b, PWTPU_DT_I8, 2, s48);
+	y = pw_fn_param(b, PWTPU_DT_I8, 2, s84);
+	z = pw_fn_matmul(b, x, y);
+	pw_fn_result(b, pw_fn_reduce(b, PWTPU_REDUCE_MAX, z, 1));
+	put_fn("matmul_i8", b);
+
+	b = pw_fn_begin("select");
+	x = pw_fn_param(b, PWTPU_DT_I32, 1, s4);
+	y = pw_fn_const(b, PWTPU_DT_F32, 1, s4, k);
+	z = pw_fn_compare(b, PWTPU_CMP_LT, pw_fn_convert(b, x, PWTPU_DT_F32),
+			  y);
+	pw_fn_result(b, pw_fn_select(b, z, y, pw_fn_unary(b, PWTPU_OP_EXP,
+							  y)));
+	put_fn("select_const", b);
+
+	b = pw_fn_begin("shapes");
+	x = pw_fn_param(b, PWTPU_DT_F32, 2, s44);
+	y = pw_fn_transpose(b, pw_fn_reshape(b, pw_fn_slice(b, x, st, sh),
+					     2, sh), perm);
+	z = pw_fn_broadcast(b, pw_fn_reshape(b, x, 1, (uint32_t[]){ 16 }),
+			    1, (uint32_t[]){ 16 });
+	pw_fn_result(b, y);
+	pw_fn_result(b, pw_fn_broadcast(b, y, 3, s322));
+	pw_fn_result(b, pw_fn_reduce(b, PWTPU_REDUCE_SUM, z, 1));
+	put_fn("shapes", b);
+
+	b = pw_fn_begin("collectives");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, s4);
+	y = pw_fn_all_reduce(b, PWTPU_REDUCE_SUM, x);
+	y = pw_fn_all_gather(b, y, 2);
+	pw_fn_result(b, pw_fn_reduce_scatter(b, PWTPU_REDUCE_MAX, y, 2));
+	pw_fn_result(b, pw_fn_permute(b, x, 1));
+	put_fn("collectives", b);
+
+	b = pw_fn_begin("delay");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, s4);
+	pw_fn_delay(b, 1000);
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_NEG, x));
+	put_fn("delay", b);
+}
+
+/* LOOPs, which the builder never makes, by the image builder. */
+static void loop_seeds(void)
+{
+	const uint32_t s8[] = { 8 }, trips[2] = { 3, 2 };
+	struct pwprog *p = pwprog_new(1);
+	int a, c, d;
+	void *img;
+	size_t n;
+
+	a = pwprog_tensor(p, PWTPU_DT_F32, 1, s8, 0, 0);
+	c = pwprog_tensor(p, PWTPU_DT_F32, 1, s8, 0, 32);
+	d = pwprog_tensor(p, PWTPU_DT_F32, 1, s8, 0, 64);
+	pwprog_insn(p, PWTPU_OP_LOOP, 0, PWTPU_NO_TENSOR, PWTPU_NO_TENSOR,
+		    PWTPU_NO_TENSOR, PWTPU_NO_TENSOR, trips, 2);
+	pwprog_binary(p, PWTPU_OP_ADD, d, a, c);
+	pwprog_binary(p, PWTPU_OP_MUL, a, d, c);
+	img = pwprog_image(p, &n);
+	put("verify", "loop", img, n);
+	free(img);
+	pwprog_free(p);
+	img = pwprog_dispatch_image(true, &n);
+	put("verify", "dispatch_add", img, n);
+	free(img);
+	img = pwprog_dispatch_image(false, &n);
+	put("verify", "dispatch_empty", img, n);
+	free(img);
+}
+
+static void wire_seeds(void)
+{
+	uint8_t buf[PW_WIRE_MAX_DGRAM];
+	struct pw_wire_msg m;
+	uint64_t rng = 1;
+	unsigned int type;
+	int len;
+
+	for (type = 1; type < PW_WIRE_NTYPES; type++) {
+		net_gen_msg(&m, type, &rng);
+		len = pw_wire_encode(&m, buf, sizeof(buf));
+		if (len < 0) {
+			fprintf(stderr, "type %u: %d\n", type, len);
+			exit(1);
+		}
+		put("wire", pw_wire_type_name(type), buf, (size_t)len);
+	}
+}
+
+static void frame_seeds(void)
+{
+	static const uint8_t mac_a[PW_ETH_ALEN] = { 2, 0, 0, 0, 0, 1 };
+	static const uint8_t mac_b[PW_ETH_ALEN] = { 2, 0, 0, 0, 0, 2 };
+	uint8_t f[PW_FRAME_UDP_HDRS + PW_WIRE_MAX_DGRAM];
+	struct pw_frame_udp a = {
+		.src_ip = htonl(0x0a000002), .dst_ip = htonl(0x0a000001),
+		.src_port = htons(7001), .dst_port = htons(7000),
+		.ip_id = htons(1),
+	};
+	struct pw_wire_msg m;
+	uint64_t rng = 2;
+	size_t n;
+	int len;
+
+	memcpy(a.dst_mac, mac_a, PW_ETH_ALEN);
+	memcpy(a.src_mac, mac_b, PW_ETH_ALEN);
+	net_gen_msg(&m, PW_WIRE_RUN, &rng);
+	len = pw_wire_encode(&m, f + PW_FRAME_UDP_HDRS,
+			     sizeof(f) - PW_FRAME_UDP_HDRS);
+	n = pw_frame_udp_build(f, &a, (size_t)len);
+	put("frame", "udp_run", f, n);
+	f[PW_FRAME_UDP_HDRS - 2] = f[PW_FRAME_UDP_HDRS - 1] = 0;
+	put("frame", "udp_no_csum", f, n);
+	n = pw_frame_arp_build(f, PW_ARP_REQUEST, mac_b, a.src_ip, mac_a,
+			       a.dst_ip);
+	put("frame", "arp_request", f, n);
+	n = pw_frame_arp_build(f, PW_ARP_REPLY, mac_b, a.src_ip, mac_a,
+			       a.dst_ip);
+	put("frame", "arp_reply", f, n);
+}
+
+/* Scripts of fuzz_client.c: see step() there for what each byte means. */
+static void client_seeds(void)
+{
+	static const uint8_t add[] = {
+		0x00, 0, 2, 4, 4, 1, 0, 2, 4, 4, 1,	/* 2 x param f32[4,4] */
+		3, 0, 2, 1, 4, 2, 11, 19, 3,	/* add, tanh, result */
+	};
+	static const uint8_t matmul[] = {
+		0x00, 0, 2, 4, 8, 3, 0, 2, 8, 4, 3,	/* i8[4,8], i8[8,4] */
+		5, 0, 1, 13, 2, 0, 1, 19, 3,	/* matmul, reduce, result */
+	};
+	static const uint8_t shapes[] = {
+		0x00, 0, 2, 2, 4, 2, 8, 0, 1,	/* bf16[2,4], convert */
+		10, 1, 2, 4, 2, 11, 2, 2, 1, 0,	/* reshape, transpose */
+		12, 3, 2, 0, 1, 2, 2, 2,	/* slice */
+		9, 4, 3, 3, 2, 2, 19, 5,	/* broadcast, result */
+	};
+	static const uint8_t coll[] = {
+		0x00, 0, 1, 4, 1, 14, 0, 0,	/* f32[4], all_reduce */
+		15, 1, 2, 16, 2, 1, 2, 17, 0, 1,	/* gather, scatter, perm */
+		18, 5, 19, 3, 19, 4,		/* delay, results */
+	};
+	static const uint8_t place[] = {
+		0xe0, 3, '2', 'x', '4',		/* island 2x4 */
+		3, '2', 'x', '2', 0,		/* slice 2x2 */
+		1, '4', 1, 3, 3,		/* slice 4, remove/add dev 3 */
+		0, 5, 0, 1, 1,			/* any 5, release */
+	};
+
+	put("client", "add", add, sizeof(add));
+	put("client", "matmul", matmul, sizeof(matmul));
+	put("client", "shapes", shapes, sizeof(shapes));
+	put("client", "collectives", coll, sizeof(coll));
+	put("client", "place", place, sizeof(place));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		return 2;
+	}
+	out_dir = argv[1];
+	if (mkdir(out_dir, 0755) && errno != EEXIST) {
+		perror(out_dir);
+		return 1;
+	}
+	fn_seeds();
+	loop_seeds();
+	wire_seeds();
+	frame_seeds();
+	client_seeds();
+	return 0;
+}
