@@ -20,6 +20,7 @@
 
 #include "../../firmware/pwfw.h"
 #include "../../runtime/fn/fn.h"
+#include "fuzz.h"
 #include "fuzz_exec.h"
 
 #define MAX_VALS	64
@@ -291,8 +292,6 @@ static void place(struct script *s)
 	pw_rm_vset_destroy(vset);
 	pw_rm_destroy(rm);
 }
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -15,6 +15,7 @@
 
 #include "../../firmware/pwfw.h"
 #include "../../runtime/dcn/fnpayload.h"
+#include "fuzz.h"
 
 static void check_head(const struct pw_fn_payload *pl)
 {
@@ -42,8 +43,6 @@ static void verify_image(const struct pw_fn_payload *pl)
 	pwfw_verify(image, n, &spec, &prog, &err);
 	free(image);
 }
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

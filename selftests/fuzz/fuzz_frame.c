@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../../runtime/net/dpdk_frame.h"
+#include "fuzz.h"
 
 #define FUZZ_PORT	7000
 
@@ -60,18 +61,12 @@ static void answer_arp(const struct pw_frame_info *fi)
 		abort();
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pw_frame_info fi;
 	uint8_t *frame;
 
-	/* Exactly @size bytes, so that a read past them is caught. */
-	frame = malloc(size ? size : 1);
-	if (!frame)
-		abort();
-	memcpy(frame, data, size);
+	frame = fuzz_dup(data, size);
 	switch (pw_frame_parse(frame, size, our_ip(), htons(FUZZ_PORT), &fi)) {
 	case PW_FRAME_DROP:
 		if (fi.drop >= PW_FRAME_NDROP)

@@ -15,6 +15,7 @@
 #include "../../firmware/pwfw.h"
 #include "../../firmware/pwfw_island.h"
 #include "../../firmware/user/pwfw_user.h"
+#include "fuzz.h"
 #include "fuzz_exec.h"
 
 /* One device, made at the first input and kept: islands are not cheap. */
@@ -69,8 +70,6 @@ static void run(const struct pwfw_prog *prog, const uint8_t *data,
 		abort();
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pwfw_spec spec;
@@ -78,11 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pwfw_verr err;
 	void *image;
 
-	/* A copy of exactly @size bytes: a read past the image is caught. */
-	image = malloc(size ? size : 1);
-	if (!image)
-		abort();
-	memcpy(image, data, size);
+	image = fuzz_dup(data, size);
 	pwfw_spec_default(&spec);
 	if (pwfw_verify(image, size, &spec, &prog, &err) == 0)
 		run(&prog, data, size);

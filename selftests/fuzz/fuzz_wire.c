@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include <pathways/wire.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,11 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *dgram;
 	int len;
 
-	/* Exactly @size bytes, so that a read past them is caught. */
-	dgram = malloc(size ? size : 1);
-	if (!dgram)
-		abort();
-	memcpy(dgram, data, size);
+	dgram = fuzz_dup(data, size);
 	err = pw_wire_decode(&msg, dgram, size);
 	if (err != PW_WIRE_OK) {
 		if (!strcmp(pw_wire_err_name(err), "?"))
