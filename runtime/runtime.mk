@@ -37,3 +37,5 @@ USER_LIBS += $(LIBPATHWAYS)
 # DPDK's libraries (--as-needed: only programs that open a DPDK transport
 # depend on them) and rdma-core's for the data plane.
 USER_LDLIBS += $(PW_DPDK_LIBS) $(PW_DP_LDLIBS)
+# libsodium: the control plane's authentication (runtime/net/auth.c).
+USER_LDLIBS += $(shell pkg-config --libs libsodium 2>/dev/null || echo -lsodium)

@@ -9,6 +9,8 @@
  *             --host-id N [--data-port N] [--data auto|rdma|tcp]
  *   pathwaysd --role status --controller IP:PORT [--listen IP:PORT]
  *   every role: [--transport udp|dpdk [--interface IF]] [--run-for S]
+ *               [--key FILE]
+ *   pathwaysd --gen-key FILE
  *
  * The controller keeps the islands workers register and marks a worker
  * down when it falls silent; a worker registers the island of the
@@ -27,6 +29,10 @@
  * --listen address (--interface names another); a DPDK daemon polls
  * instead of sleeping, and needs --listen with the host's own address
  * (port 0 takes a free one). Both kinds talk to each other.
+ * Every datagram is authenticated with the cluster's key (docs/dcn.md):
+ * --key FILE, else the file PATHWAYS_KEY_FILE names, else
+ * /etc/pathways/cluster.key; a daemon without one, or whose key file
+ * others may read, refuses to start. --gen-key FILE writes a new key.
  * --run-for SECONDS stops the daemon after
  * that long; SIGTERM and SIGINT stop it at once. Either way it prints its
  * counters (messages, retransmissions, datagrams dropped by reason).
@@ -69,7 +75,10 @@ static void usage(FILE *f)
 		"  --transport %s  control-plane datagrams (default udp); dpdk polls\n"
 		"                  the interface holding the --listen address\n"
 		"  --interface IF  the DPDK transport's interface instead\n"
-		"  --run-for SECONDS  stop after this long (default: until SIGTERM)\n",
+		"  --run-for SECONDS  stop after this long (default: until SIGTERM)\n"
+		"  --key FILE      the cluster key (default: $PATHWAYS_KEY_FILE, else\n"
+		"                  " PW_AUTH_KEY_FILE ")\n"
+		"       pathwaysd --gen-key FILE   write a new cluster key (mode 0600)\n",
 		PW_TRANSPORT_NAMES);
 }
 
@@ -85,6 +94,9 @@ struct opts {
 	struct pw_ctl_share_cfg share;
 	char transport[8];
 	char ifname[IF_NAMESIZE];
+	const char *key_path;
+	const char *gen_key;
+	struct pw_auth_key key;
 };
 
 static const struct option longopts[] = {
@@ -104,6 +116,8 @@ static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'C' },
 	{ "transport", required_argument, NULL, 'x' },
 	{ "interface", required_argument, NULL, 'I' },
+	{ "key", required_argument, NULL, 'k' },
+	{ "gen-key", required_argument, NULL, 'g' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -217,6 +231,8 @@ static int set_opt(struct opts *o, int c, const char *arg)
 		strcpy(o->ifname, arg);
 		break;
 	case 'C': return read_config(o, arg);
+	case 'k': o->key_path = arg; break;
+	case 'g': o->gen_key = arg; break;
 	default: return -EINVAL;
 	}
 	return 0;
@@ -285,6 +301,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			return -EINVAL;
 		}
 	}
+	if (o->gen_key && !o->role && optind == argc)
+		return 0;
 	if (!o->role || optind != argc) {
 		usage(stderr);
 		return -EINVAL;
@@ -325,8 +343,8 @@ static int run_controller(const struct opts *o, struct pw_transport *t)
 {
 	static struct pw_controller c;
 	uint64_t start = pw_now_ns();
-	int ret = pw_controller_init(&c, t, o->heartbeat_ms, o->down_ms,
-				     o->client_timeout_ms);
+	int ret = pw_controller_init(&c, t, &o->key, o->heartbeat_ms,
+				     o->down_ms, o->client_timeout_ms);
 
 	if (ret) {
 		fprintf(stderr, "pathwaysd: --down-ms must exceed --heartbeat-ms\n");
@@ -380,7 +398,7 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 	dp.bind = o->listen_at;
 	dp.bind.sin_port = htons((uint16_t)reg.data_port);
 	if (!ret)
-		ret = pw_worker_init(&w, t, (uint32_t)o->host_id,
+		ret = pw_worker_init(&w, t, &o->key, (uint32_t)o->host_id,
 				     &o->controller, &reg, &dp);
 	if (ret) {
 		/* -EBUSY: another process drives the island; it says which. */
@@ -414,7 +432,7 @@ static int run_status(const struct opts *o, struct pw_transport *t)
 		return -EINVAL;
 	}
 	/* A client that connects, reads the answer and says BYE. */
-	ret = pw_remote_open(&r, t, &o->controller, "status",
+	ret = pw_remote_open(&r, t, &o->key, &o->controller, "status",
 			     (unsigned int)(limit * 1000));
 	if (!ret)
 		printf("islands %u devices %u\n", r.ack.nislands, r.ack.ndevices);
@@ -459,12 +477,27 @@ static int open_transport(const struct opts *o, struct pw_transport **t)
 int main(int argc, char **argv)
 {
 	struct pw_transport *t;
+	char why[256];
 	struct opts o;
 	int ret;
 
 	if (parse(argc, argv, &o)) {
 		free(o.role);
 		return 2;
+	}
+	if (o.gen_key) {
+		ret = pw_auth_key_create(o.gen_key, why, sizeof(why));
+		if (ret)
+			fprintf(stderr, "pathwaysd: %s\n", why);
+		free(o.role);
+		return ret ? 1 : 0;
+	}
+	ret = o.key_path ? pw_auth_key_load(&o.key, o.key_path, why, sizeof(why)) :
+			   pw_auth_key_default(&o.key, why, sizeof(why));
+	if (ret) {
+		fprintf(stderr, "pathwaysd: %s\n", why);
+		free(o.role);
+		return 1;
 	}
 	if (!o.have_listen) {
 		o.listen_at.sin_family = AF_INET;

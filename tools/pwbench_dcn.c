@@ -353,11 +353,18 @@ int pwbench_dcn_main(int argc, char **argv)
 	struct dcn_opts o;
 	struct echo_samples echo[ECHO_NKINDS] = { 0 };
 	unsigned int c, i, k, e;
+	struct pw_auth_key key;
 	FILE *csv = NULL;
+	char why[256];
 	int ret;
 
 	if (dcn_parse(argc, argv, &o))
 		return 2;
+	ret = pw_auth_key_default(&key, why, sizeof(why));
+	if (ret) {
+		fprintf(stderr, "pwbench: %s\n", why);
+		return 1;
+	}
 	kind = o.dpdk_if ? "dcn-dpdk" : "dcn-udp";
 	ret = dcn_transport(&o, &t);
 	if (ret) {
@@ -368,7 +375,7 @@ int pwbench_dcn_main(int argc, char **argv)
 	ret = dcn_echoes(&o, t, echo);
 	if (ret)
 		return 1;
-	ret = pw_remote_open(&rc, t, &o.controller, "pwbench", 10000);
+	ret = pw_remote_open(&rc, t, &key, &o.controller, "pwbench", 10000);
 	if (ret) {
 		fprintf(stderr, "pwbench: connecting to %s:%u: %s\n",
 			inet_ntoa(o.controller.sin_addr),

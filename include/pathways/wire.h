@@ -6,12 +6,13 @@
  * Protocol
  * --------
  * One control message is one UDP datagram (kernel sockets or DPDK, the
- * bytes are the same), at most PW_WIRE_MAX_DGRAM bytes so that it fits
+ * bytes are the same), at most PW_WIRE_MAX_DGRAM bytes and an
+ * authentication trailer (below), so that it fits
  * one Ethernet frame without IP fragmentation. A datagram is a 48-byte
  * struct pw_wire_hdr followed by the body of its type. Bodies are fixed
  * size, except PROGRAM, RUN, PLAN, FUNCTION and BUFFER: a fixed part
  * followed by a bounded count of fixed-size records (or bytes); a
- * datagram holds exactly what it counts, no trailing bytes.
+ * message holds exactly what it counts, no trailing bytes.
  *
  * Every multi-byte integer is little-endian on the wire. The structs below
  * describe the layout (naturally aligned, no padding: checked by the
@@ -49,8 +50,21 @@
  * doubles up to a cap, or at once when selective acks show a hole; the
  * receiver drops duplicates and delivers in order exactly once.
  *
- * Clocks: every *_ns timestamp is CLOCK_MONOTONIC of the host that took
- * it; subtract only timestamps of one host.
+ * Authentication (version 7): every datagram is the message followed by a
+ * PW_WIRE_AUTH_BYTES trailer, which the node layer (runtime/dcn/node.c)
+ * adds and checks around the codec: the sender's CLOCK_REALTIME in ns
+ * (u64, little-endian), then a 32-byte HMAC-SHA-512-256 tag (libsodium's
+ * crypto_auth) over the message and that time, under the cluster's
+ * 32-byte key, which every node of the cluster, clients included, reads
+ * from a file only its owner may read (runtime/net/auth.h). A datagram
+ * whose tag is wrong is dropped and counted as forged, one sent further
+ * than PW_AUTH_WINDOW_NS (30 s) from the receiver's clock as stale; a
+ * replay within the window is a duplicate sequence number the reliable
+ * channel drops and counts (an ACK replayed acknowledges nothing new).
+ * Nothing is encrypted: the key proves who sent a message, not secrecy.
+ *
+ * Clocks: every *_ns timestamp in a message is CLOCK_MONOTONIC of the
+ * host that took it; subtract only timestamps of one host.
  */
 #ifndef PATHWAYS_WIRE_H
 #define PATHWAYS_WIRE_H
@@ -58,14 +72,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PW_WIRE_VERSION		6
+#define PW_WIRE_VERSION		7
 /* The bytes "PWDN" read as a little-endian u32. */
 #define PW_WIRE_MAGIC		0x4e445750u
 
-/* Largest datagram: 1500 MTU - 20 IP - 8 UDP = 1472, with room to spare. */
+/*
+ * Largest message: with its PW_WIRE_AUTH_BYTES trailer 1432 bytes, within
+ * 1500 MTU - 20 IP - 8 UDP = 1472.
+ */
 #define PW_WIRE_MAX_DGRAM	1392
 #define PW_WIRE_HDR_SIZE	48
 #define PW_WIRE_MAX_BODY	(PW_WIRE_MAX_DGRAM - PW_WIRE_HDR_SIZE)
+/* The authentication trailer after every message (version 7). */
+#define PW_WIRE_AUTH_BYTES	40
 
 /* Per-type bounds. */
 #define PW_WIRE_MAX_DEVICES	64	/* devices of one island */

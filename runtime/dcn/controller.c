@@ -346,6 +346,7 @@ static int ctl_handle(struct pw_node *node, struct pw_node_peer *p,
 }
 
 int pw_controller_init(struct pw_controller *c, struct pw_transport *t,
+		       const struct pw_auth_key *key,
 		       unsigned int heartbeat_ms, unsigned int down_ms,
 		       unsigned int client_timeout_ms)
 {
@@ -357,7 +358,7 @@ int pw_controller_init(struct pw_controller *c, struct pw_transport *t,
 	c->share.window = PW_CTL_SHARE_WINDOW;
 	if (c->down_ms <= c->heartbeat_ms)
 		return -EINVAL;
-	return pw_node_init(&c->node, PW_NODE_CONTROLLER, t, ctl_handle, c);
+	return pw_node_init(&c->node, PW_NODE_CONTROLLER, t, key, ctl_handle, c);
 }
 
 /* Mark workers silent for down_ms down; their devices leave placement. */

@@ -33,6 +33,7 @@ struct pw_local {
 	struct pw_controller ctl;
 	struct pw_worker wk;
 	struct sockaddr_in ctl_addr;
+	struct pw_auth_key key;
 	pthread_t ctl_thread;
 	pthread_t wk_thread;
 	atomic_bool stop;
@@ -85,8 +86,9 @@ static int local_start(struct pw_local *l)
 		return pw_fail(ret, "the controller's endpoint: %s",
 			       strerror(-ret));
 	pw_transport_local_addr(t, &l->ctl_addr);
-	ret = pw_controller_init(&l->ctl, t, PW_HEARTBEAT_MS, LOCAL_DOWN_MS,
-				 PW_CLIENT_TIMEOUT_MS);
+	pw_auth_key_random(&l->key);
+	ret = pw_controller_init(&l->ctl, t, &l->key, PW_HEARTBEAT_MS,
+				 LOCAL_DOWN_MS, PW_CLIENT_TIMEOUT_MS);
 	if (ret) {
 		pw_transport_close(t);
 		return pw_fail(ret, "starting the controller: %s",
@@ -100,7 +102,7 @@ static int local_start(struct pw_local *l)
 		goto err_ctl;
 	}
 	/* No data plane: one island has no cross-island edges. */
-	ret = pw_worker_init(&l->wk, t, 0, &l->ctl_addr, &reg, NULL);
+	ret = pw_worker_init(&l->wk, t, &l->key, 0, &l->ctl_addr, &reg, NULL);
 	if (ret) {
 		pw_transport_close(t);
 		/* -EBUSY, -ENOENT: the island claim's message stands. */
@@ -138,7 +140,7 @@ err_ctl:
 	return ret;
 }
 
-int pw_local_get(struct sockaddr_in *ctl_addr)
+int pw_local_get(struct sockaddr_in *ctl_addr, struct pw_auth_key *key)
 {
 	struct pw_local *l;
 	int ret = 0;
@@ -155,6 +157,7 @@ int pw_local_get(struct sockaddr_in *ctl_addr)
 	if (!ret) {
 		local->users++;
 		*ctl_addr = local->ctl_addr;
+		*key = local->key;
 	}
 	pthread_mutex_unlock(&local_lock);
 	return ret;

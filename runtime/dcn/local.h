@@ -8,12 +8,15 @@
 
 #include <netinet/in.h>
 
+#include "../net/auth.h"
+
 /*
  * Start the in-process controller and worker unless up, and count a
- * user: 0 with the controller's in-process address, or -errno with a
- * message (-EBUSY: another process drives the island).
+ * user: 0 with the controller's in-process address and the key its
+ * nodes use (random, made at start: nothing leaves the process), or
+ * -errno with a message (-EBUSY: another process drives the island).
  */
-int pw_local_get(struct sockaddr_in *ctl_addr);
+int pw_local_get(struct sockaddr_in *ctl_addr, struct pw_auth_key *key);
 /* A user leaves; the last one stops both roles. */
 void pw_local_put(void);
 

@@ -47,15 +47,22 @@ uint64_t pw_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Every datagram leaves with its tag, made at each (re)transmission. */
 static int node_xmit(void *ctx, const void *dgram, size_t len)
 {
 	struct pw_node_peer *peer = ctx;
+	uint8_t sealed[PW_WIRE_MAX_DGRAM + PW_WIRE_AUTH_BYTES];
 
-	return pw_transport_send(peer->node->t, &peer->addr, dgram, len);
+	if (len > PW_WIRE_MAX_DGRAM)
+		return -EMSGSIZE;
+	memcpy(sealed, dgram, len);
+	len = pw_auth_seal(&peer->node->key, sealed, len, pw_auth_now_ns());
+	return pw_transport_send(peer->node->t, &peer->addr, sealed, len);
 }
 
 int pw_node_init(struct pw_node *node, uint32_t id, struct pw_transport *t,
-		 pw_node_handler handler, void *ctx)
+		 const struct pw_auth_key *key, pw_node_handler handler,
+		 void *ctx)
 {
 	struct timespec ts;
 	unsigned int i;
@@ -74,6 +81,8 @@ int pw_node_init(struct pw_node *node, uint32_t id, struct pw_transport *t,
 	for (i = 0; i < PW_NODE_EXTRA_FDS; i++)
 		node->extra_fd[i] = -1;
 	node->queue_limit = PW_NODE_QUEUE_LIMIT;
+	node->key = *key;
+	node->auth_window_ns = PW_AUTH_WINDOW_NS;
 	return 0;
 }
 
@@ -100,6 +109,7 @@ void pw_node_fini(struct pw_node *node)
 			pw_node_drop_peer(node, &node->peers[i]);
 	pw_transport_close(node->t);
 	node->t = NULL;
+	explicit_bzero(&node->key, sizeof(node->key));
 }
 
 struct pw_node_peer *pw_node_find(struct pw_node *node, uint32_t id)
@@ -273,7 +283,10 @@ static bool is_greeting(const struct pw_node *node, unsigned int type)
 	       (type == PW_WIRE_REGISTER || type == PW_WIRE_CONNECT);
 }
 
-/* One datagram: decode, find or make its peer, feed its channel. */
+/*
+ * One datagram: authenticate, decode, find or make its peer, feed its
+ * channel.
+ */
 static void node_input(struct pw_node *node, const struct pw_dgram *dg,
 		       uint64_t now)
 {
@@ -281,7 +294,18 @@ static void node_input(struct pw_node *node, const struct pw_dgram *dg,
 	struct pw_wire_msg msg;
 	enum pw_wire_err err;
 
-	err = pw_wire_decode(&msg, dg->data, dg->len);
+	switch (pw_auth_open(&node->key, dg->data, dg->len, pw_auth_now_ns(),
+			     node->auth_window_ns)) {
+	case PW_AUTH_OK:
+		break;
+	case PW_AUTH_STALE:
+		node->stats.stale++;
+		return;
+	default:
+		node->stats.forged++;
+		return;
+	}
+	err = pw_wire_decode(&msg, dg->data, dg->len - PW_WIRE_AUTH_BYTES);
 	if (err != PW_WIRE_OK) {
 		node->stats.malformed++;
 		node->stats.malformed_by[err]++;
@@ -480,8 +504,10 @@ void pw_node_print_stats(const struct pw_node *node, const char *who)
 	       (unsigned long long)tot.stale,
 	       (unsigned long long)node->stats.queued,
 	       (unsigned long long)node->stats.queue_full);
-	printf("%s: dropped malformed %llu strangers %llu misaddressed %llu",
-	       who, (unsigned long long)node->stats.malformed,
+	printf("%s: dropped forged %llu stale %llu malformed %llu strangers %llu misaddressed %llu",
+	       who, (unsigned long long)node->stats.forged,
+	       (unsigned long long)node->stats.stale,
+	       (unsigned long long)node->stats.malformed,
 	       (unsigned long long)node->stats.strangers,
 	       (unsigned long long)node->stats.misaddressed);
 	for (e = 1; e < PW_WIRE_NERR; e++)

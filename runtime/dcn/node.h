@@ -4,8 +4,9 @@
  * client): a datagram transport, a reliable channel per peer, and the
  * loop that moves datagrams between them (runtime/dcn/node.c).
  *
- * Datagrams are decoded once here: garbage is dropped and counted by
- * reason (include/pathways/wire.h), a message from a node we do not know
+ * Datagrams are authenticated and decoded once here: one without the
+ * cluster key's tag, or sent too long ago, is dropped and counted; garbage
+ * is dropped and counted by reason (include/pathways/wire.h), a message from a node we do not know
  * opens a channel only if it is a greeting (REGISTER or CONNECT), and
  * every other message goes through its peer's channel, which drops
  * duplicates and delivers in order to the node's handler.
@@ -26,6 +27,7 @@
 
 #include <pathways/wire.h>
 
+#include "../net/auth.h"
 #include "../net/rchan.h"
 #include "../net/transport.h"
 
@@ -84,7 +86,10 @@ typedef int (*pw_node_handler)(struct pw_node *node, struct pw_node_peer *peer,
 /**
  * struct pw_node_stats - what the node dropped before any channel, and
  * what waited for one
- * @malformed: datagrams that did not decode.
+ * @forged: datagrams without a valid tag under the cluster key.
+ * @stale: authentic ones sent further than the window from our clock
+ *	(replays, or a host whose clock is off).
+ * @malformed: authentic datagrams that did not decode.
  * @malformed_by: of those, by enum pw_wire_err.
  * @strangers: decoded, from an unknown node, and not a greeting.
  * @misaddressed: decoded, for another node id.
@@ -93,6 +98,8 @@ typedef int (*pw_node_handler)(struct pw_node *node, struct pw_node_peer *peer,
  * @queue_full: sends refused (-ENOBUFS) because the queue was at its bound.
  */
 struct pw_node_stats {
+	uint64_t forged;
+	uint64_t stale;
 	uint64_t malformed;
 	uint64_t malformed_by[PW_WIRE_NERR];
 	uint64_t strangers;
@@ -134,6 +141,9 @@ struct pw_node_totals {
  *	eventfd, the data plane's), -1 when unused.
  * @queue_limit: bytes a peer's send queue may hold (PW_NODE_QUEUE_LIMIT
  *	after pw_node_init(); a test may lower it).
+ * @key: the cluster key every datagram in and out is authenticated with.
+ * @auth_window_ns: PW_AUTH_WINDOW_NS after pw_node_init() (a test may
+ *	lower it).
  */
 struct pw_node {
 	uint32_t id;
@@ -147,13 +157,16 @@ struct pw_node {
 	struct pw_node_totals dropped_peers;
 	int extra_fd[PW_NODE_EXTRA_FDS];
 	size_t queue_limit;
+	struct pw_auth_key key;
+	uint64_t auth_window_ns;
 };
 
 uint64_t pw_now_ns(void);
 
-/* A node over transport @t (it takes ownership). */
+/* A node over transport @t (it takes ownership), of the cluster @key. */
 int pw_node_init(struct pw_node *node, uint32_t id, struct pw_transport *t,
-		 pw_node_handler handler, void *ctx);
+		 const struct pw_auth_key *key, pw_node_handler handler,
+		 void *ctx);
 void pw_node_fini(struct pw_node *node);
 
 /* The peer @id, made with address @addr if unknown; NULL if full. */

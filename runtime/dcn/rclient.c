@@ -290,6 +290,7 @@ int pw_rc_send(struct pw_remote *r, struct pw_wire_msg *m)
 
 
 int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
+		   const struct pw_auth_key *key,
 		   const struct sockaddr_in *controller, const char *name,
 		   unsigned int timeout_ms)
 {
@@ -312,7 +313,7 @@ int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
 	if (getrandom(&id, sizeof(id), 0) != sizeof(id))
 		id = (uint32_t)getpid() ^ (uint32_t)pw_now_ns();
 	ret = pw_node_init(&r->node, PW_NODE_CLIENT_BASE | (id & 0x7fffffff),
-			   t, rc_handle, r);
+			   t, key, rc_handle, r);
 	if (ret)
 		return ret;
 	r->ctl = pw_node_peer(&r->node, PW_NODE_CONTROLLER, controller);
@@ -371,12 +372,17 @@ int pw_remote_connect(const char *controller, const char *name,
 {
 	struct sockaddr_in ctl, any = { .sin_family = AF_INET };
 	struct pw_transport *t;
+	struct pw_auth_key key;
 	struct pw_remote *r;
+	char why[256];
 	int ret;
 
 	if (controller && pw_parse_addr(controller, &ctl))
 		return pw_fail(-EINVAL, "controller address \"%s\": want a.b.c.d:port",
 			       controller);
+	/* A cluster's key is on its hosts; the process's own is made here. */
+	if (controller && (ret = pw_auth_key_default(&key, why, sizeof(why))))
+		return pw_fail(ret, "%s", why);
 	/*
 	 * The node's log is the user's to ask for (PATHWAYS_LOG=1: standard
 	 * error): a library does not write into its user's output.
@@ -384,7 +390,7 @@ int pw_remote_connect(const char *controller, const char *name,
 	pw_log_default(getenv("PATHWAYS_LOG") ? stderr : NULL);
 	/* No address: the controller and worker run in this process. */
 	if (!controller) {
-		ret = pw_local_get(&ctl);
+		ret = pw_local_get(&ctl, &key);
 		if (ret)
 			return ret;
 	}
@@ -401,7 +407,7 @@ int pw_remote_connect(const char *controller, const char *name,
 				strerror(-ret));
 		goto err_local;
 	}
-	ret = pw_remote_open(r, t, &ctl, name, PW_REMOTE_TIMEOUT_MS);
+	ret = pw_remote_open(r, t, &key, &ctl, name, PW_REMOTE_TIMEOUT_MS);
 	r->local = !controller;
 	/* PATHWAYS_DATA=off: host data in control-plane parts only. */
 	r->dp_tried = getenv("PATHWAYS_DATA") &&

@@ -407,6 +407,7 @@ void pw_ctl_objs_fini(struct pw_controller *c);
 void pw_ctl_fns_forget_client(struct pw_controller *c, uint32_t client);
 
 int pw_controller_init(struct pw_controller *c, struct pw_transport *t,
+		       const struct pw_auth_key *key,
 		       unsigned int heartbeat_ms, unsigned int down_ms,
 		       unsigned int client_timeout_ms);
 /* Run for up to @timeout_ns; marks silent workers down. */
@@ -849,6 +850,7 @@ void pw_wk_runs_forget_client(struct pw_worker *w, uint32_t client);
 int pw_worker_registration(struct pw_wire_register *reg,
 			   const struct sockaddr_in *data_at);
 int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
+		   const struct pw_auth_key *key,
 		   uint32_t host_id, const struct sockaddr_in *controller,
 		   const struct pw_wire_register *reg,
 		   const struct pw_dp_opts *dp);
@@ -1055,8 +1057,12 @@ void pw_rc_beat_stop(struct pw_remote *r);
 /* Send @m to the controller (takes the lock). */
 int pw_rc_send(struct pw_remote *r, struct pw_wire_msg *m);
 
-/* Connect over transport @t (taken): 0, -ETIMEDOUT, -errno refused. */
+/*
+ * Connect over transport @t (taken), as a node of the cluster @key: 0,
+ * -ETIMEDOUT, -errno refused.
+ */
 int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
+		   const struct pw_auth_key *key,
 		   const struct sockaddr_in *controller, const char *name,
 		   unsigned int timeout_ms);
 /* Close what pw_remote_open() opened (@r itself is the caller's). */

@@ -214,6 +214,7 @@ int pw_worker_registration(struct pw_wire_register *reg,
 }
 
 int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
+		   const struct pw_auth_key *key,
 		   uint32_t host_id, const struct sockaddr_in *controller,
 		   const struct pw_wire_register *reg,
 		   const struct pw_dp_opts *dp)
@@ -241,7 +242,7 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 	pw_wstore_init(&w->store, &w->dev, w->dp);
 	if (!ret)
 		ret = pw_node_init(&w->node, PW_NODE_WORKER_BASE + host_id, t,
-				   wk_handle, w);
+				   key, wk_handle, w);
 	if (ret) {
 		wk_free(w);
 		return ret;

@@ -22,6 +22,7 @@ GUEST_TESTS += $(DCN_TEST_DIR)/test_remote $(DCN_TEST_DIR)/remote_hostdown
 # The controller's run deadlines on the host: a controller, a client and a
 # bare node in a worker's place, over UDP on loopback.
 $(DCN_TEST_DIR)/test_controller: $(DCN_TEST_DIR)/test_controller.o $(DCN_TEST_DIR)/fake_worker.o \
+		$(BUILD)/selftests/lib/test_key.o \
 		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
@@ -30,6 +31,7 @@ HOST_TESTS += $(DCN_TEST_DIR)/test_controller
 # The island scheduler's policy at the controller (FIFO, proportional
 # share by the operator's weights), over UDP on loopback.
 $(DCN_TEST_DIR)/test_share: $(DCN_TEST_DIR)/test_share.o $(DCN_TEST_DIR)/fake_worker.o \
+		$(BUILD)/selftests/lib/test_key.o \
 		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
@@ -40,6 +42,7 @@ $(DCN_TEST_DIR)/test_share: | $(BUILD)/tools/pathwaysd
 # The controller's lowering of moves and resharding, read from the PLAN
 # commands a bare worker node receives, over UDP on loopback.
 $(DCN_TEST_DIR)/test_lower: $(DCN_TEST_DIR)/test_lower.o $(DCN_TEST_DIR)/fake_worker.o \
+		$(BUILD)/selftests/lib/test_key.o \
 		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 

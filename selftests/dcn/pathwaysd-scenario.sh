@@ -68,18 +68,30 @@ case $me in
 	else
 		echo "run on the powered-off island: $(cat /tmp/run2.log)"
 	fi
-	python3 - "$PWTPU_DCN_IP" <<'PY'
-import socket, struct, sys
-ip = sys.argv[1]
+	# Garbage three ways: as is (no tag: forged), sealed with the cluster
+	# key as include/pathways/wire.h says (authentic, so decoded and
+	# dropped by reason: this also checks the trailer's construction from
+	# outside), and sealed as sent two minutes ago (stale).
+	python3 - "$PWTPU_DCN_IP" "$PATHWAYS_KEY_FILE" <<'PY'
+import hashlib, hmac, socket, struct, sys, time
+ip, keyfile = sys.argv[1], sys.argv[2]
+key = bytes.fromhex(open(keyfile).read().strip())
+def seal(msg, sent_ns):
+    signed = msg + struct.pack("<Q", sent_ns)
+    return signed + hmac.new(key, signed, hashlib.sha512).digest()[:32]
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 junk = [b"", b"x", b"garbage" * 10, b"PWDN" + b"\0" * 44,
         struct.pack("<IBB", 0x4e445750, 1, 99) + b"\0" * 42,
         struct.pack("<IBBHH", 0x4e445750, 1, 4, 0, 999) + b"\0" * 38]
+now = time.time_ns()
 for port in (7700, 7701):
     for j in junk:
         for _ in range(5):
             s.sendto(j, (ip, port))
-print("sent %d garbage datagrams to each of the controller and the worker" % (5 * len(junk)))
+            s.sendto(seal(j, now), (ip, port))
+    for _ in range(5):
+        s.sendto(seal(junk[3], now - 120 * 10**9), (ip, port))
+print("sent %d garbage datagrams to each of the controller and the worker" % (10 * len(junk) + 5))
 PY
 	if wait_status "islands 2 devices $((2 * ndev))" 10; then
 		echo "ok: the controller still serves after the garbage"

@@ -33,6 +33,7 @@
 #include "fake_worker.h"
 #include "../../runtime/dcn/roles.h"
 #include "../../runtime/net/transport.h"
+#include "../lib/test_key.h"
 
 #define MS 1000000ull
 /* The controller's clients; silent this long, a client has gone. */
@@ -182,6 +183,7 @@ static bool registered(struct fake_worker *fw)
 
 FIXTURE_SETUP(ctl)
 {
+	struct pw_auth_key key;
 	struct sockaddr_in lo = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
@@ -195,6 +197,7 @@ FIXTURE_SETUP(ctl)
 	uint32_t fid;
 	int a, y, i;
 
+	ASSERT_EQ(0, test_cluster_key(&key));
 	memset(&self->fw, 0, sizeof(self->fw));
 	pthread_mutex_init(&self->fw.lock, NULL);
 	atomic_init(&self->stop, false);
@@ -204,11 +207,11 @@ FIXTURE_SETUP(ctl)
 	 * The node sends no heartbeats: it must not be marked down. Clients
 	 * are given up on after 1.5 s of silence (the liveness tests).
 	 */
-	ASSERT_EQ(0, pw_controller_init(&self->c, t, 0, 600000,
+	ASSERT_EQ(0, pw_controller_init(&self->c, t, &key, 0, 600000,
 					CLIENT_TIMEOUT_MS));
 	ASSERT_EQ(0, pw_transport_local_addr(t, &ctl_addr));
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
-	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t,
+	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t, &key,
 				  worker_handler, &self->fw));
 	to_ctl = pw_node_peer(&self->wk, PW_NODE_CONTROLLER, &ctl_addr);
 	ASSERT_NE(NULL, to_ctl);
@@ -444,6 +447,7 @@ static bool run_ended(struct pw_remote *r, uint32_t ticket)
  */
 TEST_F_TIMEOUT(ctl, workers_answer_the_client_directly, 60)
 {
+	struct pw_auth_key key;
 	struct sockaddr_in lo = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
@@ -457,6 +461,7 @@ TEST_F_TIMEOUT(ctl, workers_answer_the_client_directly, 60)
 	uint64_t strangers;
 	int i;
 
+	ASSERT_EQ(0, test_cluster_key(&key));
 	/* The worker tells the client alone: the run ends. */
 	set_to(&self->fw, FAKE_TO_CLIENT);
 	set_answer(&self->fw, true);
@@ -488,7 +493,7 @@ TEST_F_TIMEOUT(ctl, workers_answer_the_client_directly, 60)
 	/* A node nobody introduced claims it: dropped, counted. */
 	ASSERT_EQ(0, pw_transport_local_addr(self->r->node.t, &client_addr));
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
-	ASSERT_EQ(0, pw_node_init(&forger, PW_NODE_WORKER_BASE + 9, t,
+	ASSERT_EQ(0, pw_node_init(&forger, PW_NODE_WORKER_BASE + 9, t, &key,
 				  NULL, NULL));
 	to_client = pw_node_peer(&forger, self->r->ack.client_id,
 				 &client_addr);

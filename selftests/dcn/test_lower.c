@@ -25,6 +25,7 @@
 #include "fake_worker.h"
 #include "../../runtime/dcn/roles.h"
 #include "../../runtime/net/transport.h"
+#include "../lib/test_key.h"
 
 #define MS 1000000ull
 #define MAX_CMDS 1024	/* PLAN commands a worker node keeps */
@@ -90,6 +91,7 @@ static void *serve(void *arg)
 
 FIXTURE_SETUP(lower)
 {
+	struct pw_auth_key key;
 	struct sockaddr_in lo = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
@@ -100,23 +102,24 @@ FIXTURE_SETUP(lower)
 	char addr[32];
 	int i;
 
+	ASSERT_EQ(0, test_cluster_key(&key));
 	memset(&self->pl, 0, sizeof(self->pl));
 	pthread_mutex_init(&self->pl.lock, NULL);
 	memset(&self->pl1, 0, sizeof(self->pl1));
 	pthread_mutex_init(&self->pl1.lock, NULL);
 	atomic_init(&self->stop, false);
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
-	ASSERT_EQ(0, pw_controller_init(&self->c, t, 0, 600000, 0));
+	ASSERT_EQ(0, pw_controller_init(&self->c, t, &key, 0, 600000, 0));
 	ASSERT_EQ(0, pw_transport_local_addr(t, &ctl_addr));
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
-	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t,
+	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t, &key,
 				  worker_handler, &self->pl));
 	to_ctl = pw_node_peer(&self->wk, PW_NODE_CONTROLLER, &ctl_addr);
 	ASSERT_NE(NULL, to_ctl);
 	ASSERT_EQ(0, fake_worker_register(&self->wk, to_ctl, 0, 64, "8x8"));
 	/* Host 1's node, registered by the test that wants a second island. */
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
-	ASSERT_EQ(0, pw_node_init(&self->wk1, PW_NODE_WORKER_BASE + 1, t,
+	ASSERT_EQ(0, pw_node_init(&self->wk1, PW_NODE_WORKER_BASE + 1, t, &key,
 				  worker_handler, &self->pl1));
 	self->ctl_addr = ctl_addr;
 	ASSERT_EQ(0, pthread_create(&self->loop, NULL, serve, self));

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../runtime/dcn/rclient.h"
@@ -31,6 +32,7 @@
 #include "fake_worker.h"
 #include "../../runtime/dcn/roles.h"
 #include "../../runtime/net/transport.h"
+#include "../lib/test_key.h"
 
 #define MS 1000000ull
 #define RUNS 40		/* runs each client queues */
@@ -180,6 +182,7 @@ static void let_answer(struct held_worker *hw, unsigned int n)
 
 FIXTURE_SETUP(share)
 {
+	struct pw_auth_key key;
 	struct sockaddr_in lo = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
@@ -197,6 +200,7 @@ FIXTURE_SETUP(share)
 	struct pw_node_peer *to_ctl;
 	int i;
 
+	ASSERT_EQ(0, test_cluster_key(&key));
 	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x, x));
 	ASSERT_EQ(0, pw_fn_build(b, &self->fn));
 	if (!variant->administer) {
@@ -211,13 +215,13 @@ FIXTURE_SETUP(share)
 	pthread_mutex_init(&self->hw.lock, NULL);
 	atomic_init(&self->stop, false);
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
-	ASSERT_EQ(0, pw_controller_init(&self->c, t, 0, 600000, 0));
+	ASSERT_EQ(0, pw_controller_init(&self->c, t, &key, 0, 600000, 0));
 	ASSERT_EQ(0, pw_ctl_share_configure(&self->c, &cfg));
 	ASSERT_EQ(0, pw_transport_local_addr(t, &ctl_addr));
 	snprintf(self->addr, sizeof(self->addr), "127.0.0.1:%u",
 		 ntohs(ctl_addr.sin_port));
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
-	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t,
+	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t, &key,
 				  worker_handler, &self->hw));
 	to_ctl = pw_node_peer(&self->wk, PW_NODE_CONTROLLER, &ctl_addr);
 	ASSERT_NE(NULL, to_ctl);
@@ -535,9 +539,18 @@ static int pathwaysd_with(const char *config, const char *extra, char *out,
 	char exe[PATH_MAX], self[PATH_MAX], file[] = "/tmp/pwshareXXXXXX";
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int fd = mkstemp(file), pipefd[2], status = -1;
+	struct pw_auth_key key;
 	size_t got = 0;
 	pid_t pid;
 
+	/* The daemon reads the key the environment names. */
+	if (test_cluster_key(&key)) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(file);
+		}
+		return -1;
+	}
 	self[n > 0 ? n : 0] = '\0';
 	snprintf(exe, sizeof(exe), "%s/../../tools/pathwaysd", dirname(self));
 	if (fd < 0 || write(fd, config, strlen(config)) < 0 || pipe(pipefd))
@@ -599,6 +612,45 @@ TEST(pathwaysd_takes_the_operators_configuration)
 	EXPECT_EQ(1, pathwaysd_with("weight a=1\nweight a=2\n", NULL, out,
 				    sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "each --weight NAME once")) TH_LOG("%s", out);
+}
+
+/*
+ * pathwaysd takes no key that others may read, nothing that is not a
+ * key, and no missing one; each refusal names the file and what to do.
+ */
+TEST(pathwaysd_refuses_a_key_it_cannot_trust)
+{
+	char dir[] = "/tmp/pwkeyXXXXXX", path[64], arg[80], out[4096];
+	struct pw_auth_key key;
+	FILE *f;
+
+	ASSERT_EQ(0, test_cluster_key(&key));
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/cluster.key", dir);
+	snprintf(arg, sizeof(arg), "--key=%s", path);
+
+	EXPECT_EQ(1, pathwaysd_with("", arg, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "No such file")) TH_LOG("%s", out);
+
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fputs("not a key\n", f);
+	fclose(f);
+	ASSERT_EQ(0, chmod(path, 0600));
+	EXPECT_EQ(1, pathwaysd_with("", arg, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "not 64 hexadecimal digits")) TH_LOG("%s", out);
+
+	unlink(path);
+	ASSERT_EQ(0, pw_auth_key_create(path, out, sizeof(out)));
+	ASSERT_EQ(0, chmod(path, 0644));
+	EXPECT_EQ(1, pathwaysd_with("", arg, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "others may read it")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, path)) TH_LOG("%s", out);
+
+	ASSERT_EQ(0, chmod(path, 0600));
+	EXPECT_EQ(0, pathwaysd_with("", arg, out, sizeof(out))) TH_LOG("%s", out);
+	unlink(path);
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN

@@ -23,6 +23,7 @@
 #include "kselftest_harness.h"
 #include "../../runtime/dcn/node.h"
 #include "../../runtime/dcn/roles.h"
+#include "../lib/test_key.h"
 
 #define MS (1000 * 1000ull)
 /* Far more than PW_RCHAN_WINDOW: most of it has to wait in the queue. */
@@ -149,6 +150,7 @@ FIXTURE_VARIANT_ADD(nodes, loop) {
 
 FIXTURE_SETUP(nodes)
 {
+	struct pw_auth_key key;
 	struct sockaddr_in any = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
@@ -156,15 +158,16 @@ FIXTURE_SETUP(nodes)
 	struct sockaddr_in ctl_addr;
 	struct pw_transport *t;
 
+	ASSERT_EQ(0, test_cluster_key(&key));
 	memset(&self->wk_log, 0, sizeof(self->wk_log));
 	memset(&self->ctl_log, 0, sizeof(self->ctl_log));
 	ASSERT_EQ(0, variant->open(&t, &any));
-	ASSERT_EQ(0, pw_node_init(&self->ctl, PW_NODE_CONTROLLER, t,
+	ASSERT_EQ(0, pw_node_init(&self->ctl, PW_NODE_CONTROLLER, t, &key,
 				  log_handler, &self->ctl_log));
 	self->ctl_up = true;
 	ASSERT_EQ(0, pw_transport_local_addr(t, &ctl_addr));
 	ASSERT_EQ(0, variant->open(&t, &any));
-	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t,
+	ASSERT_EQ(0, pw_node_init(&self->wk, PW_NODE_WORKER_BASE, t, &key,
 				  log_handler, &self->wk_log));
 	self->wk_up = true;
 	self->to_ctl = pw_node_peer(&self->wk, PW_NODE_CONTROLLER, &ctl_addr);
@@ -284,9 +287,14 @@ TEST_F(nodes, new_messages_wait_behind_the_queue_despite_room)
 		pw_node_step(&self->ctl, 1 * MS);
 		pw_transport_wait(self->wk.t, 1 * MS);
 		got = pw_transport_recv_burst(self->wk.t, dg, 8);
+		/* Past the node: what it would check and strip, done here. */
 		for (k = 0; k < got; k++)
-			pw_rchan_input(self->to_ctl->ch, dg[k].data,
-				       dg[k].len, pw_now_ns());
+			if (pw_auth_open(&self->wk.key, dg[k].data, dg[k].len,
+					 pw_auth_now_ns(), PW_AUTH_WINDOW_NS) ==
+			    PW_AUTH_OK)
+				pw_rchan_input(self->to_ctl->ch, dg[k].data,
+					       dg[k].len - PW_WIRE_AUTH_BYTES,
+					       pw_now_ns());
 	}
 	ASSERT_GT(WINDOW, pw_rchan_inflight(self->to_ctl->ch));
 	ASSERT_EQ(20u, pw_node_queued(self->to_ctl));
@@ -498,6 +506,7 @@ TEST_F(nodes, step_wakes_for_the_second_extra_fd)
  */
 TEST_F(nodes, only_the_controller_takes_a_strangers_greeting)
 {
+	struct pw_auth_key key;
 	struct sockaddr_in any = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
@@ -510,9 +519,10 @@ TEST_F(nodes, only_the_controller_takes_a_strangers_greeting)
 	struct pw_wire_msg m;
 	unsigned int i;
 
+	ASSERT_EQ(0, test_cluster_key(&key));
 	ASSERT_EQ(0, pw_transport_local_addr(self->wk.t, &wk_addr));
 	ASSERT_EQ(0, variant->open(&t, &any));
-	ASSERT_EQ(0, pw_node_init(&stranger, PW_NODE_WORKER_BASE + 1, t,
+	ASSERT_EQ(0, pw_node_init(&stranger, PW_NODE_WORKER_BASE + 1, t, &key,
 				  log_handler, &stranger_log));
 	to_wk = pw_node_peer(&stranger, PW_NODE_WORKER_BASE, &wk_addr);
 	ASSERT_NE(NULL, to_wk);
@@ -529,6 +539,93 @@ TEST_F(nodes, only_the_controller_takes_a_strangers_greeting)
 	EXPECT_LE(2u, self->wk.stats.strangers);
 	EXPECT_EQ(0u, self->wk_log.registers);
 	pw_node_fini(&stranger);
+}
+
+/*
+ * The cluster key at work between two live nodes. A datagram the worker
+ * sent is taken off the controller's transport before its node sees it,
+ * then sent again by someone else: once it is delivered, replayed it is a
+ * duplicate; altered, sealed with another key, cut short or resealed as
+ * sent long ago, it is dropped and counted; the worker's next message
+ * still arrives.
+ */
+TEST_F(nodes, forged_replayed_and_foreign_datagrams_are_dropped)
+{
+	struct sockaddr_in any = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	uint8_t cap[PW_WIRE_MAX_DGRAM + PW_WIRE_AUTH_BYTES], bad[sizeof(cap)];
+	uint64_t end = pw_now_ns() + 5000 * MS;
+	struct pw_node_totals before, after;
+	struct pw_transport *inj;
+	struct sockaddr_in ctl_addr;
+	struct pw_auth_key other;
+	struct pw_dgram dg[4];
+	struct pw_wire_msg m;
+	size_t len = 0;
+	int i, got;
+
+	register_msg(&m);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, 0);
+	ASSERT_EQ(1u, self->ctl_log.registers);
+	ASSERT_EQ(0, pw_transport_local_addr(self->ctl.t, &ctl_addr));
+	ASSERT_EQ(0, variant->open(&inj, &any));
+
+	/* Part 0 off the wire, by hand. */
+	part_msg(&m, 0);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	while (!len && pw_now_ns() < end) {
+		pw_transport_wait(self->ctl.t, 1 * MS);
+		got = pw_transport_recv_burst(self->ctl.t, dg, 4);
+		if (got > 0) {
+			ASSERT_GE(sizeof(cap), dg[0].len);
+			len = dg[0].len;
+			memcpy(cap, dg[0].data, len);
+		}
+	}
+	ASSERT_LT((size_t)PW_WIRE_AUTH_BYTES, len);
+	pw_node_totals(&self->ctl, &before);
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, pw_transport_send(inj, &ctl_addr, cap, len));
+	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, 1);
+	run_idle(&self->wk, &self->ctl);
+	pw_node_totals(&self->ctl, &after);
+	EXPECT_EQ(1u, self->ctl_log.parts);
+	EXPECT_LE(before.duplicates + 3, after.duplicates);
+	EXPECT_EQ(0u, self->ctl.stats.forged);
+	EXPECT_EQ(0u, self->ctl.stats.stale);
+
+	/* A byte of the message altered: forged. */
+	memcpy(bad, cap, len);
+	bad[PW_WIRE_HDR_SIZE] ^= 1;
+	ASSERT_EQ(0, pw_transport_send(inj, &ctl_addr, bad, len));
+	/* The same message under another key: forged. */
+	pw_auth_key_random(&other);
+	memcpy(bad, cap, len);
+	pw_auth_seal(&other, bad, len - PW_WIRE_AUTH_BYTES, pw_auth_now_ns());
+	ASSERT_EQ(0, pw_transport_send(inj, &ctl_addr, bad, len));
+	/* No room for a trailer: forged. */
+	ASSERT_EQ(0, pw_transport_send(inj, &ctl_addr, cap, 20));
+	/* Authentic, but sent a minute ago: stale. */
+	memcpy(bad, cap, len);
+	pw_auth_seal(&self->wk.key, bad, len - PW_WIRE_AUTH_BYTES,
+		     pw_auth_now_ns() - 60 * 1000 * MS);
+	ASSERT_EQ(0, pw_transport_send(inj, &ctl_addr, bad, len));
+	run_idle(&self->wk, &self->ctl);
+	EXPECT_EQ(3u, self->ctl.stats.forged);
+	EXPECT_EQ(1u, self->ctl.stats.stale);
+	EXPECT_EQ(0u, self->ctl.stats.malformed);
+	EXPECT_EQ(1u, self->ctl_log.parts);
+
+	/* The worker goes on as if nothing happened. */
+	part_msg(&m, 1);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, 2);
+	EXPECT_EQ(2u, self->ctl_log.parts);
+	EXPECT_EQ(0u, self->ctl_log.disorder);
+	pw_transport_close(inj);
 }
 
 TEST_HARNESS_MAIN

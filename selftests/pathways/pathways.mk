@@ -9,6 +9,7 @@ PW_TEST_BINS := $(patsubst %,$(PW_TEST_DIR)/test_%,$(PW_TEST_NAMES))
 $(PW_TEST_DIR)/%.o: USER_CFLAGS += -Wno-unused-parameter
 
 $(PW_TEST_DIR)/test_%: $(PW_TEST_DIR)/test_%.o $(PW_TEST_DIR)/pw_common.o \
+		$(BUILD)/selftests/lib/test_key.o \
 		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 

@@ -20,6 +20,7 @@
 #include "../../runtime/dcn/roles.h"
 #include "../../runtime/net/transport.h"
 #include "kselftest_harness.h"
+#include "../lib/test_key.h"
 
 #define MS 1000000ull
 /* The worker's heartbeat and how soon it gives a silent controller up. */
@@ -147,20 +148,22 @@ static bool wait_registered(FIXTURE_DATA(ready) *self, unsigned int registers)
 
 FIXTURE_SETUP(ready)
 {
+	struct pw_auth_key key;
 	struct sockaddr_in lo = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	};
 	struct pw_transport *t;
 
+	ASSERT_EQ(0, test_cluster_key(&key));
 	log_reset(&self->log);
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
 	ASSERT_EQ(0, pw_node_init(&self->peer, PW_NODE_WORKER_BASE + PEER_HOST,
-				  t, peer_handler, &self->log));
+				  t, &key, peer_handler, &self->log));
 	self->peer_up = true;
 	ASSERT_EQ(0, pw_transport_local_addr(t, &self->log.peer_addr));
 	ASSERT_EQ(0, pw_udp_open(&t, &lo));
-	ASSERT_EQ(0, pw_node_init(&self->ctl, PW_NODE_CONTROLLER, t,
+	ASSERT_EQ(0, pw_node_init(&self->ctl, PW_NODE_CONTROLLER, t, &key,
 				  ctl_handler, &self->log));
 	self->ctl_up = true;
 	ASSERT_EQ(0, pw_transport_local_addr(t, &self->ctl_addr));
@@ -170,6 +173,7 @@ FIXTURE_SETUP(ready)
 static bool start_worker(FIXTURE_DATA(ready) *self,
 			 const struct pw_dp_opts *dp)
 {
+	struct pw_auth_key key;
 	struct sockaddr_in lo = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
@@ -178,8 +182,10 @@ static bool start_worker(FIXTURE_DATA(ready) *self,
 	struct pw_wire_register reg;
 	struct pw_transport *t;
 
+	if (test_cluster_key(&key))
+		return false;
 	if (pw_worker_registration(&reg, &lo) || pw_udp_open(&t, &lo) ||
-	    pw_worker_init(&self->w, t, 0, &self->ctl_addr, &reg, dp))
+	    pw_worker_init(&self->w, t, &key, 0, &self->ctl_addr, &reg, dp))
 		return false;
 	self->w_up = true;
 	if (pw_transport_local_addr(t, &wk_addr))

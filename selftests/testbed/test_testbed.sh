@@ -81,6 +81,19 @@ t_env() {
 	[[ $rc == 0 && $out == *"[a b][unset][/tmp]"* ]]
 }
 
+# The guest's Pathways cluster key: root's, mode 600, 64 hex digits; a
+# new one per run, or the --key file's (tools/testbed key writes one).
+t_key() {
+	local k=$work/cluster.key
+	rm -f "$k"
+	"$testbed" key "$k" || return 1
+	[[ $(stat -c %a "$k") == 600 ]] || return 1
+	tb run --key "$k" -- sh -c 'stat -c "%a %u" "$PATHWAYS_KEY_FILE"; cat "$PATHWAYS_KEY_FILE"'
+	[[ $rc == 0 && $out == *"600 0"* && $out == *"$(cat "$k")"* ]] || return 1
+	tb run -- sh -c 'cat "$PATHWAYS_KEY_FILE"'
+	[[ $rc == 0 && $(cmd_out) =~ ^[0-9a-f]{64}$ && $out != *"$(cat "$k")"* ]]
+}
+
 t_panic() {
 	tb run --timeout 120 -- sh -c 'echo 1 >/proc/sys/kernel/sysrq; echo c >/proc/sysrq-trigger; sleep 100'
 	[[ $rc == 125 && $err == *"testbed: guest kernel panicked"* ]] && ((took < 60))
@@ -180,6 +193,7 @@ check "guest sees the host cwd" t_cwd
 check "--outdir is writable at the same path, the rest read-only" t_outdir
 check "root is read-only, /tmp writable, nothing leaks to the host" t_rootfs
 check "PWTPU_* passes through, other variables do not" t_env
+check "the guest has a private cluster key, --key's or a new one" t_key
 check "guest panic fails with the panic message in bounded time" t_panic
 check "guest dying without a status fails clearly" t_no_status
 check "hang fails with the timeout message" t_timeout

@@ -76,6 +76,14 @@ t_status() {
 		grep -qx 'testbed-multi: host 1 (10.77.0.2) exited 3' <<<"$out"
 }
 
+# One cluster key for all the hosts of a run.
+t_key() {
+	mt -n 2 -- sh -c 'echo "key $(sha256sum <"$PATHWAYS_KEY_FILE")"'
+	[[ $rc == 0 ]] &&
+		[[ $(grep -ao 'key [0-9a-f]\{64\}' <<<"$out" | wc -l) == 2 ]] &&
+		[[ $(grep -ao 'key [0-9a-f]\{64\}' <<<"$out" | sort -u | wc -l) == 1 ]]
+}
+
 t_netem() {
 	mt -n 2 --netem "delay 2ms loss 5%" -- tc qdisc show dev eth0
 	[[ $rc == 0 ]] &&
@@ -91,6 +99,7 @@ echo "TAP version 13"
 echo "1..4"
 check "three hosts reach each other over the DCN, with soft-RoCE" t_mesh3
 check "each host's status comes back; the first failure is the exit status" t_status
+check "every host of a run has the same cluster key" t_key
 check "netem applies on every host's DCN link" t_netem
 check "too few hosts is a usage error" t_usage
 echo "$passed passed, $failed failed"
