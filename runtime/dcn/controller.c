@@ -80,7 +80,8 @@ static void send_peer(struct pw_controller *c, struct pw_node_peer *to,
 	m.body.peer.host = is_client(about) ? PW_WIRE_ANY_HOST : (uint16_t)host;
 	m.body.peer.port = ntohs(about->addr.sin_port);
 	memcpy(m.body.peer.ip, &about->addr.sin_addr, 4);
-	if (!is_client(about) && c->isl[host].reg.data_port)
+	if (!is_client(about) && host < PW_MAX_HOSTS &&
+	    c->isl[host].reg.data_port)
 		m.body.peer.flags = PW_WIRE_PEER_F_DP |
 				    (c->isl[host].reg.has_rdma ?
 				     PW_WIRE_PEER_F_RDMA : 0);
@@ -205,6 +206,26 @@ void pw_controller_count(const struct pw_controller *c, unsigned int *islands,
 	}
 }
 
+/*
+ * Forget @p a second from now, so that our acknowledgement of its last
+ * message goes out first; at once when PW_CTL_MAX_DYING wait already.
+ */
+static void drop_later(struct pw_controller *c, struct pw_node_peer *p,
+		       uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < PW_CTL_MAX_DYING && c->dying[i]; i++)
+		if (c->dying[i] == p->id)
+			return;
+	if (i == PW_CTL_MAX_DYING) {
+		pw_node_drop_peer(&c->node, p);
+		return;
+	}
+	c->dying[i] = p->id;
+	c->dying_ns[i] = now + 1000000000ull;
+}
+
 static int on_connect(struct pw_controller *c, struct pw_node_peer *p,
 		      const struct pw_wire_msg *msg, uint64_t now)
 {
@@ -212,6 +233,16 @@ static int on_connect(struct pw_controller *c, struct pw_node_peer *p,
 	unsigned int islands, devices, h;
 
 	memset(&ack, 0, sizeof(ack));
+	/* A worker's or the controller's id is no client's: never met. */
+	if (!is_client(p)) {
+		c->refused_connects++;
+		pw_ctl_log("refused CONNECT from node %u: not a client's id",
+			   p->id);
+		ack.body.connect_ack.status = EPERM;
+		ctl_reply(c, p, &ack, PW_WIRE_CONNECT_ACK, now);
+		drop_later(c, p, now);	/* its slot is not kept */
+		return -EPERM;
+	}
 	pw_controller_count(c, &islands, &devices);
 	ack.body.connect_ack.client_id = p->id;
 	ack.body.connect_ack.nislands = islands;
@@ -239,7 +270,7 @@ static void client_gone(struct pw_controller *c, struct pw_node_peer *p,
 			const char *why, uint64_t now)
 {
 	struct pw_wire_msg m;
-	unsigned int h, i;
+	unsigned int h;
 
 	pw_ctl_runs_forget_client(c, p->id, now);
 	pw_ctl_fns_forget_client(c, p->id);
@@ -256,14 +287,7 @@ static void client_gone(struct pw_controller *c, struct pw_node_peer *p,
 	}
 	c->gone++;
 	pw_ctl_log("client node %u gone (%s): its objects are freed", p->id, why);
-	for (i = 0; i < PW_CTL_MAX_DYING && c->dying[i]; i++)
-		;
-	if (i == PW_CTL_MAX_DYING) {
-		pw_node_drop_peer(&c->node, p);
-		return;
-	}
-	c->dying[i] = p->id;
-	c->dying_ns[i] = now + 1000000000ull;
+	drop_later(c, p, now);
 }
 
 /*

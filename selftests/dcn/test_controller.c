@@ -690,4 +690,83 @@ TEST_F_TIMEOUT(ctl, a_client_that_dies_idle_is_collected, 60)
 	EXPECT_EQ(before + 1, gone(self));
 }
 
+/* What a forging node heard back: the status of its CONNECT_ACK. */
+struct connect_answer {
+	bool answered;
+	uint32_t status;
+};
+
+static int answer_handler(struct pw_node *node, struct pw_node_peer *peer,
+			  const struct pw_wire_msg *msg, uint64_t now)
+{
+	struct connect_answer *a = node->ctx;
+
+	if (msg->hdr.type == PW_WIRE_CONNECT_ACK) {
+		a->answered = true;
+		a->status = msg->body.connect_ack.status;
+	}
+	return 0;
+}
+
+/*
+ * CONNECT from ids no client has (a worker's that never registered, one
+ * below the workers', past the hosts): refused with EPERM and counted,
+ * never introduced to anyone; the controller goes on serving. Such a
+ * CONNECT once read the controller's island table out of bounds.
+ */
+TEST_F_TIMEOUT(ctl, a_connect_from_a_non_client_id_is_refused, 60)
+{
+	static const uint32_t ids[] = {
+		PW_NODE_WORKER_BASE + 40, 5, PW_NODE_WORKER_BASE + 0x7000,
+	};
+	struct sockaddr_in lo = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct connect_answer answer;
+	struct pw_node_peer *to_ctl;
+	struct sockaddr_in ctl_addr;
+	struct pw_auth_key key;
+	struct pw_transport *t;
+	struct pw_node forger;
+	struct pw_wire_msg m;
+	unsigned int k, i, refused;
+	uint32_t out;
+
+	ASSERT_EQ(0, test_cluster_key(&key));
+	ASSERT_EQ(0, pw_transport_local_addr(self->c.node.t, &ctl_addr));
+	for (k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+		memset(&answer, 0, sizeof(answer));
+		ASSERT_EQ(0, pw_udp_open(&t, &lo));
+		ASSERT_EQ(0, pw_node_init(&forger, ids[k], t, &key,
+					  answer_handler, &answer));
+		to_ctl = pw_node_peer(&forger, PW_NODE_CONTROLLER, &ctl_addr);
+		ASSERT_NE(NULL, to_ctl);
+		memset(&m, 0, sizeof(m));
+		m.hdr.type = PW_WIRE_CONNECT;
+		strcpy(m.body.connect.name, "forger");
+		ASSERT_EQ(0, pw_node_send(&forger, to_ctl, &m, pw_now_ns()));
+		for (i = 0; i < 5000 && !answer.answered; i++)
+			pw_node_step(&forger, 1 * MS);
+		EXPECT_TRUE(answer.answered) TH_LOG("node %u", ids[k]);
+		EXPECT_EQ((uint32_t)EPERM, answer.status) TH_LOG("node %u", ids[k]);
+		pw_node_fini(&forger);
+	}
+	refused = __atomic_load_n(&self->c.refused_connects, __ATOMIC_RELAXED);
+	EXPECT_EQ(3u, refused);
+	/* Their peer slots go a second later: strangers cannot fill them. */
+	usleep(1500 * 1000);
+	atomic_store(&self->pause, true);
+	usleep(20 * 1000);
+	for (k = 0; k < sizeof(ids) / sizeof(ids[0]); k++)
+		EXPECT_EQ(NULL, pw_node_find(&self->c.node, ids[k]))
+			TH_LOG("node %u", ids[k]);
+	atomic_store(&self->pause, false);
+	/* The real client is served as before. */
+	set_answer(&self->fw, true);
+	ASSERT_EQ(0, pw_remote_run(self->r, self->prog,
+				   (uint32_t[]){ ARG_ID }, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+}
+
 TEST_HARNESS_MAIN
