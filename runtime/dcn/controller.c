@@ -112,6 +112,36 @@ static void introduce(struct pw_controller *c, struct pw_node_peer *p,
 	}
 }
 
+static struct pw_ctl_island *island_of(struct pw_controller *c, uint32_t node)
+{
+	uint32_t host = node - PW_NODE_WORKER_BASE;
+
+	if (node < PW_NODE_WORKER_BASE || host >= PW_MAX_HOSTS ||
+	    !c->isl[host].used || c->isl[host].node != node)
+		return NULL;
+	return &c->isl[host];
+}
+
+/*
+ * Forget @p a second from now, so that our acknowledgement of its last
+ * message goes out first; at once when PW_CTL_MAX_DYING wait already.
+ */
+static void drop_later(struct pw_controller *c, struct pw_node_peer *p,
+		       uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < PW_CTL_MAX_DYING && c->dying[i]; i++)
+		if (c->dying[i] == p->id)
+			return;
+	if (i == PW_CTL_MAX_DYING) {
+		pw_node_drop_peer(&c->node, p);
+		return;
+	}
+	c->dying[i] = p->id;
+	c->dying_ns[i] = now + 1000000000ull;
+}
+
 static int on_register(struct pw_controller *c, struct pw_node_peer *p,
 		       const struct pw_wire_msg *msg, uint64_t now)
 {
@@ -157,17 +187,9 @@ static int on_register(struct pw_controller *c, struct pw_node_peer *p,
 	ctl_reply(c, p, &ack, PW_WIRE_REGISTER_ACK, now);
 	if (!ret)
 		introduce(c, p, now);
+	else if (!island_of(c, p->id))
+		drop_later(c, p, now);	/* no worker of ours: no slot kept */
 	return ret;
-}
-
-static struct pw_ctl_island *island_of(struct pw_controller *c, uint32_t node)
-{
-	uint32_t host = node - PW_NODE_WORKER_BASE;
-
-	if (node < PW_NODE_WORKER_BASE || host >= PW_MAX_HOSTS ||
-	    !c->isl[host].used || c->isl[host].node != node)
-		return NULL;
-	return &c->isl[host];
 }
 
 static int on_heartbeat(struct pw_controller *c, struct pw_node_peer *p,
@@ -204,26 +226,6 @@ void pw_controller_count(const struct pw_controller *c, unsigned int *islands,
 		(*islands)++;
 		*devices += c->isl[h].reg.ndevices;
 	}
-}
-
-/*
- * Forget @p a second from now, so that our acknowledgement of its last
- * message goes out first; at once when PW_CTL_MAX_DYING wait already.
- */
-static void drop_later(struct pw_controller *c, struct pw_node_peer *p,
-		       uint64_t now)
-{
-	unsigned int i;
-
-	for (i = 0; i < PW_CTL_MAX_DYING && c->dying[i]; i++)
-		if (c->dying[i] == p->id)
-			return;
-	if (i == PW_CTL_MAX_DYING) {
-		pw_node_drop_peer(&c->node, p);
-		return;
-	}
-	c->dying[i] = p->id;
-	c->dying_ns[i] = now + 1000000000ull;
 }
 
 static int on_connect(struct pw_controller *c, struct pw_node_peer *p,
@@ -305,7 +307,8 @@ static void ctl_reap_clients(struct pw_controller *c, uint64_t now)
 		if (!c->dying[i] || now < c->dying_ns[i])
 			continue;
 		p = pw_node_find(&c->node, c->dying[i]);
-		if (p)
+		/* A refused worker may have registered rightly since. */
+		if (p && !island_of(c, p->id))
 			pw_node_drop_peer(&c->node, p);
 		c->dying[i] = 0;
 	}

@@ -447,11 +447,10 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 	}
 	/*
 	 * A run that ended here first (its client left, its time ran out,
-	 * it failed elsewhere) while the worker's DONE was on its way.
+	 * it failed elsewhere) while the worker's DONE was on its way, or a
+	 * lie: refused, and counted by the node.
 	 */
-	pw_ctl_log("DONE of run %u from host %u: the run has ended already",
-		   d->run_id, host);
-	return 0;
+	return -ENOENT;
 }
 
 void pw_ctl_runs_forget_client(struct pw_controller *c, uint32_t client,

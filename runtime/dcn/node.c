@@ -345,11 +345,18 @@ static void node_deliver(struct pw_node *node, uint64_t now)
 
 		while (p->ch && pw_rchan_recv(p->ch, &msg) == 1) {
 			int ret = node->handler(node, p, &msg, now);
+			uint64_t n;
 
-			if (ret < 0)
-				pw_log("pathways: node %u: %s from node %u: %s",
+			if (ret >= 0)
+				continue;
+			node->stats.refused++;
+			n = ++node->stats.refused_by[msg.hdr.type];
+			/* The 1st, 2nd, 4th, 8th...: a flood cannot fill the log. */
+			if (!(n & (n - 1)))
+				pw_log("pathways: node %u: refused %s from node %u (%llu so far): %s",
 				       node->id, pw_wire_type_name(msg.hdr.type),
-				       msg.hdr.src_node, strerror(-ret));
+				       msg.hdr.src_node, (unsigned long long)n,
+				       strerror(-ret));
 		}
 	}
 }
@@ -514,6 +521,12 @@ void pw_node_print_stats(const struct pw_node *node, const char *who)
 		if (node->stats.malformed_by[e])
 			printf(" %s=%llu", pw_wire_err_name(e),
 			       (unsigned long long)node->stats.malformed_by[e]);
+	printf("\n%s: refused %llu", who,
+	       (unsigned long long)node->stats.refused);
+	for (e = 1; e < PW_WIRE_NTYPES; e++)
+		if (node->stats.refused_by[e])
+			printf(" %s=%llu", pw_wire_type_name(e),
+			       (unsigned long long)node->stats.refused_by[e]);
 	printf("\n");
 	fflush(stdout);
 }

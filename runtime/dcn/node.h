@@ -90,6 +90,10 @@ typedef int (*pw_node_handler)(struct pw_node *node, struct pw_node_peer *peer,
  * @stale: authentic ones sent further than the window from our clock
  *	(replays, or a host whose clock is off).
  * @malformed: authentic datagrams that did not decode.
+ * @refused: messages delivered in order that the role refused (its
+ *	handler returned an error: a lie, or a race lost, such as a DONE
+ *	for a run that has ended).
+ * @refused_by: of those, by enum pw_wire_type.
  * @malformed_by: of those, by enum pw_wire_err.
  * @strangers: decoded, from an unknown node, and not a greeting.
  * @misaddressed: decoded, for another node id.
@@ -102,6 +106,8 @@ struct pw_node_stats {
 	uint64_t stale;
 	uint64_t malformed;
 	uint64_t malformed_by[PW_WIRE_NERR];
+	uint64_t refused;
+	uint64_t refused_by[PW_WIRE_NTYPES];
 	uint64_t strangers;
 	uint64_t misaddressed;
 	uint64_t peers_full;

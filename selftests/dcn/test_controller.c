@@ -690,7 +690,7 @@ TEST_F_TIMEOUT(ctl, a_client_that_dies_idle_is_collected, 60)
 	EXPECT_EQ(before + 1, gone(self));
 }
 
-/* What a forging node heard back: the status of its CONNECT_ACK. */
+/* What a forging node heard back: the status of its greeting's answer. */
 struct connect_answer {
 	bool answered;
 	uint32_t status;
@@ -704,6 +704,9 @@ static int answer_handler(struct pw_node *node, struct pw_node_peer *peer,
 	if (msg->hdr.type == PW_WIRE_CONNECT_ACK) {
 		a->answered = true;
 		a->status = msg->body.connect_ack.status;
+	} else if (msg->hdr.type == PW_WIRE_REGISTER_ACK) {
+		a->answered = true;
+		a->status = msg->body.reg_ack.status;
 	}
 	return 0;
 }
@@ -712,12 +715,15 @@ static int answer_handler(struct pw_node *node, struct pw_node_peer *peer,
  * CONNECT from ids no client has (a worker's that never registered, one
  * below the workers', past the hosts): refused with EPERM and counted,
  * never introduced to anyone; the controller goes on serving. Such a
- * CONNECT once read the controller's island table out of bounds.
+ * CONNECT once read the controller's island table out of bounds. A
+ * REGISTER under another host's id is refused too. None of them keeps a
+ * peer slot.
  */
 TEST_F_TIMEOUT(ctl, a_connect_from_a_non_client_id_is_refused, 60)
 {
 	static const uint32_t ids[] = {
 		PW_NODE_WORKER_BASE + 40, 5, PW_NODE_WORKER_BASE + 0x7000,
+		PW_NODE_WORKER_BASE + 41,
 	};
 	struct sockaddr_in lo = {
 		.sin_family = AF_INET,
@@ -743,13 +749,22 @@ TEST_F_TIMEOUT(ctl, a_connect_from_a_non_client_id_is_refused, 60)
 		to_ctl = pw_node_peer(&forger, PW_NODE_CONTROLLER, &ctl_addr);
 		ASSERT_NE(NULL, to_ctl);
 		memset(&m, 0, sizeof(m));
-		m.hdr.type = PW_WIRE_CONNECT;
-		strcpy(m.body.connect.name, "forger");
+		if (k < 3) {
+			m.hdr.type = PW_WIRE_CONNECT;
+			strcpy(m.body.connect.name, "forger");
+		} else {
+			/* Host 7's REGISTER from host 41's id. */
+			m.hdr.type = PW_WIRE_REGISTER;
+			m.body.reg.host_id = 7;
+			m.body.reg.ndevices = 1;
+			strcpy(m.body.reg.mesh, "1x1");
+		}
 		ASSERT_EQ(0, pw_node_send(&forger, to_ctl, &m, pw_now_ns()));
 		for (i = 0; i < 5000 && !answer.answered; i++)
 			pw_node_step(&forger, 1 * MS);
 		EXPECT_TRUE(answer.answered) TH_LOG("node %u", ids[k]);
-		EXPECT_EQ((uint32_t)EPERM, answer.status) TH_LOG("node %u", ids[k]);
+		EXPECT_EQ(k < 3 ? (uint32_t)EPERM : (uint32_t)EINVAL,
+			  answer.status) TH_LOG("node %u", ids[k]);
 		pw_node_fini(&forger);
 	}
 	refused = __atomic_load_n(&self->c.refused_connects, __ATOMIC_RELAXED);
@@ -761,6 +776,9 @@ TEST_F_TIMEOUT(ctl, a_connect_from_a_non_client_id_is_refused, 60)
 	for (k = 0; k < sizeof(ids) / sizeof(ids[0]); k++)
 		EXPECT_EQ(NULL, pw_node_find(&self->c.node, ids[k]))
 			TH_LOG("node %u", ids[k]);
+	/* The node counted each refusal by type. */
+	EXPECT_EQ(3u, self->c.node.stats.refused_by[PW_WIRE_CONNECT]);
+	EXPECT_EQ(1u, self->c.node.stats.refused_by[PW_WIRE_REGISTER]);
 	atomic_store(&self->pause, false);
 	/* The real client is served as before. */
 	set_answer(&self->fw, true);
