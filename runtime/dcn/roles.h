@@ -432,6 +432,10 @@ void pw_controller_count(const struct pw_controller *c, unsigned int *islands,
  * @last_beat_ns: when it last sent HEARTBEAT.
  * @since_ns: when the current registration attempt started.
  * @registrations: accepted registrations so far.
+ * @ctl_session: the session of the controller that accepted the last one
+ *	(0: none yet): another means the controller restarted.
+ * @ctl_restarts: registrations with a controller that had restarted,
+ *	each of which freed what the old one's clients had here.
  * @dev: the island's devices, for PLAN commands.
  * @store: buffers and functions of remote clients (runtime/dcn/wstore.c).
  * @dp: the data plane (rdma or tcp) cross-island transfers use.
@@ -598,6 +602,8 @@ struct pw_worker {
 	uint64_t last_beat_ns;
 	uint64_t since_ns;
 	unsigned int registrations;
+	uint32_t ctl_session;
+	unsigned int ctl_restarts;
 	struct pw_wdev dev;
 	struct pw_wstore store;
 	struct pw_dp *dp;
@@ -838,6 +844,11 @@ int pw_wk_gang_fill(struct pw_worker *w, struct pw_wk_run *r,
 int pw_wk_on_function(struct pw_worker *w, const struct pw_wire_function *f);
 int pw_wk_on_buffer(struct pw_worker *w, const struct pw_wire_buffer *b);
 int pw_wk_on_bye(struct pw_worker *w, const struct pw_wire_bye *b);
+/*
+ * The controller restarted: it knows none of the clients whose objects
+ * are here, and none of them will send BYE. Free them all, as at BYE.
+ */
+void pw_wk_forget_all_clients(struct pw_worker *w);
 /* End client @client's runs here (it has gone). */
 void pw_wk_runs_forget_client(struct pw_worker *w, uint32_t client);
 

@@ -175,3 +175,29 @@ int pw_wk_on_bye(struct pw_worker *w, const struct pw_wire_bye *b)
 	       nfns - w->store.nfns);
 	return 0;
 }
+
+/* A client that still has a buffer, function or slice here, or 0. */
+static uint32_t any_client(const struct pw_worker *w)
+{
+	const struct pw_wstore *s = &w->store;
+	unsigned int i;
+
+	for (i = 0; i < PW_WSTORE_BUCKETS; i++) {
+		const struct pw_wbuf *b;
+
+		for (b = s->bufs[i]; b; b = b->next)
+			if (b->owned && (b->owner & PW_NODE_CLIENT_BASE))
+				return b->owner;
+		if (s->fns[i])
+			return s->fns[i]->client;
+	}
+	return w->nslices ? w->slices[0].client : 0;
+}
+
+void pw_wk_forget_all_clients(struct pw_worker *w)
+{
+	struct pw_wire_bye bye = { 0 };
+
+	while ((bye.client = any_client(w)))
+		pw_wk_on_bye(w, &bye);
+}

@@ -114,6 +114,13 @@ static int wk_handle(struct pw_node *node, struct pw_node_peer *p,
 		}
 		w->registered = true;
 		w->registrations++;
+		/* A partition healed keeps its clients; a restart does not. */
+		if (w->ctl_session && msg->hdr.session != w->ctl_session) {
+			w->ctl_restarts++;
+			wk_log(w, "the controller restarted: its clients' objects here are freed");
+			pw_wk_forget_all_clients(w);
+		}
+		w->ctl_session = msg->hdr.session;
 		w->dev_out = 0;	/* the controller's view: all in service */
 		w->heartbeat_ms = msg->body.reg_ack.heartbeat_ms;
 		w->down_ms = msg->body.reg_ack.down_ms;

@@ -500,4 +500,60 @@ TEST_F_TIMEOUT(ready, a_free_ends_an_upload_that_never_landed, 60)
 	EXPECT_EQ(0u, self->w.store.bytes);
 }
 
+/*
+ * The controller falls silent and comes back: the worker registers again
+ * and keeps its clients' buffers (a partition healed). The controller
+ * restarts (a new session on the same address): the worker registers
+ * with it and frees what the old one's clients had, since none of them
+ * will ever send BYE.
+ */
+TEST_F_TIMEOUT(ready, a_restarted_controller_leaves_no_orphans, 60)
+{
+	struct sockaddr_in lo = self->ctl_addr;
+	struct pw_wire_buffer *b;
+	struct pw_auth_key key;
+	struct pw_transport *t;
+	unsigned int i, registers;
+	struct pw_wire_msg m;
+
+	ASSERT_TRUE(start_worker(self, NULL));
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = PW_WIRE_BUFFER;
+	b = &m.body.buffer;
+	b->op = PW_WIRE_BUF_CREATE;
+	b->dtype = PWTPU_DT_F32;
+	b->rank = 1;
+	b->shape[0] = 16;
+	b->total = 16 * 4;
+	b->nbytes = 16 * 4;	/* all of it, in the CREATE */
+	b->client = CLIENT;
+	b->id = 3u << PW_WIRE_SHARD_BITS;
+	ASSERT_EQ(0, pw_node_send(&self->ctl, self->ctl_to_wk, &m,
+				  pw_now_ns()));
+	for (i = 0; i < 5000 && !self->w.store.nbufs; i++)
+		step(self, 2, false);
+	ASSERT_EQ(1u, self->w.store.nbufs);
+
+	/* Silent past the down time, then back: the same controller. */
+	step(self, 3 * DOWN_MS, true);
+	ASSERT_TRUE(wait_registered(self, 2));
+	EXPECT_EQ(0u, self->w.ctl_restarts);
+	EXPECT_EQ(1u, self->w.store.nbufs);
+
+	/* A new controller on the same address. */
+	registers = self->log.registers;
+	pw_node_fini(&self->ctl);
+	self->ctl_up = false;
+	usleep(5000);	/* sessions are milliseconds of the clock */
+	ASSERT_EQ(0, test_cluster_key(&key));
+	ASSERT_EQ(0, pw_udp_open(&t, &lo));
+	ASSERT_EQ(0, pw_node_init(&self->ctl, PW_NODE_CONTROLLER, t, &key,
+				  ctl_handler, &self->log));
+	self->ctl_up = true;
+	ASSERT_TRUE(wait_registered(self, registers + 1));
+	EXPECT_EQ(1u, self->w.ctl_restarts);
+	EXPECT_EQ(0u, self->w.store.nbufs);
+	EXPECT_EQ(0u, self->w.store.bytes);
+}
+
 TEST_HARNESS_MAIN
