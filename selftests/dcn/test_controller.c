@@ -787,4 +787,43 @@ TEST_F_TIMEOUT(ctl, a_connect_from_a_non_client_id_is_refused, 60)
 		TH_LOG("%s", pw_last_error());
 }
 
+/*
+ * The controller restarts under a connected client (a new incarnation on
+ * the same address, which knows nothing of it): the client's next run
+ * fails with ETIMEDOUT once the controller has not answered for the
+ * client's answer timeout, saying so; it does not hang, and the new
+ * controller counts the client's datagrams as a stranger's. (Clients do
+ * not reconnect by themselves: docs/dcn.md, "The controller restarts".)
+ */
+TEST_F_TIMEOUT(ctl, a_restarted_controller_times_the_client_out_clearly, 60)
+{
+	struct pw_auth_key key;
+	struct pw_transport *t;
+	struct sockaddr_in a;
+	uint64_t t0, took;
+	uint32_t out;
+
+	ASSERT_EQ(0, test_cluster_key(&key));
+	ASSERT_EQ(0, pw_transport_local_addr(self->c.node.t, &a));
+	atomic_store(&self->pause, true);
+	usleep(20 * 1000);
+	pw_controller_fini(&self->c);
+	ASSERT_EQ(0, pw_udp_open(&t, &a));
+	ASSERT_EQ(0, pw_controller_init(&self->c, t, &key, 0, 600000,
+					CLIENT_TIMEOUT_MS));
+	atomic_store(&self->pause, false);
+
+	pw_remote_set_answer_timeout(self->r, 1000);
+	t0 = pw_now_ns();
+	EXPECT_EQ(-ETIMEDOUT, pw_remote_run(self->r, self->prog,
+					    (uint32_t[]){ ARG_ID }, 1, &out, 1));
+	took = (pw_now_ns() - t0) / MS;
+	EXPECT_NE(NULL, strstr(pw_last_error(), "has not answered"))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_LE(1000u, took);
+	EXPECT_GT(10000u, took);
+	EXPECT_LT(0u, __atomic_load_n(&self->c.node.stats.strangers,
+				      __ATOMIC_RELAXED));
+}
+
 TEST_HARNESS_MAIN
