@@ -60,7 +60,11 @@
  * whose tag is wrong is dropped and counted as forged, one sent further
  * than PW_AUTH_WINDOW_NS (30 s) from the receiver's clock as stale; a
  * replay within the window is a duplicate sequence number the reliable
- * channel drops and counts (an ACK replayed acknowledges nothing new).
+ * channel drops and counts, and it neither moves the peer to its source
+ * address nor counts as hearing from the peer (an ACK replayed
+ * acknowledges nothing new). A replay within the window after the
+ * receiver lost the stream's state (the peer was dropped, the receiver
+ * restarted) is not caught.
  * Nothing is encrypted: the key proves who sent a message, not secrecy.
  *
  * Clocks: every *_ns timestamp in a message is CLOCK_MONOTONIC of the

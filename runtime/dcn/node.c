@@ -326,12 +326,18 @@ static void node_input(struct pw_node *node, const struct pw_dgram *dg,
 			node->stats.peers_full++;
 			return;
 		}
-	} else if (is_greeting(node, msg.hdr.type)) {
-		/* A restarted peer may come back from another address. */
-		peer->addr = dg->from;
 	}
+	/*
+	 * Only news moves a peer or proves it alive: a replayed datagram
+	 * (authentic, but a duplicate) must not redirect a worker's traffic
+	 * to whoever replayed its greeting, nor keep a dead peer alive.
+	 */
+	if (!pw_rchan_input_msg(peer->ch, &msg, now))
+		return;
 	peer->last_heard_ns = now;
-	pw_rchan_input_msg(peer->ch, &msg, now);
+	/* A restarted peer may come back from another address. */
+	if (is_greeting(node, msg.hdr.type))
+		peer->addr = dg->from;
 }
 
 /* Hand every message the channels have in order to the handler. */

@@ -434,29 +434,36 @@ static void rx_data(struct pw_rchan *ch, const struct pw_wire_msg *msg,
 	}
 }
 
-void pw_rchan_input_msg(struct pw_rchan *ch, const struct pw_wire_msg *msg,
+bool pw_rchan_input_msg(struct pw_rchan *ch, const struct pw_wire_msg *msg,
 			uint64_t now)
 {
 	const struct pw_wire_hdr *h = &msg->hdr;
+	uint64_t old = ch->stats.duplicates + ch->stats.out_of_window;
+	uint32_t una = ch->snd_una;
+	bool news = false;
 
 	ch->stats.received++;
 	if (h->src_node != ch->cfg.peer_node ||
 	    h->dst_node != ch->cfg.self_node) {
 		ch->stats.misaddressed++;
-		return;
+		return false;
 	}
 	if (!ch->peer_session || seq_lt(ch->peer_session, h->session)) {
 		if (ch->peer_session)
 			peer_reset(ch);
 		ch->peer_session = h->session;
+		news = true;
 	} else if (h->session != ch->peer_session) {
 		ch->stats.stale++;
-		return;
+		return false;
 	}
 	if ((h->flags & PW_WIRE_F_ACK) && h->ack_session == ch->cfg.session)
 		process_ack(ch, h->ack, h->sack, now);
-	if (h->type != PW_WIRE_ACK)
+	if (h->type != PW_WIRE_ACK) {
 		rx_data(ch, msg, now);
+		news |= ch->stats.duplicates + ch->stats.out_of_window == old;
+	}
+	return news || ch->snd_una != una;
 }
 
 void pw_rchan_count_malformed(struct pw_rchan *ch, enum pw_wire_err err)

@@ -139,8 +139,14 @@ int pw_rchan_send(struct pw_rchan *ch, const struct pw_wire_msg *msg,
  */
 int pw_rchan_input(struct pw_rchan *ch, const void *dgram, size_t len,
 		   uint64_t now);
-/* The same for a message the caller decoded itself (to demultiplex). */
-void pw_rchan_input_msg(struct pw_rchan *ch, const struct pw_wire_msg *msg,
+/*
+ * The same for a message the caller decoded itself (to demultiplex).
+ * True when it was news: data never received before, a newer session of
+ * the peer, or an acknowledgement of something not acknowledged yet;
+ * false for duplicates, stale or misaddressed messages and acks that
+ * acknowledge nothing new (a replay is never news).
+ */
+bool pw_rchan_input_msg(struct pw_rchan *ch, const struct pw_wire_msg *msg,
 			uint64_t now);
 /* Count a datagram the caller's decode rejected for @err. */
 void pw_rchan_count_malformed(struct pw_rchan *ch, enum pw_wire_err err);

@@ -541,6 +541,24 @@ TEST_F(nodes, only_the_controller_takes_a_strangers_greeting)
 	pw_node_fini(&stranger);
 }
 
+/* The next datagram to the controller, taken off its transport by hand. */
+static size_t capture(struct pw_node *ctl, uint8_t *cap, size_t size)
+{
+	uint64_t end = pw_now_ns() + 5000 * MS;
+	struct pw_dgram dg[4];
+	int got;
+
+	while (pw_now_ns() < end) {
+		pw_transport_wait(ctl->t, 1 * MS);
+		got = pw_transport_recv_burst(ctl->t, dg, 4);
+		if (got > 0 && dg[0].len <= size) {
+			memcpy(cap, dg[0].data, dg[0].len);
+			return dg[0].len;
+		}
+	}
+	return 0;
+}
+
 /*
  * The cluster key at work between two live nodes. A datagram the worker
  * sent is taken off the controller's transport before its node sees it,
@@ -556,15 +574,13 @@ TEST_F(nodes, forged_replayed_and_foreign_datagrams_are_dropped)
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	};
 	uint8_t cap[PW_WIRE_MAX_DGRAM + PW_WIRE_AUTH_BYTES], bad[sizeof(cap)];
-	uint64_t end = pw_now_ns() + 5000 * MS;
 	struct pw_node_totals before, after;
 	struct pw_transport *inj;
 	struct sockaddr_in ctl_addr;
 	struct pw_auth_key other;
-	struct pw_dgram dg[4];
 	struct pw_wire_msg m;
-	size_t len = 0;
-	int i, got;
+	size_t len;
+	int i;
 
 	register_msg(&m);
 	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
@@ -576,15 +592,7 @@ TEST_F(nodes, forged_replayed_and_foreign_datagrams_are_dropped)
 	/* Part 0 off the wire, by hand. */
 	part_msg(&m, 0);
 	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
-	while (!len && pw_now_ns() < end) {
-		pw_transport_wait(self->ctl.t, 1 * MS);
-		got = pw_transport_recv_burst(self->ctl.t, dg, 4);
-		if (got > 0) {
-			ASSERT_GE(sizeof(cap), dg[0].len);
-			len = dg[0].len;
-			memcpy(cap, dg[0].data, len);
-		}
-	}
+	len = capture(&self->ctl, cap, sizeof(cap));
 	ASSERT_LT((size_t)PW_WIRE_AUTH_BYTES, len);
 	pw_node_totals(&self->ctl, &before);
 	for (i = 0; i < 4; i++)
@@ -626,6 +634,57 @@ TEST_F(nodes, forged_replayed_and_foreign_datagrams_are_dropped)
 	EXPECT_EQ(2u, self->ctl_log.parts);
 	EXPECT_EQ(0u, self->ctl_log.disorder);
 	pw_transport_close(inj);
+}
+
+/*
+ * A greeting replayed from elsewhere within the window is a duplicate:
+ * it neither moves the peer to the replayer's address (which would take
+ * the worker's traffic) nor counts as hearing from it.
+ */
+TEST_F(nodes, a_replayed_greeting_does_not_move_the_peer)
+{
+	struct sockaddr_in any = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	uint8_t cap[PW_WIRE_MAX_DGRAM + PW_WIRE_AUTH_BYTES];
+	struct sockaddr_in ctl_addr, wk_addr;
+	struct pw_node_peer *from_wk;
+	struct pw_transport *inj;
+	struct pw_wire_msg m;
+	uint64_t heard;
+	size_t len;
+
+	ASSERT_EQ(0, pw_transport_local_addr(self->ctl.t, &ctl_addr));
+	ASSERT_EQ(0, pw_transport_local_addr(self->wk.t, &wk_addr));
+	/* The REGISTER off the wire, then on its way from the worker. */
+	register_msg(&m);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	len = capture(&self->ctl, cap, sizeof(cap));
+	ASSERT_LT((size_t)PW_WIRE_AUTH_BYTES, len);
+	ASSERT_EQ(0, pw_transport_send(self->wk.t, &ctl_addr, cap, len));
+	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, 0);
+	ASSERT_EQ(1u, self->ctl_log.registers);
+	from_wk = pw_node_find(&self->ctl, PW_NODE_WORKER_BASE);
+	ASSERT_NE(NULL, from_wk);
+	ASSERT_EQ(wk_addr.sin_port, from_wk->addr.sin_port);
+
+	/* The same bytes from someone else. */
+	ASSERT_EQ(0, variant->open(&inj, &any));
+	heard = from_wk->last_heard_ns;
+	ASSERT_EQ(0, pw_transport_send(inj, &ctl_addr, cap, len));
+	run_idle(&self->wk, &self->ctl);
+	EXPECT_EQ(wk_addr.sin_port, from_wk->addr.sin_port);
+	EXPECT_EQ(heard, from_wk->last_heard_ns);
+	EXPECT_EQ(1u, self->ctl_log.registers);
+	pw_transport_close(inj);
+
+	/* The worker's next message is still acknowledged to the worker. */
+	part_msg(&m, 0);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, 1);
+	EXPECT_EQ(1u, self->ctl_log.parts);
+	EXPECT_EQ(0u, pw_rchan_inflight(self->to_ctl->ch));
 }
 
 TEST_HARNESS_MAIN
