@@ -129,17 +129,20 @@ static struct pw_ctl_island *island_of(struct pw_controller *c, uint32_t node)
 static void drop_later(struct pw_controller *c, struct pw_node_peer *p,
 		       uint64_t now)
 {
-	unsigned int i;
+	unsigned int i, free_slot = PW_CTL_MAX_DYING;
 
-	for (i = 0; i < PW_CTL_MAX_DYING && c->dying[i]; i++)
+	for (i = 0; i < PW_CTL_MAX_DYING; i++) {
 		if (c->dying[i] == p->id)
 			return;
-	if (i == PW_CTL_MAX_DYING) {
+		if (!c->dying[i] && free_slot == PW_CTL_MAX_DYING)
+			free_slot = i;
+	}
+	if (free_slot == PW_CTL_MAX_DYING) {
 		pw_node_drop_peer(&c->node, p);
 		return;
 	}
-	c->dying[i] = p->id;
-	c->dying_ns[i] = now + 1000000000ull;
+	c->dying[free_slot] = p->id;
+	c->dying_ns[free_slot] = now + 1000000000ull;
 }
 
 static int on_register(struct pw_controller *c, struct pw_node_peer *p,
@@ -187,7 +190,7 @@ static int on_register(struct pw_controller *c, struct pw_node_peer *p,
 	ctl_reply(c, p, &ack, PW_WIRE_REGISTER_ACK, now);
 	if (!ret)
 		introduce(c, p, now);
-	else if (!island_of(c, p->id))
+	else if (!is_client(p) && !island_of(c, p->id))
 		drop_later(c, p, now);	/* no worker of ours: no slot kept */
 	return ret;
 }
@@ -237,9 +240,6 @@ static int on_connect(struct pw_controller *c, struct pw_node_peer *p,
 	memset(&ack, 0, sizeof(ack));
 	/* A worker's or the controller's id is no client's: never met. */
 	if (!is_client(p)) {
-		c->refused_connects++;
-		pw_ctl_log("refused CONNECT from node %u: not a client's id",
-			   p->id);
 		ack.body.connect_ack.status = EPERM;
 		ctl_reply(c, p, &ack, PW_WIRE_CONNECT_ACK, now);
 		drop_later(c, p, now);	/* its slot is not kept */

@@ -245,8 +245,6 @@ struct pw_ctl_tenant {
  * @last_beat_ns: when it last sent its own heartbeats.
  * @downs: workers marked down so far.
  * @run_timeouts: runs ended past their deadline so far.
- * @refused_connects: CONNECTs refused as from an id no client has (a
- *	worker's, the controller's).
  * @next_deadline_ns: the nearest run deadline (0: none), so that a step
  *	wakes for it; it may be of a run done since (then the runs are
  *	looked at for nothing once).
@@ -275,7 +273,6 @@ struct pw_controller {
 	uint64_t last_beat_ns;
 	unsigned int downs;
 	unsigned int run_timeouts;
-	unsigned int refused_connects;
 	uint64_t next_deadline_ns;
 	struct pw_ctl_program *programs;
 	unsigned int nprograms;

@@ -176,7 +176,10 @@ int pw_wk_on_bye(struct pw_worker *w, const struct pw_wire_bye *b)
 	return 0;
 }
 
-/* A client that still has a buffer, function or slice here, or 0. */
+/*
+ * A client that still has a buffer, function, slice, host transfer or
+ * data-plane connection here, or 0.
+ */
 static uint32_t any_client(const struct pw_worker *w)
 {
 	const struct pw_wstore *s = &w->store;
@@ -191,6 +194,12 @@ static uint32_t any_client(const struct pw_worker *w)
 		if (s->fns[i])
 			return s->fns[i]->client;
 	}
+	for (i = 0; i < PW_WK_MAX_HXFER; i++)
+		if (w->hx[i].used)
+			return w->hx[i].client;
+	for (i = 0; i < PW_WK_MAX_CCONN; i++)
+		if (w->cconn[i].conn)
+			return w->cconn[i].client;
 	return w->nslices ? w->slices[0].client : 0;
 }
 
