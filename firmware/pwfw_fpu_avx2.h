@@ -36,6 +36,7 @@ v8si __builtin_ia32_pmaddwd256(v16hi x, v16hi y);
  */
 #ifdef __clang__
 typedef u16 v8hu __attribute__((vector_size(8 * sizeof(u16))));
+typedef s8 v16qs __attribute__((vector_size(16 * sizeof(s8))));
 
 /* vpmovzxwd: 8 x u16 zero-extended to 8 x u32. */
 static inline v8si pwfw_avx2_zext_u16(v8hi x)
@@ -43,10 +44,10 @@ static inline v8si pwfw_avx2_zext_u16(v8hi x)
 	return (v8si)__builtin_convertvector((v8hu)x, v8su);
 }
 
-/* vpmovsxbw: 16 x s8 sign-extended to 16 x s16. */
+/* vpmovsxbw: 16 x s8 sign-extended to 16 x s16, whatever char is. */
 static inline v16hi pwfw_avx2_sext_s8(v16qi x)
 {
-	return __builtin_convertvector(x, v16hi);
+	return __builtin_convertvector((v16qs)x, v16hi);
 }
 
 /* vpunpcklbw, vpunpckhbw: bytes of the low (high) halves interleaved. */

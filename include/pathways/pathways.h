@@ -57,9 +57,10 @@ struct pw_connect_opts {
  * when pwtpu.ko is not loaded, -EBUSY naming the process when another
  * drives this host's island (connect to its pathwaysd instead). With
  * one: -ETIMEDOUT when no controller answers, -EINVAL for a bad address,
- * -ENOKEY when there is no cluster key (the file PATHWAYS_KEY_FILE names,
- * else /etc/pathways/cluster.key), -EACCES when others may read it: every
- * message is authenticated with the cluster's key (docs/dcn.md).
+ * -ENOKEY when there is no cluster key in /etc/pathways/cluster.key and
+ * PATHWAYS_KEY_FILE names none (-ENOENT when the file it names is
+ * missing), -EACCES when others may read the key: every message is
+ * authenticated with the cluster's key (docs/dcn.md).
  */
 int pw_connect(const struct pw_connect_opts *opts, struct pw_client **client);
 /*

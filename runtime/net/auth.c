@@ -84,6 +84,8 @@ int pw_auth_key_load(struct pw_auth_key *key, const char *path, char *why,
 			  "cluster key %s: not 64 hexadecimal digits (make one with pathwaysd --gen-key FILE)",
 			  path);
 	sodium_memzero(text, sizeof(text));
+	if (ret)
+		sodium_memzero(key, sizeof(*key));
 	return ret;
 }
 

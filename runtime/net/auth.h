@@ -42,8 +42,9 @@ int pw_auth_key_load(struct pw_auth_key *key, const char *path, char *why,
 
 /*
  * The key of this process's cluster role or client: from the file
- * PATHWAYS_KEY_FILE names, else from PW_AUTH_KEY_FILE; -ENOKEY (with
- * @why saying where to put one) when neither exists.
+ * PATHWAYS_KEY_FILE names (-ENOENT if it is missing), else from
+ * PW_AUTH_KEY_FILE; -ENOKEY (with @why saying where to put one) when
+ * neither is set up.
  */
 int pw_auth_key_default(struct pw_auth_key *key, char *why, size_t len);
 

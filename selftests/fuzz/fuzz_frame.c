@@ -64,10 +64,8 @@ static void answer_arp(const struct pw_frame_info *fi)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pw_frame_info fi;
-	uint8_t *frame;
 
-	frame = fuzz_dup(data, size);
-	switch (pw_frame_parse(frame, size, our_ip(), htons(FUZZ_PORT), &fi)) {
+	switch (pw_frame_parse(data, size, our_ip(), htons(FUZZ_PORT), &fi)) {
 	case PW_FRAME_DROP:
 		if (fi.drop >= PW_FRAME_NDROP)
 			abort();
@@ -76,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (fi.payload < PW_FRAME_UDP_HDRS ||
 		    fi.payload + fi.len > size)
 			abort();
-		rebuild_udp(frame, &fi);
+		rebuild_udp(data, &fi);
 		break;
 	case PW_FRAME_ARP:
 		if (fi.arp_op != PW_ARP_REQUEST && fi.arp_op != PW_ARP_REPLY)
@@ -87,6 +85,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	default:
 		abort();
 	}
-	free(frame);
 	return 0;
 }

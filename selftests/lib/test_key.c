@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_key.c - a cluster key for tests that run DCN nodes, in a file
- * removed when the process exits.
+ * test_key.c - a cluster key for tests that run DCN nodes. The file is
+ * made before main() runs, in the test binary's first process, and
+ * removed when that process exits: the harness's children end with
+ * _exit(), which would skip the removal had one of them made it.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,42 +14,40 @@
 #include "test_key.h"
 
 static char key_path[256];
-static pid_t key_owner;
-static pthread_mutex_t key_lock = PTHREAD_MUTEX_INITIALIZER;
+static int key_error = -ENOKEY;
 
-/* Only the process that made it removes it (harness children exit too). */
 static void remove_key(void)
 {
-	if (getpid() == key_owner)
-		unlink(key_path);
+	unlink(key_path);
+}
+
+__attribute__((constructor)) static void make_key(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char why[256];
+
+	snprintf(key_path, sizeof(key_path), "%s/pw-test-key.%d",
+		 tmp && *tmp ? tmp : "/tmp", (int)getpid());
+	unlink(key_path);
+	key_error = pw_auth_key_create(key_path, why, sizeof(why));
+	if (key_error) {
+		fprintf(stderr, "# %s\n", why);
+		return;
+	}
+	atexit(remove_key);
+	/* Clients this process connects, daemons it starts: the same key. */
+	setenv(PW_AUTH_KEY_ENV, key_path, 1);
 }
 
 int test_cluster_key(struct pw_auth_key *key)
 {
 	char why[256];
-	int ret = 0;
+	int ret = key_error;
 
-	pthread_mutex_lock(&key_lock);
-	if (!key_path[0]) {
-		const char *tmp = getenv("TMPDIR");
-
-		snprintf(key_path, sizeof(key_path), "%s/pw-test-key.%d",
-			 tmp && *tmp ? tmp : "/tmp", (int)getpid());
-		unlink(key_path);
-		ret = pw_auth_key_create(key_path, why, sizeof(why));
-		if (ret) {
-			fprintf(stderr, "# %s\n", why);
-			key_path[0] = 0;
-		} else {
-			key_owner = getpid();
-			atexit(remove_key);
-			setenv(PW_AUTH_KEY_ENV, key_path, 1);
-		}
-	}
 	if (!ret)
 		ret = pw_auth_key_load(key, key_path, why, sizeof(why));
 	if (ret)
-		fprintf(stderr, "# %s\n", why);
-	pthread_mutex_unlock(&key_lock);
+		fprintf(stderr, "# the test cluster key: %s\n",
+			ret == key_error ? "not made" : why);
 	return ret;
 }

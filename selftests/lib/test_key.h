@@ -8,9 +8,9 @@
 #include "../../runtime/net/auth.h"
 
 /*
- * This process's test cluster key: made once into a new file (mode 0600)
- * that PATHWAYS_KEY_FILE then names, so that clients this process
- * connects and daemons it starts find the same key. 0 or -errno.
+ * This test binary's cluster key: made at its start into a new file (mode
+ * 0600) that PATHWAYS_KEY_FILE then names, so that clients it connects and
+ * daemons it starts find the same key. 0 or -errno.
  */
 int test_cluster_key(struct pw_auth_key *key);
 

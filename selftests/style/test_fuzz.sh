@@ -2,8 +2,9 @@
 # tools/fuzz can fail when it must: its replay (tools/run-tests fuzz) of a
 # harness built as `make fuzzers` builds them (clang, libFuzzer, ASan,
 # UBSan) fails on an input that overflows the heap, on one that leaks, on
-# one that is undefined behaviour, and on an empty corpus; a clean
-# harness passes; `run` refuses a duration that is not one.
+# one that is undefined behaviour, on an empty corpus and on a harness
+# that does not exist; a clean harness passes; `run` refuses a duration
+# that is not one.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
@@ -55,6 +56,8 @@ check "a heap overflow fails the replay" '! replay_with fine ovf'
 check "a leak fails the replay" '! replay_with leak fine'
 check "undefined behaviour fails the replay" '! replay_with ub'
 check "an empty corpus fails the replay" '! replay_with'
+check "replay of a harness that does not exist fails" \
+	'! FUZZ_BIN=$work/bin FUZZ_OUT=$work/out tools/fuzz replay nosuch >/dev/null 2>&1'
 check "run refuses a duration that is not one" \
 	'! FUZZ_BIN=$work/bin FUZZ_OUT=$work/out tools/fuzz run 1x verify 2>/dev/null'
 echo "1..$n"

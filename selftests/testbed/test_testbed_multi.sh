@@ -96,7 +96,7 @@ t_usage() {
 }
 
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 check "three hosts reach each other over the DCN, with soft-RoCE" t_mesh3
 check "each host's status comes back; the first failure is the exit status" t_status
 check "every host of a run has the same cluster key" t_key
