@@ -395,7 +395,8 @@ static void skip_to_base(struct pw_rchan *ch, uint32_t base)
 	advance_rcv_next(ch);
 }
 
-static void rx_data(struct pw_rchan *ch, const struct pw_wire_msg *msg,
+/* A data message in: true when it is kept (not a duplicate, in window). */
+static bool rx_data(struct pw_rchan *ch, const struct pw_wire_msg *msg,
 		    uint64_t now)
 {
 	uint32_t seq = msg->hdr.seq;
@@ -413,12 +414,12 @@ static void rx_data(struct pw_rchan *ch, const struct pw_wire_msg *msg,
 	if (seq_lt(seq, ch->rcv_next) || (s->full && s->seq == seq)) {
 		ch->stats.duplicates++;
 		send_pure_ack(ch);	/* our earlier ack was lost */
-		return;
+		return false;
 	}
 	if (seq - ch->rcv_deliver >= W) {
 		ch->stats.out_of_window++;
 		send_pure_ack(ch);
-		return;
+		return false;
 	}
 	s->full = true;
 	s->seq = seq;
@@ -432,13 +433,13 @@ static void rx_data(struct pw_rchan *ch, const struct pw_wire_msg *msg,
 		ch->ack_pending = true;
 		ch->ack_deadline_ns = now + ch->cfg.ack_delay_ns;
 	}
+	return true;
 }
 
 bool pw_rchan_input_msg(struct pw_rchan *ch, const struct pw_wire_msg *msg,
 			uint64_t now)
 {
 	const struct pw_wire_hdr *h = &msg->hdr;
-	uint64_t old = ch->stats.duplicates + ch->stats.out_of_window;
 	uint32_t una = ch->snd_una;
 	bool news = false;
 
@@ -459,10 +460,8 @@ bool pw_rchan_input_msg(struct pw_rchan *ch, const struct pw_wire_msg *msg,
 	}
 	if ((h->flags & PW_WIRE_F_ACK) && h->ack_session == ch->cfg.session)
 		process_ack(ch, h->ack, h->sack, now);
-	if (h->type != PW_WIRE_ACK) {
-		rx_data(ch, msg, now);
-		news |= ch->stats.duplicates + ch->stats.out_of_window == old;
-	}
+	if (h->type != PW_WIRE_ACK)
+		news |= rx_data(ch, msg, now);
 	return news || ch->snd_una != una;
 }
 
