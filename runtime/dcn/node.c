@@ -83,6 +83,7 @@ int pw_node_init(struct pw_node *node, uint32_t id, struct pw_transport *t,
 	node->queue_limit = PW_NODE_QUEUE_LIMIT;
 	node->key = *key;
 	node->auth_window_ns = PW_AUTH_WINDOW_NS;
+	node->takeover_ns = PW_NODE_TAKEOVER_NS;
 	return 0;
 }
 
@@ -283,6 +284,31 @@ static bool is_greeting(const struct pw_node *node, unsigned int type)
 	       (type == PW_WIRE_REGISTER || type == PW_WIRE_CONNECT);
 }
 
+static bool same_addr(const struct sockaddr_in *a, const struct sockaddr_in *b)
+{
+	return a->sin_addr.s_addr == b->sin_addr.s_addr &&
+	       a->sin_port == b->sin_port;
+}
+
+/*
+ * Whether a datagram under @peer's id is @peer's (PW_NODE_TAKEOVER_NS):
+ * from its address; or, at the controller, a greeting of its next
+ * incarnation from elsewhere once this one has been silent long enough.
+ */
+static bool from_peer(struct pw_node *node, const struct pw_node_peer *peer,
+		      const struct pw_dgram *dg, const struct pw_wire_msg *msg,
+		      uint64_t now)
+{
+	if (same_addr(&peer->addr, &dg->from))
+		return true;
+	if (is_greeting(node, msg->hdr.type) &&
+	    pw_rchan_is_restart(peer->ch, msg->hdr.session) &&
+	    now - peer->last_heard_ns >= node->takeover_ns)
+		return true;
+	node->stats.wrong_addr++;
+	return false;
+}
+
 /*
  * One datagram: authenticate, decode, find or make its peer, feed its
  * channel.
@@ -326,6 +352,8 @@ static void node_input(struct pw_node *node, const struct pw_dgram *dg,
 			node->stats.peers_full++;
 			return;
 		}
+	} else if (!from_peer(node, peer, dg, &msg, now)) {
+		return;
 	}
 	/*
 	 * Only news moves a peer or proves it alive: a replayed datagram
@@ -517,12 +545,13 @@ void pw_node_print_stats(const struct pw_node *node, const char *who)
 	       (unsigned long long)tot.stale,
 	       (unsigned long long)node->stats.queued,
 	       (unsigned long long)node->stats.queue_full);
-	printf("%s: dropped forged %llu stale %llu malformed %llu strangers %llu misaddressed %llu",
+	printf("%s: dropped forged %llu stale %llu malformed %llu strangers %llu misaddressed %llu wrong_addr %llu",
 	       who, (unsigned long long)node->stats.forged,
 	       (unsigned long long)node->stats.stale,
 	       (unsigned long long)node->stats.malformed,
 	       (unsigned long long)node->stats.strangers,
-	       (unsigned long long)node->stats.misaddressed);
+	       (unsigned long long)node->stats.misaddressed,
+	       (unsigned long long)node->stats.wrong_addr);
 	for (e = 1; e < PW_WIRE_NERR; e++)
 		if (node->stats.malformed_by[e])
 			printf(" %s=%llu", pw_wire_err_name(e),

@@ -48,6 +48,14 @@
  * (PW_WIRE_MAX_FN_BYTES in ~13k parts) a few times over.
  */
 #define PW_NODE_QUEUE_LIMIT	(64u << 20)
+/*
+ * A peer's datagrams come from the address it greeted from (or the one
+ * it was introduced with). A restart from elsewhere is taken once the
+ * old incarnation was silent this long (the controller uses its down
+ * time): the cluster key proves membership, not which node one is, so
+ * no member may take over a live peer's channel by claiming its id.
+ */
+#define PW_NODE_TAKEOVER_NS	1000000000ull
 
 struct pw_node_qmsg;
 
@@ -97,6 +105,9 @@ typedef int (*pw_node_handler)(struct pw_node *node, struct pw_node_peer *peer,
  * @malformed_by: of those, by enum pw_wire_err.
  * @strangers: decoded, from an unknown node, and not a greeting.
  * @misaddressed: decoded, for another node id.
+ * @wrong_addr: decoded, under a known peer's id, from an address not its
+ *	own, and no restart the node takes from elsewhere (pw_node's
+ *	@takeover_ns): someone holding the key claims another node's id.
  * @peers_full: greetings refused because PW_NODE_MAX_PEERS are known.
  * @queued: messages that waited in a peer's queue for the window.
  * @queue_full: sends refused (-ENOBUFS) because the queue was at its bound.
@@ -110,6 +121,7 @@ struct pw_node_stats {
 	uint64_t refused_by[PW_WIRE_NTYPES];
 	uint64_t strangers;
 	uint64_t misaddressed;
+	uint64_t wrong_addr;
 	uint64_t peers_full;
 	uint64_t queued;
 	uint64_t queue_full;
@@ -150,6 +162,9 @@ struct pw_node_totals {
  * @key: the cluster key every datagram in and out is authenticated with.
  * @auth_window_ns: PW_AUTH_WINDOW_NS after pw_node_init() (a test may
  *	lower it).
+ * @takeover_ns: how long a peer must be silent before the controller
+ *	takes its restart (a greeting of a newer session) from another
+ *	address; PW_NODE_TAKEOVER_NS after pw_node_init().
  */
 struct pw_node {
 	uint32_t id;
@@ -165,6 +180,7 @@ struct pw_node {
 	size_t queue_limit;
 	struct pw_auth_key key;
 	uint64_t auth_window_ns;
+	uint64_t takeover_ns;
 };
 
 uint64_t pw_now_ns(void);

@@ -465,6 +465,11 @@ bool pw_rchan_input_msg(struct pw_rchan *ch, const struct pw_wire_msg *msg,
 	return news || ch->snd_una != una;
 }
 
+bool pw_rchan_is_restart(const struct pw_rchan *ch, uint32_t session)
+{
+	return ch->peer_session && seq_lt(ch->peer_session, session);
+}
+
 void pw_rchan_count_malformed(struct pw_rchan *ch, enum pw_wire_err err)
 {
 	ch->stats.malformed++;

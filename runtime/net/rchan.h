@@ -148,6 +148,11 @@ int pw_rchan_input(struct pw_rchan *ch, const void *dgram, size_t len,
  */
 bool pw_rchan_input_msg(struct pw_rchan *ch, const struct pw_wire_msg *msg,
 			uint64_t now);
+/*
+ * True when @session is a newer incarnation of a peer already heard: a
+ * message of it would reset the channel (a restart).
+ */
+bool pw_rchan_is_restart(const struct pw_rchan *ch, uint32_t session);
 /* Count a datagram the caller's decode rejected for @err. */
 void pw_rchan_count_malformed(struct pw_rchan *ch, enum pw_wire_err err);
 

@@ -562,7 +562,8 @@ static size_t capture(struct pw_node *ctl, uint8_t *cap, size_t size)
 /*
  * The cluster key at work between two live nodes. A DONE the worker sent
  * is taken off the controller's transport before its node sees it, then
- * sent again by someone else: once it is delivered, replayed it is a
+ * sent again: from another address it is dropped and counted (not the
+ * worker's), from the worker's it is delivered once and then a
  * duplicate; altered, sealed with another key (a forged DONE, as a node
  * without the cluster's key would make it), cut short or resealed as sent
  * long ago, it is dropped and counted; the worker's next message still
@@ -599,13 +600,18 @@ TEST_F(nodes, forged_replayed_and_foreign_datagrams_are_dropped)
 	len = capture(&self->ctl, cap, sizeof(cap));
 	ASSERT_LT((size_t)PW_WIRE_AUTH_BYTES, len);
 	pw_node_totals(&self->ctl, &before);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, pw_transport_send(inj, &ctl_addr, cap, len));
+	run_idle(&self->wk, &self->ctl);
+	EXPECT_EQ(2u, self->ctl.stats.wrong_addr);
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, pw_transport_send(self->wk.t, &ctl_addr, cap, len));
 	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, 0);
 	run_idle(&self->wk, &self->ctl);
 	pw_node_totals(&self->ctl, &after);
 	EXPECT_EQ(1u, self->ctl_log.others);	/* the DONE, once */
 	EXPECT_LE(before.duplicates + 3, after.duplicates);
+	EXPECT_EQ(2u, self->ctl.stats.wrong_addr);
 	EXPECT_EQ(0u, self->ctl.stats.forged);
 	EXPECT_EQ(0u, self->ctl.stats.stale);
 
@@ -689,6 +695,73 @@ TEST_F(nodes, a_replayed_greeting_does_not_move_the_peer)
 	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, 1);
 	EXPECT_EQ(1u, self->ctl_log.parts);
 	EXPECT_EQ(0u, pw_rchan_inflight(self->to_ctl->ch));
+}
+
+/*
+ * A member of the cluster (it has the key) claims the live worker's id
+ * from its own address with a newer session: its REGISTER and anything
+ * else it sends are dropped and counted, and the worker's channel goes
+ * on. Once the worker has been silent for the takeover time, the same
+ * greeting is a restart from elsewhere and takes the id over.
+ */
+TEST_F(nodes, a_live_peers_id_is_not_taken_from_elsewhere)
+{
+	struct sockaddr_in any = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct sockaddr_in ctl_addr, imp_addr;
+	struct pw_node_peer *from_wk, *imp_ctl;
+	struct rx_log imp_log = { 0 };
+	struct pw_transport *t;
+	struct pw_node imp;
+	struct pw_wire_msg m;
+	uint64_t end;
+
+	self->ctl.takeover_ns = 300 * MS;
+	register_msg(&m);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	run_until(&self->wk, &self->ctl, self->to_ctl, &self->ctl_log, 0);
+	ASSERT_EQ(1u, self->ctl_log.registers);
+	from_wk = pw_node_find(&self->ctl, PW_NODE_WORKER_BASE);
+	ASSERT_NE(NULL, from_wk);
+
+	ASSERT_EQ(0, pw_transport_local_addr(self->ctl.t, &ctl_addr));
+	ASSERT_EQ(0, variant->open(&t, &any));
+	ASSERT_EQ(0, pw_transport_local_addr(t, &imp_addr));
+	ASSERT_EQ(0, pw_node_init(&imp, PW_NODE_WORKER_BASE, t,
+				  &self->wk.key, log_handler, &imp_log));
+	imp.session = self->wk.session + 1;	/* a "restart" */
+	imp_ctl = pw_node_peer(&imp, PW_NODE_CONTROLLER, &ctl_addr);
+	ASSERT_NE(NULL, imp_ctl);
+	register_msg(&m);
+	ASSERT_EQ(0, pw_node_send(&imp, imp_ctl, &m, pw_now_ns()));
+	heartbeat_msg(&m, 0);
+	ASSERT_EQ(0, pw_node_send(&imp, imp_ctl, &m, pw_now_ns()));
+	/* The live worker keeps talking; the impostor retransmits. */
+	part_msg(&m, 0);
+	ASSERT_EQ(0, pw_node_send(&self->wk, self->to_ctl, &m, pw_now_ns()));
+	end = pw_now_ns() + 150 * MS;
+	while (pw_now_ns() < end) {
+		pw_node_step(&imp, 1 * MS);
+		pw_node_step(&self->wk, 1 * MS);
+		pw_node_step(&self->ctl, 1 * MS);
+	}
+	EXPECT_EQ(1u, self->ctl_log.registers);
+	EXPECT_EQ(1u, self->ctl_log.parts);
+	EXPECT_LE(2u, self->ctl.stats.wrong_addr);
+	EXPECT_NE(imp_addr.sin_port, from_wk->addr.sin_port);
+	EXPECT_EQ(0u, pw_rchan_inflight(self->to_ctl->ch));
+
+	/* The worker falls silent: the greeting is now a restart. */
+	end = pw_now_ns() + 3000 * MS;
+	while (pw_now_ns() < end && self->ctl_log.registers < 2) {
+		pw_node_step(&imp, 1 * MS);
+		pw_node_step(&self->ctl, 1 * MS);
+	}
+	EXPECT_EQ(2u, self->ctl_log.registers);
+	EXPECT_EQ(imp_addr.sin_port, from_wk->addr.sin_port);
+	pw_node_fini(&imp);
 }
 
 TEST_HARNESS_MAIN
