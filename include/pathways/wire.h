@@ -76,7 +76,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PW_WIRE_VERSION		7
+#define PW_WIRE_VERSION		8
 /* The bytes "PWDN" read as a little-endian u32. */
 #define PW_WIRE_MAGIC		0x4e445750u
 
@@ -399,12 +399,15 @@ struct pw_wire_program {
  * @status: 0, or the errno why it was refused.
  * @nnodes: nodes registered.
  * @reserved: zero.
+ * @hosts: the hosts whose workers run it, one bit each: the only ones
+ *	whose DONE a run of it takes (version 8).
  */
 struct pw_wire_program_ack {
 	uint32_t program_id;
 	uint32_t status;
 	uint32_t nnodes;
 	uint32_t reserved;
+	uint64_t hosts;
 };
 
 /**
@@ -978,7 +981,8 @@ PW_WIRE_OFF(struct pw_wire_prog_node, shape, 16);
 PW_WIRE_OFF(struct pw_wire_prog_node, in, 32);
 PW_WIRE_OFF(struct pw_wire_program, nnodes, 8);
 PW_WIRE_OFF(struct pw_wire_program, nodes, 16);
-PW_WIRE_SIZE(struct pw_wire_program_ack, 16);
+PW_WIRE_OFF(struct pw_wire_program_ack, hosts, 16);
+PW_WIRE_SIZE(struct pw_wire_program_ack, 24);
 
 PW_WIRE_OFF(struct pw_wire_run, client_send_ns, 8);
 PW_WIRE_OFF(struct pw_wire_run, nargs, 16);

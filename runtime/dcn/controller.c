@@ -377,6 +377,8 @@ int pw_controller_init(struct pw_controller *c, struct pw_transport *t,
 		       unsigned int heartbeat_ms, unsigned int down_ms,
 		       unsigned int client_timeout_ms)
 {
+	int ret;
+
 	memset(c, 0, sizeof(*c));
 	c->heartbeat_ms = heartbeat_ms ? heartbeat_ms : PW_HEARTBEAT_MS;
 	c->down_ms = down_ms ? down_ms : PW_DOWN_MS;
@@ -385,28 +387,60 @@ int pw_controller_init(struct pw_controller *c, struct pw_transport *t,
 	c->share.window = PW_CTL_SHARE_WINDOW;
 	if (c->down_ms <= c->heartbeat_ms)
 		return -EINVAL;
-	return pw_node_init(&c->node, PW_NODE_CONTROLLER, t, key, ctl_handle, c);
+	ret = pw_node_init(&c->node, PW_NODE_CONTROLLER, t, key, ctl_handle, c);
+	/* A worker that restarted elsewhere is taken once it is down here. */
+	c->node.takeover_ns = c->down_ms * 1000000ull;
+	return ret;
 }
 
-/* Mark workers silent for down_ms down; their devices leave placement. */
+/*
+ * Whether worker @p talks but has acknowledged nothing of ours for the
+ * client timeout: it is broken or lying, and what we queue for it only
+ * grows. (A silent worker is merely down, and comes back when heard.)
+ */
+static bool is_deaf(const struct pw_controller *c,
+		    const struct pw_node_peer *p, uint64_t now)
+{
+	uint64_t oldest = p ? pw_rchan_oldest_unacked(p->ch) : UINT64_MAX;
+
+	return oldest != UINT64_MAX &&
+	       now - oldest >= c->client_timeout_ms * 1000000ull;
+}
+
+/*
+ * Mark workers silent for down_ms down; their devices leave placement.
+ * A worker deaf for the client timeout is down too, and forgotten: its
+ * queue goes, and it must register again (it will, once we fall silent).
+ */
 static void ctl_check_liveness(struct pw_controller *c, uint64_t now)
 {
 	unsigned int h, d;
 
 	for (h = 0; h < PW_MAX_HOSTS; h++) {
 		struct pw_ctl_island *isl = &c->isl[h];
+		struct pw_node_peer *p;
 		uint64_t silent;
+		bool deaf;
 
 		if (!isl->used || !isl->up)
 			continue;
 		silent = (now - isl->last_ns) / 1000000;
-		if (silent < c->down_ms)
+		p = pw_node_find(&c->node, isl->node);
+		deaf = is_deaf(c, p, now);
+		if (silent < c->down_ms && !deaf)
 			continue;
 		isl->up = false;
 		for (d = 0; d < isl->reg.ndevices; d++)
 			pw_rm_remove_device(isl->rm, d);
 		c->downs++;
 		pw_ctl_host_down(c, h, now);
+		if (deaf) {
+			c->deaf++;
+			pw_node_drop_peer(&c->node, p);
+			pw_ctl_log("host %u down: it acknowledged nothing for %u ms; forgotten until it registers again",
+				   h, c->client_timeout_ms);
+			continue;
+		}
 		pw_ctl_log("host %u down: silent for %llu ms (limit %u ms); its %u devices removed",
 			   h, (unsigned long long)silent, c->down_ms,
 			   isl->reg.ndevices);

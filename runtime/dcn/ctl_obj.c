@@ -74,15 +74,21 @@ static int fn_slot(struct pw_controller *c, uint32_t client, uint32_t id,
 		   bool first, struct pw_ctl_fn **out)
 {
 	struct pw_ctl_fn *f = pw_ctl_fn_find(c, client, id);
-	unsigned int i, mine = 0;
+	unsigned int i, mine = 0, partial = 0;
 	int slot;
 
 	if (!f && first) {
-		for (i = 0; c->nfns >= PW_CTL_CLIENT_FNS && i < c->nfns; i++)
-			mine += c->fns[i].used && c->fns[i].client == client;
-		/* A client's own bound; the table grows for all of them. */
+		for (i = 0; i < c->nfns; i++) {
+			if (!c->fns[i].used || c->fns[i].client != client)
+				continue;
+			mine++;
+			partial += c->fns[i].pl.bytes && !c->fns[i].pl.complete;
+		}
+		/* A client's own bounds; the table grows for all of them. */
 		if (mine >= PW_CTL_CLIENT_FNS)
 			return -ENOSPC;
+		if (partial >= PW_CTL_CLIENT_PARTIAL)
+			return -EBUSY;
 		slot = pw_slot_take((void **)&c->fns, &c->nfns, sizeof(*f),
 				    UINT_MAX);
 		if (slot < 0)

@@ -36,6 +36,18 @@ struct pw_ctl_program *pw_ctl_program_find(struct pw_controller *c,
 }
 
 /* Programs (@programs) or runs in flight of @client. */
+/* Programs of @client whose parts are still coming. */
+static unsigned int client_partial(const struct pw_controller *c,
+				   uint32_t client)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < c->nprograms; i++)
+		k += c->programs[i].used && c->programs[i].nodes &&
+		     c->programs[i].client == client;
+	return k;
+}
+
 static unsigned int client_count(const struct pw_controller *c,
 				 uint32_t client, bool programs)
 {
@@ -59,9 +71,10 @@ static void program_free(struct pw_ctl_program *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* @prog: the program registered (its hosts go with the answer), or NULL. */
 static void send_program_ack(struct pw_controller *c, struct pw_node_peer *p,
-			     uint32_t id, int err, unsigned int nnodes,
-			     uint64_t now)
+			     uint32_t id, int err,
+			     const struct pw_ctl_program *prog, uint64_t now)
 {
 	struct pw_wire_msg m;
 
@@ -69,7 +82,8 @@ static void send_program_ack(struct pw_controller *c, struct pw_node_peer *p,
 	m.hdr.type = PW_WIRE_PROGRAM_ACK;
 	m.body.program_ack.program_id = id;
 	m.body.program_ack.status = (uint32_t)-err;
-	m.body.program_ack.nnodes = nnodes;
+	m.body.program_ack.nnodes = prog ? prog->nnodes : 0;
+	m.body.program_ack.hosts = prog ? prog->hosts : 0;
 	pw_node_send(&c->node, p, &m, now);
 }
 
@@ -134,17 +148,18 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 		/* Counted only once the table is big enough to hold the bound. */
 		ret = c->nprograms >= PW_CTL_CLIENT_PROGRAMS &&
 		      client_count(c, p->id, true) >= PW_CTL_CLIENT_PROGRAMS ?
-		      -ENOSPC : pw_slot_take((void **)&c->programs,
-					     &c->nprograms, sizeof(*prog),
-					     UINT_MAX);
+		      -ENOSPC : client_partial(c, p->id) >= PW_CTL_CLIENT_PARTIAL ?
+		      -EBUSY : pw_slot_take((void **)&c->programs,
+					    &c->nprograms, sizeof(*prog),
+					    UINT_MAX);
 		if (ret < 0) {
-			send_program_ack(c, p, w->program_id, ret, 0, now);
+			send_program_ack(c, p, w->program_id, ret, NULL, now);
 			return ret;
 		}
 		prog = &c->programs[ret];
 		prog->nodes = calloc(w->nnodes_total, sizeof(*prog->nodes));
 		if (!prog->nodes) {
-			send_program_ack(c, p, w->program_id, -ENOMEM, 0, now);
+			send_program_ack(c, p, w->program_id, -ENOMEM, NULL, now);
 			return -ENOMEM;
 		}
 		prog->used = true;
@@ -153,17 +168,17 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 		prog->nnodes = w->nnodes_total;
 		prog->nargs = w->nargs;
 	} else if (!prog) {
-		send_program_ack(c, p, w->program_id, -EPROTO, 0, now);
+		send_program_ack(c, p, w->program_id, -EPROTO, NULL, now);
 		return -EPROTO;
 	}
 	ret = add_nodes(c, prog, w);
 	if (ret) {
-		send_program_ack(c, p, w->program_id, ret, 0, now);
+		send_program_ack(c, p, w->program_id, ret, NULL, now);
 		program_free(prog);
 		return ret;
 	}
 	if (prog->lowered)
-		send_program_ack(c, p, w->program_id, 0, prog->nnodes, now);
+		send_program_ack(c, p, w->program_id, 0, prog, now);
 	return 0;
 }
 

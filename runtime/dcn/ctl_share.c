@@ -148,12 +148,17 @@ int pw_ctl_share_hold_free(struct pw_controller *c, uint32_t client,
 {
 	struct pw_ctl_tenant *t = tenant_find(c, client);
 	struct pw_ctl_free *f;
+	unsigned int i;
 	int reader;
 
 	/* Only behind a held run that names it: others may free HBM now. */
 	reader = t && t->tail >= 0 ? last_reader(c, t, id, -1) : -1;
 	if (reader < 0)
 		return 0;
+	/* Held already: the same FREE again adds nothing (nor memory). */
+	for (i = 0; i < t->nfrees; i++)
+		if (t->frees[i].host == host && t->frees[i].id == id)
+			return 1;
 	f = realloc(t->frees, (t->nfrees + 1) * sizeof(*f));
 	if (!f)
 		return -ENOMEM;

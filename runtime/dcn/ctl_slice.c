@@ -50,6 +50,16 @@ static struct pw_rm_vset *vset_of(struct pw_controller *c, uint32_t client,
 	return v->vs;
 }
 
+static unsigned int client_slices(const struct pw_controller *c,
+				  uint32_t client)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < c->nslices; i++)
+		k += c->slices[i].used && c->slices[i].client == client;
+	return k;
+}
+
 static struct pw_ctl_slice *slice_slot(struct pw_controller *c)
 {
 	struct pw_ctl_slice *s;
@@ -126,11 +136,14 @@ static int place(struct pw_controller *c, const struct pw_wire_slice *req,
 static int pin(struct pw_controller *c, const struct pw_wire_slice *req,
 	       struct pw_ctl_slice *s)
 {
-	struct pw_ctl_island *isl = &c->isl[req->host];
+	struct pw_ctl_island *isl;
 	uint64_t seen = 0;
 	unsigned int v;
 
-	if (req->host >= PW_MAX_HOSTS || !isl->used || !isl->up)
+	if (req->host >= PW_MAX_HOSTS)
+		return -EHOSTDOWN;
+	isl = &c->isl[req->host];
+	if (!isl->used || !isl->up)
 		return -EHOSTDOWN;
 	for (v = 0; v < req->n; v++) {
 		if (req->devices[v] >= isl->reg.ndevices)
@@ -214,6 +227,11 @@ int pw_ctl_on_slice(struct pw_controller *c, struct pw_node_peer *p,
 	memset(&st, 0, sizeof(st));
 	if (s) {
 		ret = -EEXIST;
+	} else if (c->nslices >= PW_CTL_CLIENT_SLICES &&
+		   client_slices(c, p->id) >= PW_CTL_CLIENT_SLICES) {
+		ret = -EBUSY;	/* its own bound; the table grows for all */
+		pw_ctl_log("client node %u: slice %u refused: it has %u slices already",
+			   p->id, req->id, PW_CTL_CLIENT_SLICES);
 	} else if (!(s = slice_slot(c))) {
 		ret = -ENOMEM;
 	} else {

@@ -70,8 +70,9 @@ static int on_done(struct pw_remote *r, const struct pw_wire_done *d,
 		uint64_t bit = 1ull << d->host_id;
 		uint32_t ncmds = run->done.ncmds + d->ncmds;
 
-		if (!run->nhosts)
-			run->nhosts = d->nhosts;
+		/* A worker the run is not on lies (or is confused): refused. */
+		if (!(run->hosts & bit))
+			return -EPERM;
 		if (d->nhosts != run->nhosts)
 			return -EPROTO;
 		if (run->hosts_done & bit)
@@ -458,7 +459,8 @@ void pw_remote_shut(struct pw_remote *r)
 }
 
 int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
-			  unsigned int ncomp, const uint32_t *slice)
+			  unsigned int ncomp, const uint32_t *slice,
+			  uint64_t hosts)
 {
 	struct pw_rc_prog *p = realloc(r->progs,
 				       (r->nprogs + 1) * sizeof(*p));
@@ -470,6 +472,7 @@ int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
 	p->id = id;
 	p->nres = nres;
 	p->ncomp = ncomp;
+	p->hosts = hosts;
 	memcpy(p->slice, slice, nres * sizeof(*slice));
 	return 0;
 }
@@ -535,7 +538,7 @@ uint32_t pw_remote_next_id(struct pw_remote *r)
 	return r->next_id;
 }
 
-int pw_remote_program_wait(struct pw_remote *r)
+int pw_remote_program_wait(struct pw_remote *r, uint64_t *hosts)
 {
 	int ret;
 
@@ -543,6 +546,7 @@ int pw_remote_program_wait(struct pw_remote *r)
 	ret = rc_wait(r, &r->have_program_ack, PW_REMOTE_TIMEOUT_MS);
 	if (!ret)
 		ret = -(int)r->program_ack.status;
+	*hosts = r->program_ack.hosts;
 	pw_rc_unlock(r);
 	return ret;
 }
@@ -1172,6 +1176,9 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	p = prog_find(r, prog);
 	run->used = true;
 	run->ncomp = p ? p->ncomp : 0;
+	/* Only these workers' DONEs count; none for a program not ours. */
+	run->hosts = p ? p->hosts : 0;
+	run->nhosts = (uint32_t)__builtin_popcountll(run->hosts);
 	run->run_id = r->next_run;
 	run->timeout_ms = m.body.run.timeout_ms = r->run_timeout_ms;
 	m.body.run.client_send_ns = run->sent_ns = pw_now_ns();

@@ -53,6 +53,14 @@ struct pw_ctl_island {
 /* Runs whose workers all answered, their client's copy of DONE not sent. */
 #define PW_CTL_MAX_ENDS		64
 #define PW_CTL_CLIENT_FNS	4096
+#define PW_CTL_CLIENT_SLICES	4096
+/*
+ * Programs, and functions, of one client whose parts have not all come:
+ * a client sends each one's parts in a row, so one is the rule; this
+ * bounds what a client that starts them and never ends them makes us
+ * hold (a function's first part allocates all of it, up to 16 MiB).
+ */
+#define PW_CTL_CLIENT_PARTIAL	4
 
 /**
  * struct pw_ctl_fn - a client's compiled function
@@ -238,12 +246,15 @@ struct pw_ctl_tenant {
  * @clients: clients that connected.
  * @gone: clients that have gone.
  * @client_timeout_ms: a client silent about our messages this long has
- *	gone (crashed, or parted from us): its objects are freed.
+ *	gone (crashed, or parted from us): its objects are freed; a worker
+ *	that talks but acknowledges nothing this long is forgotten.
  * @dying: peers of gone clients, dropped at @dying_ns[i] (their BYE's
  *	acknowledgement goes out first).
  * @dying_ns: see @dying.
  * @last_beat_ns: when it last sent its own heartbeats.
  * @downs: workers marked down so far.
+ * @deaf: of those, workers that talked but acknowledged nothing for the
+ *	client timeout, and were forgotten.
  * @run_timeouts: runs ended past their deadline so far.
  * @next_deadline_ns: the nearest run deadline (0: none), so that a step
  *	wakes for it; it may be of a run done since (then the runs are
@@ -272,6 +283,7 @@ struct pw_controller {
 	uint64_t dying_ns[PW_CTL_MAX_DYING];
 	uint64_t last_beat_ns;
 	unsigned int downs;
+	unsigned int deaf;
 	unsigned int run_timeouts;
 	uint64_t next_deadline_ns;
 	struct pw_ctl_program *programs;
@@ -426,6 +438,10 @@ void pw_controller_count(const struct pw_controller *c, unsigned int *islands,
  * @registered: the controller accepted it.
  * @heartbeat_ms: as the controller asked (PW_HEARTBEAT_MS until then).
  * @down_ms: as the controller asked; silence this long: register again.
+ * @deaf_ms: a peer that acknowledges nothing of ours this long is
+ *	forgotten (the controller: register again); PW_CLIENT_TIMEOUT_MS
+ *	after pw_worker_init() (a test may lower it).
+ * @deaf: peers forgotten so.
  * @last_beat_ns: when it last sent HEARTBEAT.
  * @since_ns: when the current registration attempt started.
  * @registrations: accepted registrations so far.
@@ -596,6 +612,8 @@ struct pw_worker {
 	bool registered;
 	unsigned int heartbeat_ms;
 	unsigned int down_ms;
+	unsigned int deaf_ms;
+	uint64_t deaf;
 	uint64_t last_beat_ns;
 	uint64_t since_ns;
 	unsigned int registrations;
@@ -872,9 +890,10 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 
 /*
  * A run of a remote client, waiting for or holding its DONE; a forgotten
- * one's DONE frees the slot (nobody will wait for it). @hosts_done: the
- * workers whose DONE came, one bit each; @nhosts: how many the first of
- * them said the run has (the rest must say the same).
+ * one's DONE frees the slot (nobody will wait for it). @hosts: the
+ * workers its program runs on (PROGRAM_ACK), the only ones whose DONE it
+ * takes; @nhosts: how many, which each of their DONEs must say too;
+ * @hosts_done: those whose DONE came.
  */
 struct pw_rc_run {
 	bool used;
@@ -885,6 +904,7 @@ struct pw_rc_run {
 	uint64_t sent_ns;
 	uint64_t recv_ns;
 	struct pw_wire_done done;
+	uint64_t hosts;
 	uint64_t hosts_done;
 	uint32_t nhosts;
 	unsigned int ncomp;
@@ -892,13 +912,15 @@ struct pw_rc_run {
 
 /*
  * A program a remote client registered: where its results live, and its
- * computations (one per sharded call: what a run counts in the stats).
+ * computations (one per sharded call: what a run counts in the stats),
+ * and the hosts whose workers run it.
  */
 struct pw_rc_prog {
 	uint32_t id;
 	unsigned int nres;
 	uint32_t slice[PW_WIRE_MAX_BUFS];
 	unsigned int ncomp;
+	uint64_t hosts;
 };
 
 /* A buffer a remote client made and has not freed: @n shards on @slice. */
@@ -1089,11 +1111,18 @@ int pw_remote_function_image(struct pw_remote *r, const void *image,
 uint32_t pw_remote_next_id(struct pw_remote *r);
 /* A new function, program or slice id (bit 31 clear, nonzero). */
 uint32_t pw_remote_next_obj_id(struct pw_remote *r);
-/* Wait for the PROGRAM_ACK of the program just sent: 0 or -errno. */
-int pw_remote_program_wait(struct pw_remote *r);
-/* Remember program @id's results live on @slice[@nres]; @ncomp calls. */
+/*
+ * Wait for the PROGRAM_ACK of the program just sent: 0 or -errno; the
+ * hosts it runs on into @hosts.
+ */
+int pw_remote_program_wait(struct pw_remote *r, uint64_t *hosts);
+/*
+ * Remember program @id's results live on @slice[@nres]; @ncomp calls;
+ * it runs on the workers of @hosts (one bit each).
+ */
 int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
-			  unsigned int ncomp, const uint32_t *slice);
+			  unsigned int ncomp, const uint32_t *slice,
+			  uint64_t hosts);
 /* Remember buffer @id on @slice, to free it at close. */
 int pw_remote_track(struct pw_remote *r, uint32_t id, uint32_t slice);
 /* The slice @id of @r, or NULL. */

@@ -234,6 +234,7 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 	w->reg.host_id = host_id;
 	w->heartbeat_ms = PW_HEARTBEAT_MS;
 	w->down_ms = PW_DOWN_MS;
+	w->deaf_ms = PW_CLIENT_TIMEOUT_MS;
 	w->recv = calloc(PW_WK_MAX_RECV, sizeof(*w->recv));
 	w->send = calloc(PW_WK_MAX_SEND, sizeof(*w->send));
 	ret = w->recv && w->send ? 0 : -ENOMEM;
@@ -260,6 +261,39 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 	return wk_register(w, pw_now_ns());
 }
 
+/*
+ * Forget peers that acknowledged nothing of ours for @deaf_ms (a client
+ * or worker that is gone or lies: what we queue for it only grows); the
+ * controller introduces them again if they come back. True when the
+ * controller itself is deaf: the caller registers again.
+ */
+static bool wk_forget_deaf(struct pw_worker *w, uint64_t now)
+{
+	uint64_t limit = w->deaf_ms * 1000000ull;
+	char line[96];
+	unsigned int i;
+
+	for (i = 0; i < w->node.npeers; i++) {
+		struct pw_node_peer *p = &w->node.peers[i];
+		uint64_t oldest;
+
+		if (!p->ch)
+			continue;
+		oldest = pw_rchan_oldest_unacked(p->ch);
+		if (oldest == UINT64_MAX || now - oldest < limit)
+			continue;
+		w->deaf++;
+		if (p == w->ctl)
+			return true;
+		snprintf(line, sizeof(line),
+			 "node %u acknowledged nothing for %u ms: forgotten",
+			 p->id, w->deaf_ms);
+		wk_log(w, line);
+		pw_node_drop_peer(&w->node, p);
+	}
+	return false;
+}
+
 int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns)
 {
 	uint64_t cap = w->heartbeat_ms * 1000000ull / 2, now;
@@ -280,6 +314,10 @@ int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns)
 	if (now - w->ctl->last_heard_ns >= w->down_ms * 1000000ull) {
 		wk_log(w, w->registered ? "controller silent: registering again" :
 		       "no answer from the controller yet: trying again");
+		return wk_register(w, now);
+	}
+	if (wk_forget_deaf(w, now)) {
+		wk_log(w, "the controller acknowledged nothing for the deaf time: registering again");
 		return wk_register(w, now);
 	}
 	if (!w->registered ||

@@ -272,6 +272,7 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		ORD(b->status);
 		ORD(b->nnodes);
 		ORD(b->reserved);
+		ORD(b->hosts);
 		break;
 	}
 	case PW_WIRE_RUN: {
