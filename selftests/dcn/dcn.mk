@@ -47,3 +47,13 @@ $(DCN_TEST_DIR)/test_lower: $(DCN_TEST_DIR)/test_lower.o $(DCN_TEST_DIR)/fake_wo
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_lower
+
+# The controller among peers that lie (forged, misdirected and deaf), over
+# UDP on loopback.
+$(DCN_TEST_DIR)/test_hostile: $(DCN_TEST_DIR)/test_hostile.o $(DCN_TEST_DIR)/fake_worker.o \
+		$(BUILD)/selftests/lib/test_key.o \
+		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
+
+HOST_TESTS += $(DCN_TEST_DIR)/test_hostile
+

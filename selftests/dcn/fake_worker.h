@@ -7,7 +7,10 @@
 #ifndef PW_SELFTESTS_DCN_FAKE_WORKER_H
 #define PW_SELFTESTS_DCN_FAKE_WORKER_H
 
-#include "../../runtime/dcn/node.h"
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "../../runtime/dcn/roles.h"
 
 /*
  * REGISTER host @host's island of @ndev devices shaped @mesh ("2x2"),
@@ -47,5 +50,50 @@ int fake_worker_common(struct pw_node *node, const struct pw_wire_msg *msg);
  */
 int fake_worker_done(struct pw_node *node, const struct fake_plan *pl,
 		     uint32_t status, unsigned int ncmds, unsigned int to);
+
+struct pw_remote;
+struct pw_fn;
+
+/*
+ * A remote client of the controller at @ctl, named @name, with the
+ * program every host test runs: one call of x + x on f32[4] on host 0's
+ * device 0, one argument, one result. 0, or -errno (pw_last_error()
+ * says why); *@r, *@fn and *@prog are the caller's to close and put.
+ */
+int fake_client_program(const struct sockaddr_in *ctl, const char *name,
+			struct pw_remote **r, struct pw_fn **fn,
+			uint32_t *prog);
+
+/**
+ * struct fake_cluster - a controller and host 0's bare worker, one device
+ *	("1x1"), served by a thread of their own over UDP on loopback
+ * @c: the controller.
+ * @ctl_addr: its address.
+ * @wk: host 0's worker node: it answers each PLAN at once while @answer.
+ * @registered: its REGISTER_ACK came with status 0.
+ * @answer: see @wk.
+ * @loop: the thread stepping both.
+ * @stop: ends @loop.
+ * @pause: @loop stops stepping, and sets @paused once it has.
+ * @paused: see @pause.
+ */
+struct fake_cluster {
+	struct pw_controller c;
+	struct sockaddr_in ctl_addr;
+	struct pw_node wk;
+	atomic_bool registered;
+	atomic_bool answer;
+	pthread_t loop;
+	atomic_bool stop;
+	atomic_bool pause;
+	atomic_bool paused;
+};
+
+/* Start @fc, clients given up on after @client_timeout_ms: 0 or -errno. */
+int fake_cluster_start(struct fake_cluster *fc, unsigned int client_timeout_ms);
+void fake_cluster_stop(struct fake_cluster *fc);
+/* Stop stepping, so that the caller may read @fc->c; then go on. */
+void fake_cluster_hold(struct fake_cluster *fc);
+void fake_cluster_resume(struct fake_cluster *fc);
 
 #endif /* PW_SELFTESTS_DCN_FAKE_WORKER_H */

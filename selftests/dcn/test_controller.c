@@ -172,18 +172,6 @@ static void *done_later(void *arg)
 	return NULL;
 }
 
-static struct pw_fn *add_fn(void)
-{
-	const uint32_t shape[1] = { 4 };
-	struct pw_fn_builder *b = pw_fn_begin("add");
-	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
-	struct pw_fn *fn = NULL;
-
-	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x, x));
-	pw_fn_build(b, &fn);
-	return fn;
-}
-
 static bool registered(struct fake_worker *fw)
 {
 	bool yes;
@@ -201,14 +189,10 @@ FIXTURE_SETUP(ctl)
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	};
-	const uint32_t shape[1] = { 4 };
 	struct sockaddr_in ctl_addr;
 	struct pw_transport *t;
 	struct pw_node_peer *to_ctl;
-	struct pw_rprog *p;
-	char ctl_str[32];
-	uint32_t fid;
-	int a, y, i;
+	int i;
 
 	ASSERT_EQ(0, test_cluster_key(&key));
 	memset(&self->fw, 0, sizeof(self->fw));
@@ -236,21 +220,10 @@ FIXTURE_SETUP(ctl)
 		usleep(1000);
 	ASSERT_TRUE(registered(&self->fw));
 
-	snprintf(ctl_str, sizeof(ctl_str), "127.0.0.1:%u",
-		 ntohs(ctl_addr.sin_port));
-	ASSERT_EQ(0, pw_remote_connect(ctl_str, "test_controller", &self->r))
+	ASSERT_EQ(0, fake_client_program(&ctl_addr, "test_controller", &self->r,
+					 &self->fn, &self->prog))
 		TH_LOG("%s", pw_last_error());
 	ASSERT_EQ(1u, pw_remote_host_devices(self->r, 0));
-	self->fn = add_fn();
-	ASSERT_NE(NULL, self->fn);
-	ASSERT_EQ(0, pw_remote_function(self->r, self->fn, &fid));
-	p = pw_rprog_begin();
-	a = pw_rprog_arg(p, 0, 0, PWTPU_DT_F32, 1, shape);
-	ASSERT_EQ(0, pw_rprog_call(p, self->fn, fid, 0, 0, &a, 1, &y));
-	ASSERT_EQ(0, pw_rprog_results(p, &y, 1));
-	ASSERT_EQ(0, pw_remote_program(self->r, p, &self->prog))
-		TH_LOG("%s", pw_last_error());
-	pw_rprog_free(p);
 }
 
 FIXTURE_TEARDOWN(ctl)

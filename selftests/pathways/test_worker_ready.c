@@ -556,4 +556,84 @@ TEST_F_TIMEOUT(ready, a_restarted_controller_leaves_no_orphans, 60)
 	EXPECT_EQ(0u, self->w.store.bytes);
 }
 
+/* @type from the peer worker, which only READY may be. */
+static int peer_sends(FIXTURE_DATA(ready) *self, unsigned int type)
+{
+	struct pw_wire_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.hdr.type = (uint8_t)type;
+	switch (type) {
+	case PW_WIRE_PLAN:
+		m.body.plan.run_id = 90;
+		m.body.plan.client = CLIENT;
+		m.body.plan.ncmds_total = 1;
+		m.body.plan.ncmds = 1;
+		m.body.plan.nhosts = 1;
+		m.body.plan.cmds[0].op = PW_WIRE_CMD_NOP;
+		break;
+	case PW_WIRE_CANCEL:
+		m.body.cancel.run_id = 90;
+		m.body.cancel.status = ECANCELED;
+		break;
+	case PW_WIRE_BYE:
+		m.body.bye.client = CLIENT;
+		break;
+	}
+	return pw_node_send(&self->peer, self->peer_to_wk, &m, pw_now_ns());
+}
+
+/*
+ * Another worker may tell this one only where to write (READY): a PLAN,
+ * CANCEL or BYE from it is refused and counted by type, and the worker
+ * goes on serving its controller. A peer that stops acknowledging (here
+ * it no longer runs) is forgotten once the deaf time passes, so what the
+ * worker sends it does not pile up; the controller introduces it again
+ * if it comes back. The controller, which acknowledges, is kept.
+ */
+TEST_F_TIMEOUT(ready, a_peer_workers_lies_and_deafness_are_refused, 60)
+{
+	struct pw_dp_opts o = {
+		.mode = PW_DP_TCP,
+		.bind = { .sin_family = AF_INET,
+			  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) },
+	};
+	const struct pw_node_stats *st = &self->w.node.stats;
+	unsigned int i;
+
+	ASSERT_TRUE(start_worker(self, &o));
+	ASSERT_EQ(0, peer_sends(self, PW_WIRE_PLAN));
+	ASSERT_EQ(0, peer_sends(self, PW_WIRE_CANCEL));
+	ASSERT_EQ(0, peer_sends(self, PW_WIRE_BYE));
+	for (i = 0; i < 2000 && st->refused < 3; i++)
+		step(self, 1, false);
+	EXPECT_EQ(1u, st->refused_by[PW_WIRE_PLAN]);
+	EXPECT_EQ(1u, st->refused_by[PW_WIRE_CANCEL]);
+	EXPECT_EQ(1u, st->refused_by[PW_WIRE_BYE]);
+
+	/* The controller's own plans still run. */
+	ASSERT_EQ(0, send_ready(self, 7));
+	ASSERT_EQ(0, send_plan(self, 7, PW_WIRE_CMD_DCN_SEND, 4096));
+	EXPECT_LE(0, done_status(self, 7, 5000));
+
+	/* The peer falls deaf while a READY to it waits for its ack. */
+	self->w.deaf_ms = 300;
+	pw_node_fini(&self->peer);
+	self->peer_up = false;
+	ASSERT_EQ(0, send_plan(self, 8, PW_WIRE_CMD_DCN_RECV, 4096));
+	for (i = 0; i < 3000 && pw_node_find(&self->w.node,
+					     PW_NODE_WORKER_BASE + PEER_HOST);
+	     i++) {
+		pw_worker_step(&self->w, 0);
+		pw_node_step(&self->ctl, 0);
+		usleep(1000);
+	}
+	EXPECT_EQ(NULL, pw_node_find(&self->w.node,
+				     PW_NODE_WORKER_BASE + PEER_HOST));
+	/* So is the runs' client, which no one plays: its DONEs wait too. */
+	EXPECT_EQ(NULL, pw_node_find(&self->w.node, CLIENT));
+	EXPECT_EQ(2u, self->w.deaf);
+	EXPECT_TRUE(self->w.registered);
+}
+
 TEST_HARNESS_MAIN
