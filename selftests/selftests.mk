@@ -1,4 +1,9 @@
 # Test fragments: each appends to HOST_TESTS or GUEST_TESTS.
+
+# A test that links selftests/lib/fault.o links with these too: the
+# allocator's calls of its objects and static libraries go through it.
+FAULT_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+
 include selftests/driver/driver.mk
 include selftests/firmware/ops.mk
 include selftests/firmware/firmware.mk

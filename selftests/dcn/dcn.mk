@@ -57,3 +57,11 @@ $(DCN_TEST_DIR)/test_hostile: $(DCN_TEST_DIR)/test_hostile.o $(DCN_TEST_DIR)/fak
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_hostile
 
+# A remote client's life with its Nth allocation failing, for every N
+# (selftests/lib/fault.h wraps the allocator at link time).
+$(DCN_TEST_DIR)/test_faults: $(DCN_TEST_DIR)/test_faults.o $(DCN_TEST_DIR)/fake_worker.o \
+		$(BUILD)/selftests/lib/test_key.o $(BUILD)/selftests/lib/fault.o \
+		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread $(FAULT_LDFLAGS)
+
+HOST_TESTS += $(DCN_TEST_DIR)/test_faults

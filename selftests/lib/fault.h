@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fault.h - allocation failures on demand, for tests of error paths
+ * (selftests/lib/fault.c). A binary that links fault.o with FAULT_LDFLAGS
+ * (selftests/selftests.mk) has every malloc(), calloc() and realloc() of
+ * its own objects and of the static libraries it links (libpathways,
+ * libpwprog, libpwtpu) pass through here; the C library's own calls and
+ * shared libraries' do not.
+ *
+ * Like the firmware's pwfw_user_zalloc_fail_after(), but per thread: a
+ * test arms the thread that calls the library, so a controller or worker
+ * serving it from another thread is not disturbed.
+ */
+#ifndef PW_SELFTESTS_LIB_FAULT_H
+#define PW_SELFTESTS_LIB_FAULT_H
+
+/*
+ * On the calling thread, @n more allocations succeed and every one after
+ * them fails (NULL, errno ENOMEM) until the next call; -1: none fails.
+ */
+void fault_fail_after(long n);
+/* Allocations that failed on this thread since fault_fail_after(). */
+unsigned long fault_failed(void);
+
+#endif /* PW_SELFTESTS_LIB_FAULT_H */
