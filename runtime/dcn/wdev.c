@@ -17,8 +17,6 @@
 #include "../util/claim.h"
 #include "wdev.h"
 
-#define PW_WDEV_RING	1024
-
 int pw_wdev_open(struct pw_wdev *w, unsigned int ndev)
 {
 	unsigned int d;
@@ -88,14 +86,18 @@ static int queue_cmd(struct pw_wdev *w, unsigned int dev, uint32_t op,
 {
 	struct io_uring_sqe *sqe;
 
+	/* Submission is failing: so do the commands, until reaped. */
+	if (w->nfailed)
+		return w->failed_res;
 	sqe = io_uring_get_sqe(&w->ring);
 	if (!sqe && pw_wdev_flush(w) >= 0)
 		sqe = io_uring_get_sqe(&w->ring);
 	if (!sqe)
-		return -EBUSY;
+		return w->nfailed ? w->failed_res : -EBUSY;
 	/* The driver copies the command (and the BO list) at submission. */
 	pwtpu_prep_uring_cmd_fixed(sqe, dev, op, cmd);
 	io_uring_sqe_set_data64(sqe, tag);
+	w->unsent[w->nunsent++] = tag;
 	w->inflight++;
 	return 0;
 }
@@ -141,33 +143,81 @@ int pw_wdev_reserve(struct pw_wdev *w, unsigned int n)
 	return io_uring_sq_space_left(&w->ring) < n ? -EBUSY : 0;
 }
 
+/*
+ * Submission failed with @err: take the commands the kernel has not
+ * consumed off the submission queue (no SQPOLL: it reads the queue only
+ * in our own io_uring_enter(), so the entries up to its head are all it
+ * took) and keep their tags to finish with @err.
+ */
+static void drop_unsent(struct pw_wdev *w, int err)
+{
+	struct io_uring_sq *sq = &w->ring.sq;
+	unsigned int head = io_uring_smp_load_acquire(sq->khead);
+
+	io_uring_smp_store_release(sq->ktail, head);
+	sq->sqe_head = head;
+	sq->sqe_tail = head;
+	memcpy(w->failed, w->unsent, w->nunsent * sizeof(w->failed[0]));
+	w->nfailed = w->nunsent;
+	w->nunsent = 0;
+	w->failed_res = err;
+	if (w->nfailed)
+		eventfd_write(w->efd, 1);
+}
+
 int pw_wdev_flush(struct pw_wdev *w)
 {
 	int ret;
 
 	if (!w->owned) {
 		/* The first submitter owns the ring (see the top). */
-		if (pwtpu_ring_enable(&w->ring))
+		if (pwtpu_ring_enable(&w->ring)) {
+			drop_unsent(w, -EIO);
 			return -EIO;
+		}
 		w->owned = true;
 	}
 	ret = io_uring_submit(&w->ring);
-	return ret < 0 ? -EIO : ret;
+	if (ret < 0) {
+		drop_unsent(w, ret);
+		return ret;
+	}
+	/* The kernel takes them in order; the rest go at the next call. */
+	if ((unsigned int)ret > w->nunsent)
+		ret = (int)w->nunsent;
+	memmove(w->unsent, w->unsent + ret,
+		(w->nunsent - (unsigned int)ret) * sizeof(w->unsent[0]));
+	w->nunsent -= (unsigned int)ret;
+	return ret;
 }
 
 int pw_wdev_reap(struct pw_wdev *w, struct pw_wdev_done *done,
 		 unsigned int max)
 {
 	struct io_uring_cqe *cqe;
-	unsigned int head, n = 0;
+	unsigned int head, n = 0, nfail = 0;
 	uint64_t val;
 
 	/* Clear the eventfd first: a completion after this signals again. */
 	if (read(w->efd, &val, sizeof(val)) < 0 && errno != EAGAIN)
 		return -errno;
+	/* What a failed submission never handed the devices. */
+	while (w->nfailed && n < max) {
+		memset(&done[n], 0, sizeof(done[n]));
+		done[n].tag = w->failed[--w->nfailed];
+		done[n].res = w->failed_res;
+		n++;
+		nfail++;
+	}
+	if (w->nfailed)
+		eventfd_write(w->efd, 1);	/* more next time */
 	/* Deferred task work: the completions are posted when we ask. */
-	if (w->inflight && pwtpu_ring_get_events(&w->ring) < 0)
-		return -EIO;
+	if (w->inflight > nfail && pwtpu_ring_get_events(&w->ring) < 0) {
+		if (!nfail)
+			return -EIO;
+		w->inflight -= n;
+		return (int)n;
+	}
 	io_uring_for_each_cqe(&w->ring, head, cqe) {
 		if (n == max)
 			break;
@@ -177,7 +227,7 @@ int pw_wdev_reap(struct pw_wdev *w, struct pw_wdev_done *done,
 		done[n].exec_ns = PWTPU_CQE_EXEC_NS(cqe->big_cqe[0]);
 		n++;
 	}
-	io_uring_cq_advance(&w->ring, n);
+	io_uring_cq_advance(&w->ring, n - nfail);
 	w->inflight -= n;
 	return (int)n;
 }

@@ -17,6 +17,9 @@
 #include <liburing.h>
 #include <pathways/wire.h>
 
+/* Submission queue entries of the worker's ring. */
+#define PW_WDEV_RING	1024
+
 /**
  * struct pw_wdev - the worker's devices
  * @ndev: devices open.
@@ -25,8 +28,15 @@
  * @efd: eventfd signalled on every completion.
  * @gang_fd: the gang file every gang of this worker meets in: no other
  *	process can join them.
- * @inflight: commands on the ring.
+ * @inflight: commands on the ring, or failed and not yet reaped.
  * @owned: the ring is enabled for the thread that first submitted.
+ * @unsent: tags of the commands queued since the last submission.
+ * @nunsent: see @unsent.
+ * @failed: tags of commands a submission failed to hand the kernel,
+ *	given back by pw_wdev_reap() with @failed_res (so that a run
+ *	waiting for them ends, rather than waiting for ever).
+ * @nfailed: see @failed.
+ * @failed_res: see @failed.
  */
 struct pw_wdev {
 	unsigned int ndev;
@@ -36,6 +46,11 @@ struct pw_wdev {
 	int efd;
 	unsigned int inflight;
 	bool owned;
+	uint64_t unsent[PW_WDEV_RING];
+	unsigned int nunsent;
+	uint64_t failed[PW_WDEV_RING];
+	unsigned int nfailed;
+	int failed_res;
 };
 
 /* A finished command: its tag and what the device said. */
@@ -68,7 +83,12 @@ int pw_wdev_copy_peer(struct pw_wdev *w, unsigned int dev, uint32_t bo,
 		      uint32_t peer_bo, uint64_t peer_offset, uint64_t tag);
 /* Room for @n commands on the ring (flushing if need be): 0, -EBUSY, -EIO. */
 int pw_wdev_reserve(struct pw_wdev *w, unsigned int n);
-/* Submit what is queued: commands submitted, or -EIO. */
+/*
+ * Submit what is queued: commands submitted, or -errno. When submission
+ * fails, the commands it could not hand the kernel are taken off the
+ * ring and finish with that error at the next pw_wdev_reap() (the
+ * eventfd is signalled); until then, new commands fail so too.
+ */
 int pw_wdev_flush(struct pw_wdev *w);
 /* Up to @max finished commands, without waiting: their count. */
 int pw_wdev_reap(struct pw_wdev *w, struct pw_wdev_done *done,
