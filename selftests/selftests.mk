@@ -1,8 +1,10 @@
 # Test fragments: each appends to HOST_TESTS or GUEST_TESTS.
 
 # A test that links selftests/lib/fault.o links with these too: the
-# allocator's calls of its objects and static libraries go through it.
-FAULT_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+# allocator's and the devices' calls of its objects and static libraries
+# go through it.
+FAULT_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc \
+	-Wl,--wrap=ioctl,--wrap=mmap,--wrap=io_uring_submit
 
 include selftests/driver/driver.mk
 include selftests/firmware/ops.mk

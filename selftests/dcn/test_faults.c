@@ -3,12 +3,11 @@
  * test_faults.c - libpathways when allocation fails (issue "Checks we
  * can trust", fault injection), on the host: a remote client's whole
  * life against a real controller and a bare worker (fake_worker.h),
- * with its thread's Nth allocation and every one after it failing
- * (selftests/lib/fault.h), for N = 0, 1, 2... until the life completes
- * without reaching the Nth. Each call that fails returns a negative
- * errno and says why in pw_last_error(); the client is closed and
- * everything freed whatever failed; and the controller keeps serving the
- * next attempt. The sanitize section runs this under LeakSanitizer,
+ * with its thread's Nth allocation failing (selftests/lib/fault.h), for
+ * N = 0, 1, 2... until the life completes without reaching the Nth. Each
+ * call that fails returns a negative errno and says why in
+ * pw_last_error(); the client is closed and everything freed whatever
+ * failed; and the controller keeps serving the next attempt. The sanitize section runs this under LeakSanitizer,
  * which fails a test that leaked (selftests/lib/lsan_exit.c).
  */
 #include <errno.h>

@@ -10,16 +10,32 @@
  * Like the firmware's pwfw_user_zalloc_fail_after(), but per thread: a
  * test arms the thread that calls the library, so a controller or worker
  * serving it from another thread is not disturbed.
+ *
+ * Device calls (ioctl() and mmap() of a /dev/pwtpu* file, and
+ * io_uring_submit() of a ring of device commands, from the same
+ * objects: every way libpwtpu and the worker reach the devices) fail on
+ * demand too, in every thread: the in-process worker makes them.
  */
 #ifndef PW_SELFTESTS_LIB_FAULT_H
 #define PW_SELFTESTS_LIB_FAULT_H
 
 /*
- * On the calling thread, @n more allocations succeed and every one after
- * them fails (NULL, errno ENOMEM) until the next call; -1: none fails.
+ * On the calling thread, @n more allocations succeed and the next one
+ * fails (NULL, errno ENOMEM), once: like the kernel's fail-nth, a
+ * failure the code must recover from, not a memory that never comes
+ * back. -1: none fails.
  */
 void fault_fail_after(long n);
 /* Allocations that failed on this thread since fault_fail_after(). */
 unsigned long fault_failed(void);
+
+/*
+ * In the process, @n more device calls succeed and the next one fails
+ * (-1 with errno EIO; io_uring_submit() returns -EIO), once; -1: none
+ * fails.
+ */
+void fault_dev_fail_after(long n);
+/* Device calls that failed since fault_dev_fail_after(). */
+unsigned long fault_dev_failed(void);
 
 #endif /* PW_SELFTESTS_LIB_FAULT_H */

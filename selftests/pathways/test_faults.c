@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_faults.c - libpathways over the live devices when allocation or
+ * a device call fails (issue "Checks we can trust", fault injection):
+ * a client's whole life with the in-process controller and worker
+ * (connect, a slice, a function, a buffer up, a call, the result down, a
+ * program run, disconnect) is lived again and again, with the Nth
+ * allocation of the client's thread, or the Nth device call (ioctl,
+ * mmap, io_uring_submit) of any thread, failing (selftests/lib/fault.h),
+ * for N = 0, 1, 2... until a life completes without reaching the Nth.
+ *
+ * Every failure ends a call with a negative errno and a reason in
+ * pw_last_error(), never a hang or a wrong value; disconnect frees
+ * everything whatever failed; once a life ends, the devices' HBM is back
+ * where it was and no file is left open. The binary is linked with
+ * LeakSanitizer (-fsanitize=leak): a test child that leaked fails.
+ * Runs in the testbed with pwtpu.ko loaded.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "pw_common.h"
+#include "../lib/fault.h"
+
+#define ELEMS		4
+/* More than any life allocates or calls the devices: the sweep ends. */
+#define MAX_STEPS	3000
+
+/* What one life came to. */
+struct attempt {
+	int ret;		/* the first failure, or 0 */
+	const char *step;	/* the call that failed */
+	char why[256];		/* pw_last_error() then */
+	bool wrong;		/* a value came back wrong */
+	unsigned long failed;	/* calls the fault refused */
+};
+
+/* A kind of fault: arm it after @n calls (-1: disarm), count its hits. */
+struct fault {
+	void (*arm)(long n);
+	unsigned long (*failed)(void);
+};
+
+#define TRY(a, name, call)						\
+	do {								\
+		if (!(a)->ret && ((a)->ret = (call))) {			\
+			(a)->step = name;				\
+			snprintf((a)->why, sizeof((a)->why), "%s",	\
+				 pw_last_error());			\
+		}							\
+	} while (0)
+
+/* y = x + 1 on f32[ELEMS]: built before any fault is armed. */
+static struct pw_fn *plus1(void)
+{
+	const uint32_t shape[1] = { ELEMS };
+	struct pw_fn_builder *b = pw_fn_begin("plus1");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
+	struct pw_fn *fn = NULL;
+
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
+				     pw_fn_scalar(b, PWTPU_DT_F32, 1.0)));
+	if (pw_fn_build(b, &fn))
+		return NULL;
+	return fn;
+}
+
+/* Whether @got is @in plus @k, shard by shard. */
+static bool plus(const float *in, const float *got, unsigned int n, float k)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (got[i] != in[i] + k)
+			return false;
+	return true;
+}
+
+/*
+ * A client's life on @ndev devices; @arm arms the fault just after
+ * connecting or, with @at_connect, before. Everything is put and the
+ * client disconnected with no fault armed.
+ */
+static struct attempt life(struct pw_fn *fn, unsigned int ndev,
+			   const struct fault *f, long n, bool at_connect)
+{
+	const uint32_t shape[1] = { ELEMS };
+	float in[2 * ELEMS], out[2 * ELEMS];
+	struct pw_connect_opts opts = { .name = "faults" };
+	struct pw_buffer *x = NULL, *y = NULL, *arg = NULL, *z = NULL;
+	struct pw_buffer *r = NULL;
+	struct pw_program *prog = NULL;
+	struct pw_client *cl = NULL;
+	struct pw_slice *s = NULL;
+	struct attempt a = { 0 };
+	struct pw_vset *vs;
+	unsigned int i;
+
+	for (i = 0; i < 2 * ELEMS; i++)
+		in[i] = (float)(3 * i);
+	if (at_connect)
+		f->arm(n);
+	TRY(&a, "connect", pw_connect(&opts, &cl));
+	if (!at_connect)
+		f->arm(n);
+	TRY(&a, "virtual device set", pw_make_virtual_device_set(cl, &vs));
+	TRY(&a, "slice", pw_add_slice(vs, ndev, NULL, &s));
+	TRY(&a, "buffer from host",
+	    pw_buffer_from_host(cl, s, PWTPU_DT_F32, 1, shape, in, false, &x));
+	TRY(&a, "call", pw_call(cl, fn, s, &x, 1, &y, 1));
+	TRY(&a, "buffer to host", pw_buffer_to_host(y, out, sizeof(out)));
+	if (!a.ret && pwt_values_checked() && !plus(in, out, 2 * ELEMS, 1))
+		a.wrong = true;
+	TRY(&a, "program begin", pw_program_begin(cl));
+	TRY(&a, "program arg",
+	    pw_program_arg(cl, s, PWTPU_DT_F32, 1, shape, &arg));
+	TRY(&a, "program call", pw_call(cl, fn, s, &arg, 1, &z, 1));
+	TRY(&a, "program call 2", pw_call(cl, fn, s, &z, 1, &r, 1));
+	TRY(&a, "program end", pw_program_end(cl, &r, 1, &prog));
+	pw_buffer_put(z);
+	pw_buffer_put(r);
+	r = NULL;
+	TRY(&a, "program run",
+	    pw_program_run(prog, PW_DISPATCH_PARALLEL, &x, 1, &r, 1));
+	TRY(&a, "program result", pw_buffer_to_host(r, out, sizeof(out)));
+	if (!a.ret && pwt_values_checked() && !plus(in, out, 2 * ELEMS, 2))
+		a.wrong = true;
+	a.failed = f->failed();
+	f->arm(-1);
+	pw_buffer_put(r);
+	pw_buffer_put(arg);
+	pw_buffer_put(y);
+	pw_buffer_put(x);
+	pw_program_free(prog);
+	pw_disconnect(cl);
+	return a;
+}
+
+static unsigned int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned int n = 0;
+
+	if (!d)
+		return 0;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * The sweep: lives with a fault after 0, 1, 2... calls, until one runs
+ * whole. Each must end well or with a clean error; after each, HBM and
+ * the open files are as before. Returns the calls a whole life made.
+ */
+static long sweep(struct __test_metadata *_metadata, const struct fault *f,
+		  bool at_connect, unsigned int *errors)
+{
+	unsigned int ndev = pwt_sysfs_devices() >= 2 ? 2 : 1;
+	uint64_t hbm = pwt_hbm_settle();
+	unsigned int fds = open_fds();
+	struct pw_fn *fn = plus1();
+	struct attempt a;
+	long n;
+
+	if (!fn)
+		return -1;
+	a = life(fn, ndev, f, -1, at_connect);
+	EXPECT_EQ(0, a.ret) TH_LOG("%s: %s", a.step, a.why);
+	for (n = 0; n < MAX_STEPS; n++) {
+		a = life(fn, ndev, f, n, at_connect);
+		EXPECT_FALSE(a.wrong) TH_LOG("a wrong value after %ld", n);
+		EXPECT_EQ(hbm, pwt_hbm_settle()) TH_LOG("HBM after %ld", n);
+		EXPECT_EQ(fds, open_fds()) TH_LOG("files after %ld", n);
+		if (!a.failed) {
+			EXPECT_EQ(0, a.ret) TH_LOG("%s: %s", a.step, a.why);
+			break;
+		}
+		if (!a.ret)
+			continue;	/* handled within, or retried */
+		(*errors)++;
+		EXPECT_GT(0, a.ret) TH_LOG("after %ld: %s", n, a.step);
+		EXPECT_NE('\0', a.why[0])
+			TH_LOG("after %ld: %s: no reason given", n, a.step);
+	}
+	pw_fn_put(fn);
+	EXPECT_LT(n, MAX_STEPS);
+	return n;
+}
+
+static const struct fault alloc_fault = {
+	.arm = fault_fail_after, .failed = fault_failed,
+};
+static const struct fault dev_fault = {
+	.arm = fault_dev_fail_after, .failed = fault_dev_failed,
+};
+
+FIXTURE(faults) {
+	int unused;
+};
+
+FIXTURE_SETUP(faults)
+{
+}
+
+FIXTURE_TEARDOWN(faults)
+{
+}
+
+TEST_F_TIMEOUT(faults, every_allocation_failure_is_a_clean_error, 900)
+{
+	unsigned int errors = 0;
+	long calls;
+
+	PWT_NEED_DEVICES(1);
+	/* The first connect makes the in-process controller and worker. */
+	calls = sweep(_metadata, &alloc_fault, true, &errors);
+	TH_LOG("connecting: %ld allocations; %u failures ended in an error",
+	       calls, errors);
+	errors = 0;
+	calls = sweep(_metadata, &alloc_fault, false, &errors);
+	TH_LOG("after connect: %ld allocations; %u failures ended in an error",
+	       calls, errors);
+	EXPECT_LT(5u, errors);
+}
+
+TEST_F_TIMEOUT(faults, every_device_call_failure_is_a_clean_error, 900)
+{
+	unsigned int errors = 0;
+	long calls;
+
+	PWT_NEED_DEVICES(1);
+	calls = sweep(_metadata, &dev_fault, true, &errors);
+	TH_LOG("%ld device calls in a life; %u failures ended in an error",
+	       calls, errors);
+	EXPECT_LT(5u, errors);
+}
+
+TEST_HARNESS_MAIN
