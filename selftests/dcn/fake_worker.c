@@ -93,15 +93,35 @@ static struct pw_fn *add_fn(void)
 	return fn;
 }
 
+int fake_program(struct pw_remote *r, struct pw_fn *fn, uint32_t *prog)
+{
+	const uint32_t shape[1] = { 4 };
+	struct pw_rprog *p;
+	uint32_t fid;
+	int a, y, ret;
+
+	ret = pw_remote_function(r, fn, &fid);
+	if (ret)
+		return ret;
+	p = pw_rprog_begin();
+	if (!p)
+		return -ENOMEM;
+	a = pw_rprog_arg(p, 0, 0, PWTPU_DT_F32, 1, shape);
+	ret = pw_rprog_call(p, fn, fid, 0, 0, &a, 1, &y);
+	if (!ret)
+		ret = pw_rprog_results(p, &y, 1);
+	if (!ret)
+		ret = pw_remote_program(r, p, prog);
+	pw_rprog_free(p);
+	return ret;
+}
+
 int fake_client_program(const struct sockaddr_in *ctl, const char *name,
 			struct pw_remote **r, struct pw_fn **fn,
 			uint32_t *prog)
 {
-	const uint32_t shape[1] = { 4 };
-	struct pw_rprog *p;
 	char ctl_str[32];
-	uint32_t fid;
-	int a, y, ret;
+	int ret;
 
 	*fn = NULL;
 	snprintf(ctl_str, sizeof(ctl_str), "127.0.0.1:%u", ntohs(ctl->sin_port));
@@ -109,22 +129,7 @@ int fake_client_program(const struct sockaddr_in *ctl, const char *name,
 	if (ret)
 		return ret;
 	*fn = add_fn();
-	if (!*fn)
-		return -ENOMEM;
-	ret = pw_remote_function(*r, *fn, &fid);
-	if (ret)
-		return ret;
-	p = pw_rprog_begin();
-	if (!p)
-		return -ENOMEM;
-	a = pw_rprog_arg(p, 0, 0, PWTPU_DT_F32, 1, shape);
-	ret = pw_rprog_call(p, *fn, fid, 0, 0, &a, 1, &y);
-	if (!ret)
-		ret = pw_rprog_results(p, &y, 1);
-	if (!ret)
-		ret = pw_remote_program(*r, p, prog);
-	pw_rprog_free(p);
-	return ret;
+	return *fn ? fake_program(*r, *fn, prog) : -ENOMEM;
 }
 
 static int cluster_worker(struct pw_node *node, struct pw_node_peer *peer,

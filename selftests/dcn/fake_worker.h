@@ -55,10 +55,15 @@ struct pw_remote;
 struct pw_fn;
 
 /*
- * A remote client of the controller at @ctl, named @name, with the
- * program every host test runs: one call of x + x on f32[4] on host 0's
- * device 0, one argument, one result. 0, or -errno (pw_last_error()
- * says why); *@r, *@fn and *@prog are the caller's to close and put.
+ * The program every host test runs, registered by client @r: one call of
+ * @fn (f32[4] in, f32[4] out) on host 0's device 0, one argument, one
+ * result. 0, or -errno (pw_last_error() says why).
+ */
+int fake_program(struct pw_remote *r, struct pw_fn *fn, uint32_t *prog);
+/*
+ * A remote client of the controller at @ctl, named @name, with that
+ * program of x + x. 0, or -errno (pw_last_error() says why); *@r, *@fn
+ * and *@prog are the caller's to close and put.
  */
 int fake_client_program(const struct sockaddr_in *ctl, const char *name,
 			struct pw_remote **r, struct pw_fn **fn,

@@ -41,22 +41,6 @@ FIXTURE_TEARDOWN(faults)
 		fake_cluster_stop(&self->fc);
 }
 
-/* What one attempt came to. */
-struct attempt {
-	int ret;		/* the first failure, or 0 */
-	const char *step;	/* the call that failed */
-	char why[256];		/* pw_last_error() then */
-	unsigned long failed;	/* allocations refused */
-};
-
-#define TRY(a, name, call)						\
-	do {								\
-		if (!(a)->ret && ((a)->ret = (call))) {			\
-			(a)->step = name;				\
-			snprintf((a)->why, sizeof((a)->why), "%s",	\
-				 pw_last_error());			\
-		}							\
-	} while (0)
 
 /*
  * A client's life: connect, a function built and shipped, a program of
@@ -64,20 +48,20 @@ struct attempt {
  * allocations fail after @budget of them (-1: none fails); everything is
  * closed and freed whatever failed, with no fault armed.
  */
-static struct attempt life(const struct sockaddr_in *ctl, long budget)
+static struct fault_attempt life(const struct sockaddr_in *ctl, long budget)
 {
-	struct attempt a = { 0 };
+	struct fault_attempt a = { 0 };
 	struct pw_remote *r = NULL;
 	struct pw_fn *fn = NULL;
 	uint32_t prog = 0, out;
 
 	fault_fail_after(budget);
-	TRY(&a, "connect, function and program",
-	    fake_client_program(ctl, "faults", &r, &fn, &prog));
-	TRY(&a, "run", pw_remote_run(r, prog, (uint32_t[]){ ARG_ID }, 1,
-				     &out, 1));
-	TRY(&a, "run again", pw_remote_run(r, prog, (uint32_t[]){ ARG_ID }, 1,
-					   &out, 1));
+	FAULT_TRY(&a, "connect, function and program",
+		  fake_client_program(ctl, "faults", &r, &fn, &prog));
+	FAULT_TRY(&a, "run",
+		  pw_remote_run(r, prog, (uint32_t[]){ ARG_ID }, 1, &out, 1));
+	FAULT_TRY(&a, "run again",
+		  pw_remote_run(r, prog, (uint32_t[]){ ARG_ID }, 1, &out, 1));
 	a.failed = fault_failed();
 	fault_fail_after(-1);
 	if (r)
@@ -89,7 +73,7 @@ static struct attempt life(const struct sockaddr_in *ctl, long budget)
 TEST_F_TIMEOUT(faults, every_allocation_failure_is_a_clean_error, 600)
 {
 	unsigned int failures = 0;
-	struct attempt a;
+	struct fault_attempt a;
 	long n;
 
 	/* With no fault, the life completes: the sweep has an end. */

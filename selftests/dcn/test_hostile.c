@@ -170,6 +170,21 @@ static int honest_runs(FIXTURE_DATA(hostile) *self, unsigned int n)
 	return ret;
 }
 
+/* The liar, as a client: it connects (rightly) as @name. */
+static int liar_connect(FIXTURE_DATA(hostile) *self, const char *name)
+{
+	struct pw_wire_msg m;
+	int ret = liar_open(&self->liar, LIAR_CLIENT);
+
+	if (ret)
+		return ret;
+	self->liar_up = true;
+	msg_of(&m, PW_WIRE_CONNECT);
+	snprintf(m.body.connect.name, sizeof(m.body.connect.name), "%s", name);
+	return liar_send(&self->liar, &self->fc.ctl_addr, PW_NODE_CONTROLLER,
+			 &m);
+}
+
 /* Step nothing ourselves for @ms: the serving thread and the client's do. */
 static void settle(unsigned int ms)
 {
@@ -206,12 +221,7 @@ TEST_F_TIMEOUT(hostile, a_lying_client_is_refused_and_the_rest_are_served, 60)
 	struct pw_wire_msg m;
 	unsigned int i;
 
-	ASSERT_EQ(0, liar_open(&self->liar, LIAR_CLIENT));
-	self->liar_up = true;
-	msg_of(&m, PW_WIRE_CONNECT);
-	snprintf(m.body.connect.name, sizeof(m.body.connect.name), "liar");
-	ASSERT_EQ(0, liar_send(&self->liar, &self->fc.ctl_addr,
-			       PW_NODE_CONTROLLER, &m));
+	ASSERT_EQ(0, liar_connect(self, "liar"));
 
 	msg_of(&m, PW_WIRE_RUN);
 	m.body.run.program_id = 999;
@@ -443,12 +453,7 @@ TEST_F_TIMEOUT(hostile, a_client_that_stops_acknowledging_is_dropped, 60)
 	unsigned int gone = 0, held;
 	int i;
 
-	ASSERT_EQ(0, liar_open(&self->liar, LIAR_CLIENT));
-	self->liar_up = true;
-	msg_of(&m, PW_WIRE_CONNECT);
-	snprintf(m.body.connect.name, sizeof(m.body.connect.name), "deaf");
-	ASSERT_EQ(0, liar_send(&self->liar, &self->fc.ctl_addr,
-			       PW_NODE_CONTROLLER, &m));
+	ASSERT_EQ(0, liar_connect(self, "deaf"));
 	msg_of(&m, PW_WIRE_SLICE);
 	m.body.slice.op = PW_WIRE_SLICE_MAKE;
 	m.body.slice.id = 5;

@@ -19,6 +19,9 @@
 #ifndef PW_SELFTESTS_LIB_FAULT_H
 #define PW_SELFTESTS_LIB_FAULT_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 /*
  * On the calling thread, @n more allocations succeed and the next one
  * fails (NULL, errno ENOMEM), once: like the kernel's fail-nth, a
@@ -37,5 +40,28 @@ unsigned long fault_failed(void);
 void fault_dev_fail_after(long n);
 /* Device calls that failed since fault_dev_fail_after(). */
 unsigned long fault_dev_failed(void);
+
+/*
+ * What one life of a test under a fault came to: the first call that
+ * failed (@step), its errno (@ret) and pw_last_error() then (@why); a
+ * value that came back wrong; the calls the fault refused.
+ */
+struct fault_attempt {
+	int ret;
+	const char *step;
+	char why[256];
+	bool wrong;
+	unsigned long failed;
+};
+
+/* Make @call (named @name) unless an earlier one failed; note a failure. */
+#define FAULT_TRY(a, name, call)					\
+	do {								\
+		if (!(a)->ret && ((a)->ret = (call))) {			\
+			(a)->step = name;				\
+			snprintf((a)->why, sizeof((a)->why), "%s",	\
+				 pw_last_error());			\
+		}							\
+	} while (0)
 
 #endif /* PW_SELFTESTS_LIB_FAULT_H */

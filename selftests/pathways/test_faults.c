@@ -29,29 +29,12 @@
 /* More than any life allocates or calls the devices: the sweep ends. */
 #define MAX_STEPS	3000
 
-/* What one life came to. */
-struct attempt {
-	int ret;		/* the first failure, or 0 */
-	const char *step;	/* the call that failed */
-	char why[256];		/* pw_last_error() then */
-	bool wrong;		/* a value came back wrong */
-	unsigned long failed;	/* calls the fault refused */
-};
 
 /* A kind of fault: arm it after @n calls (-1: disarm), count its hits. */
 struct fault {
 	void (*arm)(long n);
 	unsigned long (*failed)(void);
 };
-
-#define TRY(a, name, call)						\
-	do {								\
-		if (!(a)->ret && ((a)->ret = (call))) {			\
-			(a)->step = name;				\
-			snprintf((a)->why, sizeof((a)->why), "%s",	\
-				 pw_last_error());			\
-		}							\
-	} while (0)
 
 /* y = x + 1 on f32[ELEMS]: built before any fault is armed. */
 static struct pw_fn *plus1(void)
@@ -84,7 +67,7 @@ static bool plus(const float *in, const float *got, unsigned int n, float k)
  * connecting or, with @at_connect, before. Everything is put and the
  * client disconnected with no fault armed.
  */
-static struct attempt life(struct pw_fn *fn, unsigned int ndev,
+static struct fault_attempt life(struct pw_fn *fn, unsigned int ndev,
 			   const struct fault *f, long n, bool at_connect)
 {
 	const uint32_t shape[1] = { ELEMS };
@@ -95,7 +78,7 @@ static struct attempt life(struct pw_fn *fn, unsigned int ndev,
 	struct pw_program *prog = NULL;
 	struct pw_client *cl = NULL;
 	struct pw_slice *s = NULL;
-	struct attempt a = { 0 };
+	struct fault_attempt a = { 0 };
 	struct pw_vset *vs;
 	unsigned int i;
 
@@ -103,29 +86,29 @@ static struct attempt life(struct pw_fn *fn, unsigned int ndev,
 		in[i] = (float)(3 * i);
 	if (at_connect)
 		f->arm(n);
-	TRY(&a, "connect", pw_connect(&opts, &cl));
+	FAULT_TRY(&a, "connect", pw_connect(&opts, &cl));
 	if (!at_connect)
 		f->arm(n);
-	TRY(&a, "virtual device set", pw_make_virtual_device_set(cl, &vs));
-	TRY(&a, "slice", pw_add_slice(vs, ndev, NULL, &s));
-	TRY(&a, "buffer from host",
+	FAULT_TRY(&a, "virtual device set", pw_make_virtual_device_set(cl, &vs));
+	FAULT_TRY(&a, "slice", pw_add_slice(vs, ndev, NULL, &s));
+	FAULT_TRY(&a, "buffer from host",
 	    pw_buffer_from_host(cl, s, PWTPU_DT_F32, 1, shape, in, false, &x));
-	TRY(&a, "call", pw_call(cl, fn, s, &x, 1, &y, 1));
-	TRY(&a, "buffer to host", pw_buffer_to_host(y, out, sizeof(out)));
+	FAULT_TRY(&a, "call", pw_call(cl, fn, s, &x, 1, &y, 1));
+	FAULT_TRY(&a, "buffer to host", pw_buffer_to_host(y, out, sizeof(out)));
 	if (!a.ret && pwt_values_checked() && !plus(in, out, 2 * ELEMS, 1))
 		a.wrong = true;
-	TRY(&a, "program begin", pw_program_begin(cl));
-	TRY(&a, "program arg",
+	FAULT_TRY(&a, "program begin", pw_program_begin(cl));
+	FAULT_TRY(&a, "program arg",
 	    pw_program_arg(cl, s, PWTPU_DT_F32, 1, shape, &arg));
-	TRY(&a, "program call", pw_call(cl, fn, s, &arg, 1, &z, 1));
-	TRY(&a, "program call 2", pw_call(cl, fn, s, &z, 1, &r, 1));
-	TRY(&a, "program end", pw_program_end(cl, &r, 1, &prog));
+	FAULT_TRY(&a, "program call", pw_call(cl, fn, s, &arg, 1, &z, 1));
+	FAULT_TRY(&a, "program call 2", pw_call(cl, fn, s, &z, 1, &r, 1));
+	FAULT_TRY(&a, "program end", pw_program_end(cl, &r, 1, &prog));
 	pw_buffer_put(z);
 	pw_buffer_put(r);
 	r = NULL;
-	TRY(&a, "program run",
+	FAULT_TRY(&a, "program run",
 	    pw_program_run(prog, PW_DISPATCH_PARALLEL, &x, 1, &r, 1));
-	TRY(&a, "program result", pw_buffer_to_host(r, out, sizeof(out)));
+	FAULT_TRY(&a, "program result", pw_buffer_to_host(r, out, sizeof(out)));
 	if (!a.ret && pwt_values_checked() && !plus(in, out, 2 * ELEMS, 2))
 		a.wrong = true;
 	a.failed = f->failed();
@@ -164,7 +147,7 @@ static long sweep(struct __test_metadata *_metadata, const struct fault *f,
 	uint64_t hbm = pwt_hbm_settle();
 	unsigned int fds = open_fds();
 	struct pw_fn *fn = plus1();
-	struct attempt a;
+	struct fault_attempt a;
 	long n;
 
 	if (!fn)
