@@ -4,6 +4,8 @@
 #   make check      run every test (see tools/run-tests)
 #   make demo       the main job (see tools/demo)
 #   make fuzz SECONDS=N   run each libFuzzer harness N seconds (tools/fuzz)
+#   make soak [PROGRAMS=N]  many clients for a long time, then check that
+#                   nothing grew (tools/soak; N per client, 100000)
 # The module is built against the Debian kernel the testbed boots, never
 # against `uname -r` (tools/kver says which).
 
@@ -42,7 +44,7 @@ USER_BINS :=
 HOST_TESTS :=
 GUEST_TESTS :=
 
-.PHONY: all module user host-tests deps check demo clean
+.PHONY: all module user host-tests deps check demo soak clean
 all: module user
 
 include firmware/user.mk
@@ -87,6 +89,12 @@ check:
 
 demo:
 	tools/demo
+
+PROGRAMS ?= 100000
+soak:
+	tools/install-deps
+	$(MAKE) all
+	tools/soak $(PROGRAMS)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean || true

@@ -19,3 +19,4 @@ include selftests/net/dpdk.mk
 include selftests/net/dp.mk
 include selftests/dcn/dcn.mk
 include selftests/fuzz/fuzz.mk
+include selftests/soak/soak.mk
