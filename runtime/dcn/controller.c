@@ -394,17 +394,19 @@ int pw_controller_init(struct pw_controller *c, struct pw_transport *t,
 }
 
 /*
- * Whether worker @p talks but has acknowledged nothing of ours for the
- * client timeout: it is broken or lying, and what we queue for it only
- * grows. (A silent worker is merely down, and comes back when heard.)
+ * Whether worker @p still talks, the client timeout after our oldest
+ * unacknowledged message, without having acknowledged it: it is broken
+ * or lying, and what we queue for it only grows. A worker that stalls
+ * says nothing meanwhile, and its first word when it wakes acknowledges
+ * all it got: silence is liveness's to judge (down, back when heard).
  */
 static bool is_deaf(const struct pw_controller *c,
-		    const struct pw_node_peer *p, uint64_t now)
+		    const struct pw_node_peer *p)
 {
 	uint64_t oldest = p ? pw_rchan_oldest_unacked(p->ch) : UINT64_MAX;
 
-	return oldest != UINT64_MAX &&
-	       now - oldest >= c->client_timeout_ms * 1000000ull;
+	return oldest != UINT64_MAX && p->last_heard_ns > oldest &&
+	       p->last_heard_ns - oldest >= c->client_timeout_ms * 1000000ull;
 }
 
 /*
@@ -426,7 +428,7 @@ static void ctl_check_liveness(struct pw_controller *c, uint64_t now)
 			continue;
 		silent = (now - isl->last_ns) / 1000000;
 		p = pw_node_find(&c->node, isl->node);
-		deaf = is_deaf(c, p, now);
+		deaf = is_deaf(c, p);
 		if (silent < c->down_ms && !deaf)
 			continue;
 		isl->up = false;
@@ -437,7 +439,7 @@ static void ctl_check_liveness(struct pw_controller *c, uint64_t now)
 		if (deaf) {
 			c->deaf++;
 			pw_node_drop_peer(&c->node, p);
-			pw_ctl_log("host %u down: it acknowledged nothing for %u ms; forgotten until it registers again",
+			pw_ctl_log("host %u down: it talks but acknowledged nothing for %u ms; forgotten until it registers again",
 				   h, c->client_timeout_ms);
 			continue;
 		}

@@ -299,13 +299,25 @@ static bool from_peer(struct pw_node *node, const struct pw_node_peer *peer,
 		      const struct pw_dgram *dg, const struct pw_wire_msg *msg,
 		      uint64_t now)
 {
+	char from[INET_ADDRSTRLEN], known[INET_ADDRSTRLEN];
+	uint64_t n;
+
 	if (same_addr(&peer->addr, &dg->from))
 		return true;
 	if (is_greeting(node, msg->hdr.type) &&
 	    pw_rchan_is_restart(peer->ch, msg->hdr.session) &&
 	    now - peer->last_heard_ns >= node->takeover_ns)
 		return true;
-	node->stats.wrong_addr++;
+	n = ++node->stats.wrong_addr;
+	/* The 1st, 2nd, 4th...: a multi-homed host sends from elsewhere. */
+	if (!(n & (n - 1))) {
+		inet_ntop(AF_INET, &dg->from.sin_addr, from, sizeof(from));
+		inet_ntop(AF_INET, &peer->addr.sin_addr, known, sizeof(known));
+		pw_log("pathways: node %u: %s under node %u's id from %s:%u, not its %s:%u: dropped (%llu so far; listen on one address, not 0.0.0.0, on a host with several)",
+		       node->id, pw_wire_type_name(msg->hdr.type), peer->id,
+		       from, ntohs(dg->from.sin_port), known,
+		       ntohs(peer->addr.sin_port), (unsigned long long)n);
+	}
 	return false;
 }
 

@@ -438,10 +438,10 @@ void pw_controller_count(const struct pw_controller *c, unsigned int *islands,
  * @registered: the controller accepted it.
  * @heartbeat_ms: as the controller asked (PW_HEARTBEAT_MS until then).
  * @down_ms: as the controller asked; silence this long: register again.
- * @deaf_ms: a peer that acknowledges nothing of ours this long is
- *	forgotten (the controller: register again); PW_CLIENT_TIMEOUT_MS
+ * @deaf_ms: a peer worker that acknowledges nothing of ours this long
+ *	is forgotten (the controller: register again); PW_CLIENT_TIMEOUT_MS
  *	after pw_worker_init() (a test may lower it).
- * @deaf: peers forgotten so.
+ * @deaf: peers forgotten so, and registrations for a deaf controller.
  * @last_beat_ns: when it last sent HEARTBEAT.
  * @since_ns: when the current registration attempt started.
  * @registrations: accepted registrations so far.

@@ -154,15 +154,18 @@ static void drop_unsent(struct pw_wdev *w, int err)
 	struct io_uring_sq *sq = &w->ring.sq;
 	unsigned int head = io_uring_smp_load_acquire(sq->khead);
 
+	if (!w->nunsent)
+		return;
 	io_uring_smp_store_release(sq->ktail, head);
 	sq->sqe_head = head;
 	sq->sqe_tail = head;
-	memcpy(w->failed, w->unsent, w->nunsent * sizeof(w->failed[0]));
-	w->nfailed = w->nunsent;
+	/* Behind those of an earlier failure not reaped yet, if any. */
+	memcpy(w->failed + w->nfailed, w->unsent,
+	       w->nunsent * sizeof(w->failed[0]));
+	w->nfailed += w->nunsent;
 	w->nunsent = 0;
 	w->failed_res = err;
-	if (w->nfailed)
-		eventfd_write(w->efd, 1);
+	eventfd_write(w->efd, 1);
 }
 
 int pw_wdev_flush(struct pw_wdev *w)

@@ -262,10 +262,12 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 }
 
 /*
- * Forget peers that acknowledged nothing of ours for @deaf_ms (a client
- * or worker that is gone or lies: what we queue for it only grows); the
- * controller introduces them again if they come back. True when the
- * controller itself is deaf: the caller registers again.
+ * Forget peer workers that acknowledged nothing of ours for @deaf_ms
+ * (gone, or lying: what we queue for them only grows); the controller
+ * introduces them again when they register again. A client is not
+ * forgotten here: the controller decides when one has gone (and says
+ * BYE), and what waits for it is bounded by the node's queue limit.
+ * True when the controller itself is deaf: the caller registers again.
  */
 static bool wk_forget_deaf(struct pw_worker *w, uint64_t now)
 {
@@ -277,7 +279,7 @@ static bool wk_forget_deaf(struct pw_worker *w, uint64_t now)
 		struct pw_node_peer *p = &w->node.peers[i];
 		uint64_t oldest;
 
-		if (!p->ch)
+		if (!p->ch || (p != w->ctl && p->id & PW_NODE_CLIENT_BASE))
 			continue;
 		oldest = pw_rchan_oldest_unacked(p->ch);
 		if (oldest == UINT64_MAX || now - oldest < limit)

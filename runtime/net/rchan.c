@@ -333,7 +333,7 @@ static void process_ack(struct pw_rchan *ch, uint32_t ack, uint64_t sack,
 }
 
 /* Forget what the peer's old incarnation sent us and what it sacked. */
-static void peer_reset(struct pw_rchan *ch)
+static void peer_reset(struct pw_rchan *ch, uint64_t now)
 {
 	uint32_t seq;
 	unsigned int i;
@@ -345,11 +345,13 @@ static void peer_reset(struct pw_rchan *ch)
 	}
 	/*
 	 * Its new incarnation holds nothing the old one sacked, and waits
-	 * for all of it: retransmit at the next poll.
+	 * for all of it: retransmit at the next poll. What it has not
+	 * acknowledged is new to it: its silence about them starts now.
 	 */
 	for (seq = ch->snd_una; seq != ch->snd_nxt; seq++) {
 		ch->tx[seq % W].sacked = false;
 		ch->tx[seq % W].deadline_ns = 0;
+		ch->tx[seq % W].first_sent_ns = now;
 	}
 	ch->rx_synced = false;
 	ch->ack_pending = false;
@@ -451,7 +453,7 @@ bool pw_rchan_input_msg(struct pw_rchan *ch, const struct pw_wire_msg *msg,
 	}
 	if (!ch->peer_session || seq_lt(ch->peer_session, h->session)) {
 		if (ch->peer_session)
-			peer_reset(ch);
+			peer_reset(ch, now);
 		ch->peer_session = h->session;
 		news = true;
 	} else if (h->session != ch->peer_session) {
