@@ -319,7 +319,7 @@ int pw_remote_open(struct pw_remote *r, struct pw_transport *t,
 		return ret;
 	r->ctl = pw_node_peer(&r->node, PW_NODE_CONTROLLER, controller);
 	if (!r->ctl)
-		return -ENOMEM;
+		return pw_fail(-ENOMEM, "no memory for a channel to the controller");
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_CONNECT;
 	m.body.connect.pid = (uint32_t)getpid();
@@ -584,7 +584,7 @@ static int ship_function(struct pw_remote *r, uint32_t id,
 
 	payload = pw_fn_payload_pack(desc, image, consts, &total);
 	if (!payload)
-		return -ENOMEM;
+		return pw_fail(-ENOMEM, "function: no memory for its payload");
 	expect_status(r, PW_WIRE_FUNCTION, id);
 	pw_rc_lock(r);
 	ret = pw_fn_payload_send(&r->node, r->ctl, id, 0, payload, total);
@@ -639,7 +639,8 @@ int pw_remote_track(struct pw_remote *r, uint32_t id, uint32_t slice)
 		struct pw_rc_buf *b = realloc(r->bufs, cap * sizeof(*b));
 
 		if (!b)
-			return -ENOMEM;
+			return pw_fail(-ENOMEM, "buffer %u: no memory to keep track of it",
+				       id);
 		r->bufs = b;
 		r->cap = cap;
 	}
@@ -672,7 +673,7 @@ static int slice_make(struct pw_remote *r, struct pw_wire_slice *req,
 
 	s = realloc(r->slices, (r->nslices + 1) * sizeof(*s));
 	if (!s)
-		return -ENOMEM;
+		return pw_fail(-ENOMEM, "slice: no memory for a new one");
 	r->slices = s;
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_SLICE;

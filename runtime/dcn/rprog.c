@@ -39,7 +39,11 @@ struct pw_rprog {
 
 struct pw_rprog *pw_rprog_begin(void)
 {
-	return calloc(1, sizeof(struct pw_rprog));
+	struct pw_rprog *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		pw_fail(-ENOMEM, "program: no memory for a new one");
+	return p;
 }
 
 void pw_rprog_free(struct pw_rprog *p)

@@ -32,8 +32,12 @@
 #include "../lib/test_key.h"
 
 #define MS 1000000ull
-/* Silent, or deaf, this long, a client or worker has gone. */
-#define CLIENT_TIMEOUT_MS 1500
+/*
+ * Silent, or deaf, this long, a client or worker has gone: long enough
+ * for a test to look at what the liar (which never acknowledges) holds
+ * on a loaded machine, short enough to wait for.
+ */
+#define CLIENT_TIMEOUT_MS 4000
 #define LIAR_CLIENT (PW_NODE_CLIENT_BASE | 0x4242)
 /* Any buffer id will do: only the (bare) worker would look it up. */
 #define ARG_ID (77u << PW_WIRE_SHARD_BITS)
@@ -168,6 +172,16 @@ static int honest_runs(FIXTURE_DATA(hostile) *self, unsigned int n)
 		ret = pw_remote_run(self->r, self->prog,
 				    (uint32_t[]){ ARG_ID }, 1, &out, 1);
 	return ret;
+}
+
+/* 0 when controller's peer @p is at transport @t's address, else -1. */
+static int same_port(const struct pw_node_peer *p, struct pw_transport *t)
+{
+	struct sockaddr_in a;
+
+	if (!p || pw_transport_local_addr(t, &a))
+		return -1;
+	return p->addr.sin_port == a.sin_port ? 0 : -1;
 }
 
 /* The liar, as a client: it connects (rightly) as @name. */
@@ -399,8 +413,11 @@ TEST_F_TIMEOUT(hostile, a_lying_worker_is_refused_and_the_rest_are_served, 60)
 	fake_cluster_hold(&self->fc);
 	st = self->fc.c.node.stats;
 	EXPECT_TRUE(self->fc.c.isl[1].used);
-	EXPECT_EQ((uint32_t)PW_NODE_WORKER_BASE, self->fc.c.isl[0].node);
 	EXPECT_TRUE(self->fc.c.isl[0].up);
+	/* Host 0's id still leads to host 0's worker, not to the thief. */
+	EXPECT_EQ(0, same_port(pw_node_find(&self->fc.c.node,
+					    PW_NODE_WORKER_BASE),
+			       self->fc.wk.t));
 	EXPECT_LE(1u, st.refused_by[PW_WIRE_REGISTER]);
 	EXPECT_LE(20u, st.refused_by[PW_WIRE_DONE]);
 	EXPECT_LE(1u, st.wrong_addr);
@@ -424,7 +441,7 @@ TEST_F_TIMEOUT(hostile, a_worker_that_stops_acknowledging_is_forgotten, 60)
 	register_of(&m, 1, 1, "1x1");
 	ASSERT_EQ(0, liar_send(&self->liar, &self->fc.ctl_addr,
 			       PW_NODE_CONTROLLER, &m));
-	for (i = 0; i < 200 && !deaf; i++) {
+	for (i = 0; i < 500 && !deaf; i++) {
 		msg_of(&m, PW_WIRE_HEARTBEAT);
 		m.body.heartbeat.time_ns = pw_now_ns();
 		ASSERT_EQ(0, liar_send(&self->liar, &self->fc.ctl_addr,
@@ -467,7 +484,7 @@ TEST_F_TIMEOUT(hostile, a_client_that_stops_acknowledging_is_dropped, 60)
 	held = held_for(&self->fc.c, LIAR_CLIENT);
 	fake_cluster_resume(&self->fc);
 	ASSERT_EQ(1u, held);
-	for (i = 0; i < 200 && !gone; i++) {
+	for (i = 0; i < 500 && !gone; i++) {
 		msg_of(&m, PW_WIRE_HEARTBEAT);
 		m.body.heartbeat.time_ns = pw_now_ns();
 		ASSERT_EQ(0, liar_send(&self->liar, &self->fc.ctl_addr,

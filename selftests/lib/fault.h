@@ -54,9 +54,18 @@ struct fault_attempt {
 	unsigned long failed;
 };
 
-/* Make @call (named @name) unless an earlier one failed; note a failure. */
+/* libpathways' own setter of pw_last_error() (runtime/util/error.c). */
+int pw_fail(int err, const char *fmt, ...);
+
+/*
+ * Make @call (named @name) unless an earlier one failed; note a failure
+ * and its reason. The reason is cleared first, so that an old one cannot
+ * stand for a call that gave none.
+ */
 #define FAULT_TRY(a, name, call)					\
 	do {								\
+		if (!(a)->ret)						\
+			pw_fail(0, "%s", "");				\
 		if (!(a)->ret && ((a)->ret = (call))) {			\
 			(a)->step = name;				\
 			snprintf((a)->why, sizeof((a)->why), "%s",	\

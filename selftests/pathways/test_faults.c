@@ -12,7 +12,8 @@
  * Every failure ends a call with a negative errno and a reason in
  * pw_last_error(), never a hang or a wrong value; disconnect frees
  * everything whatever failed; once a life ends, the devices' HBM is back
- * where it was and no file is left open. The binary is linked with
+ * where it was (with the worker still running, for the sweeps where
+ * another client keeps it) and no file is left open. The binary is linked with
  * LeakSanitizer (-fsanitize=leak): a test child that leaked fails.
  * Runs in the testbed with pwtpu.ko loaded.
  */
@@ -139,19 +140,32 @@ static unsigned int open_fds(void)
  * The sweep: lives with a fault after 0, 1, 2... calls, until one runs
  * whole. Each must end well or with a clean error; after each, HBM and
  * the open files are as before. Returns the calls a whole life made.
+ * With @keep, another client stays connected throughout, so that the
+ * in-process controller and worker live on from life to life: what a
+ * life leaves on the devices is then not freed by the worker's end, and
+ * the HBM check sees it.
  */
 static long sweep(struct __test_metadata *_metadata, const struct fault *f,
-		  bool at_connect, unsigned int *errors)
+		  bool at_connect, bool keep, unsigned int *errors)
 {
+	struct pw_connect_opts opts = { .name = "keeper" };
 	unsigned int ndev = pwt_sysfs_devices() >= 2 ? 2 : 1;
-	uint64_t hbm = pwt_hbm_settle();
-	unsigned int fds = open_fds();
-	struct pw_fn *fn = plus1();
+	struct pw_client *keeper = NULL;
 	struct fault_attempt a;
+	struct pw_fn *fn;
+	unsigned int fds;
+	uint64_t hbm;
 	long n;
 
-	if (!fn)
+	if (keep && pw_connect(&opts, &keeper))
 		return -1;
+	hbm = pwt_hbm_settle();
+	fds = open_fds();
+	fn = plus1();
+	if (!fn) {
+		pw_disconnect(keeper);
+		return -1;
+	}
 	a = life(fn, ndev, f, -1, at_connect);
 	EXPECT_EQ(0, a.ret) TH_LOG("%s: %s", a.step, a.why);
 	for (n = 0; n < MAX_STEPS; n++) {
@@ -171,6 +185,7 @@ static long sweep(struct __test_metadata *_metadata, const struct fault *f,
 			TH_LOG("after %ld: %s: no reason given", n, a.step);
 	}
 	pw_fn_put(fn);
+	pw_disconnect(keeper);
 	EXPECT_LT(n, MAX_STEPS);
 	return n;
 }
@@ -201,11 +216,11 @@ TEST_F_TIMEOUT(faults, every_allocation_failure_is_a_clean_error, 900)
 
 	PWT_NEED_DEVICES(1);
 	/* The first connect makes the in-process controller and worker. */
-	calls = sweep(_metadata, &alloc_fault, true, &errors);
+	calls = sweep(_metadata, &alloc_fault, true, false, &errors);
 	TH_LOG("connecting: %ld allocations; %u failures ended in an error",
 	       calls, errors);
 	errors = 0;
-	calls = sweep(_metadata, &alloc_fault, false, &errors);
+	calls = sweep(_metadata, &alloc_fault, false, true, &errors);
 	TH_LOG("after connect: %ld allocations; %u failures ended in an error",
 	       calls, errors);
 	EXPECT_LT(5u, errors);
@@ -217,8 +232,8 @@ TEST_F_TIMEOUT(faults, every_device_call_failure_is_a_clean_error, 900)
 	long calls;
 
 	PWT_NEED_DEVICES(1);
-	calls = sweep(_metadata, &dev_fault, true, &errors);
-	TH_LOG("%ld device calls in a life; %u failures ended in an error",
+	calls = sweep(_metadata, &dev_fault, true, false, &errors);
+	TH_LOG("%ld device calls in a life, the worker's start included; %u failures ended in an error",
 	       calls, errors);
 	EXPECT_LT(5u, errors);
 }

@@ -58,9 +58,9 @@ figures() {
 		echo "controller_fds $(fds "$controller")"
 	fi
 }
-wait_file() {
+wait_file() {	# for as long as tools/soak lets the testbed run
 	local t
-	for ((t = 0; t < 7200; t++)); do
+	for ((t = 0; t < 28800; t++)); do
 		[[ -e $1 ]] && return 0
 		sleep 0.5
 	done
