@@ -318,14 +318,15 @@ int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns)
 		       "no answer from the controller yet: trying again");
 		return wk_register(w, now);
 	}
-	if (wk_forget_deaf(w, now)) {
-		wk_log(w, "the controller acknowledged nothing for the deaf time: registering again");
-		return wk_register(w, now);
-	}
 	if (!w->registered ||
 	    now - w->last_beat_ns < w->heartbeat_ms * 1000000ull)
 		return 0;
 	w->last_beat_ns = now;
+	/* Once a heartbeat, not on every step: deafness takes seconds. */
+	if (wk_forget_deaf(w, now)) {
+		wk_log(w, "the controller acknowledged nothing for the deaf time: registering again");
+		return wk_register(w, now);
+	}
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_HEARTBEAT;
 	m.body.heartbeat.time_ns = now;

@@ -205,6 +205,20 @@ static void settle(unsigned int ms)
 	usleep(ms * 1000);
 }
 
+/* The liar says it is alive (and acknowledges nothing); 30 ms pass. */
+static int liar_beat(FIXTURE_DATA(hostile) *self)
+{
+	struct pw_wire_msg m;
+	int ret;
+
+	msg_of(&m, PW_WIRE_HEARTBEAT);
+	m.body.heartbeat.time_ns = pw_now_ns();
+	ret = liar_send(&self->liar, &self->fc.ctl_addr, PW_NODE_CONTROLLER,
+			&m);
+	settle(30);
+	return ret;
+}
+
 /* Programs, functions, slices and runs the controller holds for @client. */
 static unsigned int held_for(const struct pw_controller *c, uint32_t client)
 {
@@ -442,11 +456,7 @@ TEST_F_TIMEOUT(hostile, a_worker_that_stops_acknowledging_is_forgotten, 60)
 	ASSERT_EQ(0, liar_send(&self->liar, &self->fc.ctl_addr,
 			       PW_NODE_CONTROLLER, &m));
 	for (i = 0; i < 500 && !deaf; i++) {
-		msg_of(&m, PW_WIRE_HEARTBEAT);
-		m.body.heartbeat.time_ns = pw_now_ns();
-		ASSERT_EQ(0, liar_send(&self->liar, &self->fc.ctl_addr,
-				       PW_NODE_CONTROLLER, &m));
-		settle(30);
+		ASSERT_EQ(0, liar_beat(self));
 		fake_cluster_hold(&self->fc);
 		deaf = self->fc.c.deaf;
 		fake_cluster_resume(&self->fc);
@@ -485,11 +495,7 @@ TEST_F_TIMEOUT(hostile, a_client_that_stops_acknowledging_is_dropped, 60)
 	fake_cluster_resume(&self->fc);
 	ASSERT_EQ(1u, held);
 	for (i = 0; i < 500 && !gone; i++) {
-		msg_of(&m, PW_WIRE_HEARTBEAT);
-		m.body.heartbeat.time_ns = pw_now_ns();
-		ASSERT_EQ(0, liar_send(&self->liar, &self->fc.ctl_addr,
-				       PW_NODE_CONTROLLER, &m));
-		settle(30);
+		ASSERT_EQ(0, liar_beat(self));
 		fake_cluster_hold(&self->fc);
 		gone = self->fc.c.gone;
 		held = held_for(&self->fc.c, LIAR_CLIENT);
