@@ -16,6 +16,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 
@@ -293,10 +294,11 @@ TEST_F_TIMEOUT(charge, collective_scratch_is_charged_at_submit, 120)
 	close(out[0]);
 }
 
-static long long usage_usec(const char *cg)
+/* Figure @key of @cg's cpu.stat (usage_usec, nr_throttled...); -1 if none. */
+static long long cpu_stat(const char *cg, const char *key)
 {
-	char path[192], line[64];
-	long long usec = -1;
+	char path[192], line[64], name[32];
+	long long value = -1, v;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/cpu.stat", cg);
@@ -304,10 +306,13 @@ static long long usage_usec(const char *cg)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "usage_usec %lld", &usec) == 1)
+		if (sscanf(line, "%31s %lld", name, &v) == 2 &&
+		    !strcmp(name, key)) {
+			value = v;
 			break;
+		}
 	fclose(f);
-	return usec;
+	return value;
 }
 
 /*
@@ -374,12 +379,12 @@ static void queued_work_is_charged(struct __test_metadata *_metadata,
 	if (!self->child)
 		cpu_child(self->cg, path, 16, go[0], out[1]);
 	ASSERT_EQ(1, read(out[0], &c, 1)) TH_LOG("the child failed to set up");
-	before = usage_usec(self->cg);
+	before = cpu_stat(self->cg, "usage_usec");
 	ASSERT_LE(0, before);
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ((ssize_t)sizeof(exec_ns),
 		  read(out[0], &exec_ns, sizeof(exec_ns)));
-	after = usage_usec(self->cg);
+	after = cpu_stat(self->cg, "usage_usec");
 	ASSERT_LT(0, exec_ns) TH_LOG("the EXEC failed: %lld", exec_ns);
 	TH_LOG("%s: exec %lld us; the cgroup's usage_usec grew %lld us",
 	       drv_path_name(path), exec_ns / 1000, after - before);
@@ -424,14 +429,18 @@ static bool has_controller(const char *name)
 /*
  * A queued command runs under its submitter's CPU share, and holds the
  * device meanwhile: the watchdog bounds a host copy too. A child whose
- * cgroup may use 1% of a CPU (cpu.max 1000 100000) copies 16 MiB to the
- * device, some 15 ms of work: throttled, it would take over a second;
- * with watchdog_ms at 100 it stops with -ETIME. Before, a copy had no
- * watchdog.
+ * cgroup may use 1 ms of CPU a second (cpu.max 1000 1000000) copies
+ * 48 MiB to the device. With watchdog_ms at 100, the copy has at most
+ * two quotas before its deadline, each overrun by at most a tick (which
+ * the next period pays back): some 10 ms of CPU, too little for 48 MiB.
+ * Past the deadline, the copy's next 1 MiB check stops it with -ETIME.
+ * (A 16 MiB copy under a 100 ms period once finished on its second
+ * quota.) Before, a copy had no watchdog.
  */
 TEST_F_TIMEOUT(charge, a_throttled_copy_is_stopped_by_the_watchdog, 120)
 {
-	const size_t bytes = 16 << 20;
+	const size_t bytes = 48 << 20;
+	struct timespec t0, t1;
 	char path[192];
 	uint64_t watchdog;
 	int out[2], res = 1;
@@ -440,7 +449,7 @@ TEST_F_TIMEOUT(charge, a_throttled_copy_is_stopped_by_the_watchdog, 120)
 		DRV_SKIP("no cpu controller in this kernel (CONFIG_CFS_BANDWIDTH)");
 	ASSERT_EQ(0, write_file(CGROOT "/cgroup.subtree_control", "+cpu"));
 	snprintf(path, sizeof(path), "%s/cpu.max", self->cg);
-	ASSERT_EQ(0, write_file(path, "1000 100000"));
+	ASSERT_EQ(0, write_file(path, "1000 1000000"));
 	ASSERT_EQ(0, pwtpu_param_u64("watchdog_ms", &watchdog));
 	ASSERT_EQ(0, pipe(out));
 	ASSERT_EQ(0, drv_param_write("watchdog_ms", 100));
@@ -462,8 +471,16 @@ TEST_F_TIMEOUT(charge, a_throttled_copy_is_stopped_by_the_watchdog, 120)
 		res = pwtpu_copy_to_dev(fd, bo.handle, 0, src, bytes);
 		_exit(write(out[1], &res, sizeof(res)) == sizeof(res) ? 0 : 4);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	EXPECT_EQ((ssize_t)sizeof(res), read(out[0], &res, sizeof(res)));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	EXPECT_EQ(0, drv_param_write("watchdog_ms", (unsigned int)watchdog));
+	TH_LOG("the copy ended after %lld ms: the cgroup used %lld us of CPU, throttled %lld times for %lld us",
+	       (long long)(t1.tv_sec - t0.tv_sec) * 1000 +
+	       (t1.tv_nsec - t0.tv_nsec) / 1000000,
+	       cpu_stat(self->cg, "usage_usec"),
+	       cpu_stat(self->cg, "nr_throttled"),
+	       cpu_stat(self->cg, "throttled_usec"));
 	EXPECT_EQ(-ETIME, res);
 	close(out[0]);
 	close(out[1]);
