@@ -309,8 +309,8 @@ static bool from_peer(struct pw_node *node, const struct pw_node_peer *peer,
 	    now - peer->last_heard_ns >= node->takeover_ns)
 		return true;
 	n = ++node->stats.wrong_addr;
-	/* The 1st, 2nd, 4th...: a multi-homed host sends from elsewhere. */
-	if (!(n & (n - 1))) {
+	/* A multi-homed host sends from elsewhere: say so. */
+	if (pw_log_due(n)) {
 		inet_ntop(AF_INET, &dg->from.sin_addr, from, sizeof(from));
 		inet_ntop(AF_INET, &peer->addr.sin_addr, known, sizeof(known));
 		pw_log("pathways: node %u: %s under node %u's id from %s:%u, not its %s:%u: dropped (%llu so far; listen on one address, not 0.0.0.0, on a host with several)",
@@ -397,8 +397,7 @@ static void node_deliver(struct pw_node *node, uint64_t now)
 				continue;
 			node->stats.refused++;
 			n = ++node->stats.refused_by[msg.hdr.type];
-			/* The 1st, 2nd, 4th, 8th...: a flood cannot fill the log. */
-			if (!(n & (n - 1)))
+			if (pw_log_due(n))
 				pw_log("pathways: node %u: refused %s from node %u (%llu so far): %s",
 				       node->id, pw_wire_type_name(msg.hdr.type),
 				       msg.hdr.src_node, (unsigned long long)n,

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "../util/log.h"
 #include "wstore.h"
 
 static unsigned int bucket(uint32_t owner, uint32_t handle)
@@ -15,6 +16,57 @@ static unsigned int bucket(uint32_t owner, uint32_t handle)
 	uint64_t k = ((uint64_t)owner << 32 | handle) * 0x9e3779b97f4a7c15ull;
 
 	return (unsigned int)(k >> 54) % PW_WSTORE_BUCKETS;
+}
+
+/* 0 when the object is gone: destroyed now, or never there (-ENOENT). */
+static int destroy_once(struct pw_wstore *s, const struct pw_wstore_undone *u)
+{
+	int fd = s->dev->fd[u->dev];
+	int ret = u->prog ? pwtpu_prog_unload(fd, u->handle) :
+			    pwtpu_bo_destroy(fd, u->handle);
+
+	if (ret == -ENOENT)
+		return 0;
+	if (!ret)
+		s->freed++;
+	return ret;
+}
+
+/*
+ * Destroy a device object; one that fails is kept and tried again, so
+ * that a failed call does not hold its HBM until the worker exits.
+ */
+static void destroy(struct pw_wstore *s, unsigned int dev, bool prog,
+		    uint32_t handle)
+{
+	struct pw_wstore_undone u = { .handle = handle, .dev = (uint16_t)dev,
+				      .prog = prog };
+	int ret = destroy_once(s, &u);
+
+	if (!ret)
+		return;
+	if (s->nundone < PW_WSTORE_UNDONE) {
+		s->undone[s->nundone++] = u;
+		return;
+	}
+	if (pw_log_due(++s->abandoned))
+		pw_log("wstore: %llu device objects could not be destroyed (the last %s %u on device %u: %s); their HBM is held until the worker exits",
+		       (unsigned long long)s->abandoned,
+		       prog ? "program" : "buffer object", handle, dev,
+		       strerror(-ret));
+}
+
+unsigned int pw_wstore_retry(struct pw_wstore *s)
+{
+	unsigned int i = 0;
+
+	while (i < s->nundone) {
+		if (destroy_once(s, &s->undone[i]))
+			i++;
+		else
+			s->undone[i] = s->undone[--s->nundone];
+	}
+	return s->nundone;
 }
 
 void pw_wstore_init(struct pw_wstore *s, struct pw_wdev *dev,
@@ -86,8 +138,9 @@ void pw_wbuf_put(struct pw_wstore *s, struct pw_wbuf *b)
 	*pp = b->next;
 	if (b->region)
 		pw_dp_dereg(b->region);
-	pwtpu_bo_free(s->dev->fd[b->dev], &b->bo);
-	s->freed++;
+	if (b->bo.map)
+		munmap(b->bo.map, b->bo.size);
+	destroy(s, b->dev, false, b->bo.handle);
 	s->nbufs--;
 	s->bytes -= b->bytes;
 	free(b);
@@ -163,15 +216,14 @@ static void wfn_free(struct pw_wstore *s, struct pw_wfn *f)
 		*pp = f->next;
 	for (d = 0; d < s->dev->ndev; d++) {
 		if (f->prog[d])
-			pwtpu_prog_unload(s->dev->fd[d], f->prog[d]);
+			destroy(s, d, true, f->prog[d]);
 		if (f->scratch[d])
-			pwtpu_bo_destroy(s->dev->fd[d], f->scratch[d]);
+			destroy(s, d, false, f->scratch[d]);
 		if (f->consts[d])
-			pwtpu_bo_destroy(s->dev->fd[d], f->consts[d]);
+			destroy(s, d, false, f->consts[d]);
 	}
 	pw_fn_payload_free(&f->pl);
 	free(f);
-	s->freed++;
 	s->nfns--;
 }
 
@@ -239,7 +291,7 @@ int pw_wfn_load(struct pw_wstore *s, struct pw_wfn *fn, unsigned int dev)
 		ret = upload_consts(fd, fn, &bo);
 		if (ret) {
 			/* Never a program with zeroed constants: next time anew. */
-			pwtpu_bo_destroy(fd, bo.handle);
+			destroy(s, dev, false, bo.handle);
 			return ret;
 		}
 		fn->consts[dev] = bo.handle;

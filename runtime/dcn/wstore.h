@@ -86,6 +86,20 @@ struct pw_wfn {
 };
 
 #define PW_WSTORE_BUCKETS	1024
+/* Device objects whose destroy failed, kept to be tried again. */
+#define PW_WSTORE_UNDONE	64
+
+/**
+ * struct pw_wstore_undone - a device object whose destroy failed
+ * @handle: its handle on its device.
+ * @dev: the device.
+ * @prog: a program (else a buffer object).
+ */
+struct pw_wstore_undone {
+	uint32_t handle;
+	uint16_t dev;
+	bool prog;
+};
 
 /**
  * struct pw_wstore - the store
@@ -96,6 +110,11 @@ struct pw_wfn {
  * @nbufs: buffers alive.
  * @bytes: their bytes.
  * @nfns: functions kept.
+ * @freed: device objects freed so far (runs waiting for HBM look again).
+ * @undone: destroys that failed, tried again by pw_wstore_retry().
+ * @nundone: how many.
+ * @abandoned: failed destroys past PW_WSTORE_UNDONE, left to the files'
+ *	close (counted and logged: their HBM stays taken until then).
  */
 struct pw_wstore {
 	struct pw_wdev *dev;
@@ -105,13 +124,21 @@ struct pw_wstore {
 	unsigned int nbufs;
 	uint64_t bytes;
 	unsigned int nfns;
-	uint64_t freed;		/* buffer objects freed so far */
+	uint64_t freed;
+	struct pw_wstore_undone undone[PW_WSTORE_UNDONE];
+	unsigned int nundone;
+	uint64_t abandoned;
 };
 
 void pw_wstore_init(struct pw_wstore *s, struct pw_wdev *dev,
 		    struct pw_dp *dp);
 /* Free everything (the devices' files close after). */
 void pw_wstore_fini(struct pw_wstore *s);
+/*
+ * Try again the destroys that failed (a device call can fail for want of
+ * memory, or be interrupted); once a heartbeat. The number still undone.
+ */
+unsigned int pw_wstore_retry(struct pw_wstore *s);
 
 struct pw_wbuf *pw_wbuf_find(struct pw_wstore *s, uint32_t owner,
 			     uint32_t handle);
