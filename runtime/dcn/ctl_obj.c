@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/log.h"
 #include "../util/slots.h"
 #include "roles.h"
 
@@ -69,26 +70,43 @@ static void send_status(struct pw_controller *c, struct pw_node_peer *p,
 	pw_node_send(&c->node, p, &m, now);
 }
 
+void pw_ctl_evicted(struct pw_controller *c, uint32_t client,
+		    const char *what, uint32_t id)
+{
+	if (pw_log_due(++c->evicted))
+		pw_ctl_log("client node %u: partial %s %u evicted for a newer one (%u at most; %llu so far)",
+			   client, what, id, PW_CTL_CLIENT_PARTIAL,
+			   (unsigned long long)c->evicted);
+}
+
 /* The slot of function @id of @client, made for a first part. */
 static int fn_slot(struct pw_controller *c, uint32_t client, uint32_t id,
 		   bool first, struct pw_ctl_fn **out)
 {
-	struct pw_ctl_fn *f = pw_ctl_fn_find(c, client, id);
+	struct pw_ctl_fn *f = pw_ctl_fn_find(c, client, id), *oldest = NULL;
 	unsigned int i, mine = 0, partial = 0;
 	int slot;
 
 	if (!f && first) {
 		for (i = 0; i < c->nfns; i++) {
-			if (!c->fns[i].used || c->fns[i].client != client)
+			f = &c->fns[i];
+			if (!f->used || f->client != client)
 				continue;
 			mine++;
-			partial += c->fns[i].pl.bytes && !c->fns[i].pl.complete;
+			if (!f->pl.bytes || f->pl.complete)
+				continue;
+			partial++;
+			if (!oldest || f->begun < oldest->begun)
+				oldest = f;
 		}
+		f = NULL;
 		/* A client's own bounds; the table grows for all of them. */
 		if (mine >= PW_CTL_CLIENT_FNS)
 			return -ENOSPC;
-		if (partial >= PW_CTL_CLIENT_PARTIAL)
-			return -EBUSY;
+		if (partial >= PW_CTL_CLIENT_PARTIAL) {
+			pw_ctl_evicted(c, client, "function", oldest->id);
+			fn_free(oldest);
+		}
 		slot = pw_slot_take((void **)&c->fns, &c->nfns, sizeof(*f),
 				    UINT_MAX);
 		if (slot < 0)
@@ -101,8 +119,10 @@ static int fn_slot(struct pw_controller *c, uint32_t client, uint32_t id,
 	if (!f)
 		return -EPROTO;
 	/* Registering an id again replaces the function everywhere. */
-	if (first)
+	if (first) {
 		f->sent = 0;
+		f->begun = ++c->partial_seq;
+	}
 	*out = f;
 	return 0;
 }

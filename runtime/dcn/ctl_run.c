@@ -36,18 +36,6 @@ struct pw_ctl_program *pw_ctl_program_find(struct pw_controller *c,
 }
 
 /* Programs (@programs) or runs in flight of @client. */
-/* Programs of @client whose parts are still coming. */
-static unsigned int client_partial(const struct pw_controller *c,
-				   uint32_t client)
-{
-	unsigned int i, k = 0;
-
-	for (i = 0; i < c->nprograms; i++)
-		k += c->programs[i].used && c->programs[i].nodes &&
-		     c->programs[i].client == client;
-	return k;
-}
-
 static unsigned int client_count(const struct pw_controller *c,
 				 uint32_t client, bool programs)
 {
@@ -69,6 +57,26 @@ static void program_free(struct pw_ctl_program *p)
 	free(p->nodes);
 	free(p->cmds);
 	memset(p, 0, sizeof(*p));
+}
+
+/* Room for one more partial program of @client (PW_CTL_CLIENT_PARTIAL). */
+static void evict_partial(struct pw_controller *c, uint32_t client)
+{
+	struct pw_ctl_program *q, *oldest = NULL;
+	unsigned int i, partial = 0;
+
+	for (i = 0; i < c->nprograms; i++) {
+		q = &c->programs[i];
+		if (!q->used || !q->nodes || q->client != client)
+			continue;
+		partial++;
+		if (!oldest || q->begun < oldest->begun)
+			oldest = q;
+	}
+	if (partial < PW_CTL_CLIENT_PARTIAL)
+		return;
+	pw_ctl_evicted(c, client, "program", oldest->id);
+	program_free(oldest);
 }
 
 /* @prog: the program registered (its hosts go with the answer), or NULL. */
@@ -145,13 +153,13 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 		/* A new registration replaces an old one of the same id. */
 		if (prog)
 			program_free(prog);
+		evict_partial(c, p->id);
 		/* Counted only once the table is big enough to hold the bound. */
 		ret = c->nprograms >= PW_CTL_CLIENT_PROGRAMS &&
 		      client_count(c, p->id, true) >= PW_CTL_CLIENT_PROGRAMS ?
-		      -ENOSPC : client_partial(c, p->id) >= PW_CTL_CLIENT_PARTIAL ?
-		      -EBUSY : pw_slot_take((void **)&c->programs,
-					    &c->nprograms, sizeof(*prog),
-					    UINT_MAX);
+		      -ENOSPC : pw_slot_take((void **)&c->programs,
+					     &c->nprograms, sizeof(*prog),
+					     UINT_MAX);
 		if (ret < 0) {
 			send_program_ack(c, p, w->program_id, ret, NULL, now);
 			return ret;
@@ -167,6 +175,7 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 		prog->id = w->program_id;
 		prog->nnodes = w->nnodes_total;
 		prog->nargs = w->nargs;
+		prog->begun = ++c->partial_seq;
 	} else if (!prog) {
 		send_program_ack(c, p, w->program_id, -EPROTO, NULL, now);
 		return -EPROTO;

@@ -58,7 +58,9 @@ struct pw_ctl_island {
  * Programs, and functions, of one client whose parts have not all come:
  * a client sends each one's parts in a row, so one is the rule; this
  * bounds what a client that starts them and never ends them makes us
- * hold (a function's first part allocates all of it, up to 16 MiB).
+ * hold (a function's first part allocates all of it, up to 16 MiB). One
+ * more evicts the client's oldest: a client whose sending failed midway
+ * never ends that one, and must not be locked out by it.
  */
 #define PW_CTL_CLIENT_PARTIAL	4
 
@@ -69,6 +71,8 @@ struct pw_ctl_island {
  * @id: the client's id for it.
  * @pl: its payload (the head's signatures serve lowering).
  * @sent: hosts whose worker has it, one bit each.
+ * @begun: the controller's partial_seq at its first part (the oldest
+ *	partial one is evicted first).
  */
 struct pw_ctl_fn {
 	bool used;
@@ -76,6 +80,7 @@ struct pw_ctl_fn {
 	uint32_t id;
 	struct pw_fn_payload pl;
 	uint64_t sent;
+	uint64_t begun;
 };
 
 /**
@@ -135,6 +140,8 @@ struct pw_ctl_cmd {
  * @hosts: hosts with commands, one bit each.
  * @host_cmds: commands per host.
  * @execs: its computations (EXEC commands): what a run costs under SHARE.
+ * @begun: the controller's partial_seq at its first part (the oldest
+ *	partial one is evicted first).
  */
 struct pw_ctl_program {
 	bool used;
@@ -152,6 +159,7 @@ struct pw_ctl_program {
 	uint64_t hosts;
 	unsigned int host_cmds[PW_MAX_HOSTS];
 	unsigned int execs;
+	uint64_t begun;
 };
 
 /**
@@ -256,6 +264,8 @@ struct pw_ctl_tenant {
  * @deaf: of those, workers that talked but acknowledged nothing for the
  *	client timeout, and were forgotten.
  * @run_timeouts: runs ended past their deadline so far.
+ * @partial_seq: first parts of programs and functions so far (their order).
+ * @evicted: partial programs and functions evicted (PW_CTL_CLIENT_PARTIAL).
  * @next_deadline_ns: the nearest run deadline (0: none), so that a step
  *	wakes for it; it may be of a run done since (then the runs are
  *	looked at for nothing once).
@@ -285,6 +295,8 @@ struct pw_controller {
 	unsigned int downs;
 	unsigned int deaf;
 	unsigned int run_timeouts;
+	uint64_t partial_seq;
+	uint64_t evicted;
 	uint64_t next_deadline_ns;
 	struct pw_ctl_program *programs;
 	unsigned int nprograms;
@@ -309,6 +321,13 @@ struct pw_controller {
 	struct pw_wire_done end_done[PW_CTL_MAX_ENDS];
 	unsigned int nends;
 };
+
+/*
+ * Client @client's partial program or function (@what) @id makes room
+ * for a newer one: counted, and logged on the 1st, 2nd, 4th...
+ */
+void pw_ctl_evicted(struct pw_controller *c, uint32_t client,
+		    const char *what, uint32_t id);
 
 /* runtime/dcn/ctl_run.c: programs, runs, their completion. */
 int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,

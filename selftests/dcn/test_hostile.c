@@ -240,8 +240,9 @@ static unsigned int held_for(const struct pw_controller *c, uint32_t client)
  * never registered, a DONE, a READY and a REGISTER (none a client's to
  * send), a slice on a device the island does not have, and programs
  * and functions begun and never ended past the bound on those. Each is
- * refused and counted; the honest client is served throughout; once the
- * liar says BYE, nothing it made is held.
+ * refused and counted, or (the partial ones past the bound) evicts the
+ * liar's oldest; the honest client is served throughout; once the liar
+ * says BYE, nothing it made is held.
  */
 TEST_F_TIMEOUT(hostile, a_lying_client_is_refused_and_the_rest_are_served, 60)
 {
@@ -315,9 +316,15 @@ TEST_F_TIMEOUT(hostile, a_lying_client_is_refused_and_the_rest_are_served, 60)
 	EXPECT_LE(1u, st.refused_by[PW_WIRE_READY]);
 	EXPECT_LE(1u, st.refused_by[PW_WIRE_REGISTER]);
 	EXPECT_LE(1u, st.refused_by[PW_WIRE_SLICE]);
-	EXPECT_EQ(2u, st.refused_by[PW_WIRE_PROGRAM]);
-	EXPECT_EQ(2u, st.refused_by[PW_WIRE_FUNCTION]);
+	/* The two oldest of each went; the newest are held. */
+	EXPECT_EQ(0u, st.refused_by[PW_WIRE_PROGRAM]);
+	EXPECT_EQ(0u, st.refused_by[PW_WIRE_FUNCTION]);
+	EXPECT_EQ(4u, self->fc.c.evicted);
 	EXPECT_EQ(2u * PW_CTL_CLIENT_PARTIAL, held_for(&self->fc.c, LIAR_CLIENT));
+	EXPECT_EQ(NULL, pw_ctl_program_find(&self->fc.c, LIAR_CLIENT, 101));
+	EXPECT_NE(NULL, pw_ctl_program_find(&self->fc.c, LIAR_CLIENT, 102));
+	EXPECT_EQ(NULL, pw_ctl_fn_find(&self->fc.c, LIAR_CLIENT, 201));
+	EXPECT_NE(NULL, pw_ctl_fn_find(&self->fc.c, LIAR_CLIENT, 202));
 	EXPECT_EQ((uint32_t)PW_NODE_WORKER_BASE, self->fc.c.isl[0].node);
 	fake_cluster_resume(&self->fc);
 
