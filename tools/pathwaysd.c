@@ -36,10 +36,14 @@
  * --run-for SECONDS stops the daemon after
  * that long; SIGTERM and SIGINT stop it at once. Either way it prints its
  * counters (messages, retransmissions, datagrams dropped by reason).
+ * SIGUSR1 makes it hand its allocator's free memory back (malloc_trim) and
+ * print what the allocator holds and how many slots its tables have:
+ *   ROLE: memory: heap in use N bytes, free in the heap N, mapped N; slots: ...
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <net/if.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -55,12 +59,55 @@
 #include "../runtime/net/dpdk.h"
 #include "../runtime/net/transport_name.h"
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, report;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	if (sig == SIGUSR1)
+		report = 1;
+	else
+		stop = 1;
+}
+
+/*
+ * On SIGUSR1: hand the allocator's free memory back (as a client of the
+ * soak does before it reads its resident set), then print what the
+ * allocator holds and, in @tables, the sizes of the role's tables, which
+ * grow to the most they held at once. A resident set that grows while
+ * these do not is memory freed and kept.
+ */
+static bool report_due(const char *who)
+{
+	struct mallinfo2 mi;
+
+	if (!report)
+		return false;
+	report = 0;
+	malloc_trim(0);
+	mi = mallinfo2();
+	printf("%s: memory: heap in use %zu bytes, free in the heap %zu, mapped %zu; ",
+	       who, mi.uordblks, mi.fordblks, mi.hblkhd);
+	return true;
+}
+
+static void report_controller(const struct pw_controller *c)
+{
+	if (!report_due("controller"))
+		return;
+	printf("slots: programs %u runs %u functions %u slices %u sets %u tenants %u peers %u\n",
+	       c->nprograms, c->nruns, c->nfns, c->nslices, c->nvsets,
+	       c->ntenants, c->node.npeers);
+	fflush(stdout);
+}
+
+static void report_worker(const struct pw_worker *w)
+{
+	if (!report_due("worker"))
+		return;
+	printf("slots: runs %u slices %u gangs %u peers %u early %u; buffers %u functions %u\n",
+	       w->nruns, w->nslices, w->ngangs, w->node.npeers,
+	       w->early ? PW_WK_MAX_EARLY : 0, w->store.nbufs, w->store.nfns);
+	fflush(stdout);
 }
 
 static void usage(FILE *f)
@@ -365,8 +412,10 @@ static int run_controller(const struct opts *o, struct pw_transport *t)
 		       c.share.nweights);
 	printf(")\n");
 	fflush(stdout);
-	while (!time_up(o, start) && !ret)
+	while (!time_up(o, start) && !ret) {
 		ret = pw_controller_step(&c, 50000000ull);
+		report_controller(&c);
+	}
 	pw_node_print_stats(&c.node, "controller");
 	print_transport("controller", t);
 	pw_controller_fini(&c);
@@ -412,8 +461,10 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 	       inet_ntoa(o->controller.sin_addr), ntohs(o->controller.sin_port),
 	       t->ops->name);
 	fflush(stdout);
-	while (!time_up(o, start) && !ret)
+	while (!time_up(o, start) && !ret) {
 		ret = pw_worker_step(&w, 50000000ull);
+		report_worker(&w);
+	}
 	pw_node_print_stats(&w.node, "worker");
 	print_transport("worker", t);
 	pw_worker_fini(&w);
@@ -507,6 +558,7 @@ int main(int argc, char **argv)
 	}
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
+	signal(SIGUSR1, on_signal);
 	ret = open_transport(&o, &t);
 	if (ret) {
 		free(o.role);

@@ -6,9 +6,10 @@
 # a worker on host 1, and the clients on host 0 with a slice on each
 # island, so that a tenth of their runs cross the DCN.
 #
-# The same load at a tenth of the length comes first (the warm-up); then
-# the baseline is taken: HBM in use (sysfs, every device of the host) and each daemon's
-# resident set and open files. The clients each run SOAK_PROGRAMS
+# The same load at a tenth of the length (1000 at least) comes first (the
+# warm-up); then the baseline is taken: HBM in use (sysfs, every device
+# of the host) and each daemon's heap in use, resident set and open
+# files. The clients each run SOAK_PROGRAMS
 # programs; two of them are killed (SIGKILL) a third of the way through
 # and started again from zero. Once all are done and the killed ones'
 # time is up at the controller (their objects freed), the same figures
@@ -39,24 +40,63 @@ else
 	slices=1
 fi
 
-hbm() {
+hbm_now() {
 	local f sum=0
 	for f in /sys/class/pwtpu/pwtpu*/hbm_used; do
 		sum=$((sum + $(cat "$f")))
 	done
 	echo $sum
 }
+# HBM in use once it has not changed for 3 s (at most a minute): what
+# clients gone a moment ago held is freed when the controller tells the
+# workers, a little later on a loaded testbed.
+hbm() {
+	local last now same=0 t
+	last=$(hbm_now)
+	for ((t = 0; t < 120 && same < 6; t++)); do
+		sleep 0.5
+		now=$(hbm_now)
+		if ((now == last)); then
+			same=$((same + 1))
+		else
+			same=0
+		fi
+		last=$now
+	done
+	echo "$last"
+}
 rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+thp() { awk '/^AnonHugePages:/ { print $2 }' "/proc/$1/smaps_rollup"; }
 fds() { ls "/proc/$1/fd" | wc -l; }
-# The figures of this host's daemons: "what value" lines.
+# What a daemon's allocator has in use: pathwaysd prints it on SIGUSR1
+# ("ROLE: memory: heap in use N bytes, ...") to its log, $2.
+heap() {
+	local n before
+	before=$(grep -c ': memory: ' "$2")
+	kill -USR1 "$1"
+	for ((n = 0; n < 50; n++)); do
+		(($(grep -c ': memory: ' "$2") > before)) && break
+		sleep 0.1
+	done
+	awk '/: memory: / { v = $6 } END { print v }' "$2"
+}
+# The figures of this host's daemons: "what value" lines. The heap comes
+# first: on SIGUSR1 a daemon hands its allocator's free memory back, as a
+# client does before it reads its resident set, so that freed memory is
+# not counted as held. Their maps (smaps) are kept beside, to show where
+# a resident set grew: $1 is "base" or "end".
+daemon_figures() {	# role pid log
+	echo "$1_heap_bytes $(heap "$2" "$3")"
+	echo "$1_rss_kb $(rss "$2")"
+	echo "$1_thp_kb $(thp "$2")"
+	echo "$1_fds $(fds "$2")"
+	cp "/proc/$2/smaps" "$out/host$me-$1.$4.smaps"
+}
 figures() {
 	echo "hbm_used_bytes $(hbm)"
-	echo "worker_rss_kb $(rss "$worker")"
-	echo "worker_fds $(fds "$worker")"
-	if ((me == 0)); then
-		echo "controller_rss_kb $(rss "$controller")"
-		echo "controller_fds $(fds "$controller")"
-	fi
+	daemon_figures worker "$worker" /tmp/worker.log "$1"
+	((me == 0)) && daemon_figures controller "$controller" /tmp/ctl.log "$1"
+	return 0
 }
 wait_file() {	# for as long as tools/soak lets the testbed run
 	local t
@@ -69,6 +109,11 @@ wait_file() {	# for as long as tools/soak lets the testbed run
 }
 status() { "$D" --role status --controller "$ctl" --listen "$me_ip:0" 2>&1; }
 
+# Resident sets in 4 KiB pages: with THP "always" (Debian's 6.1), the
+# kernel may back any 2 MiB of a heap or stack with a huge page at any
+# time, a jump of up to 2 MiB that is no memory the process uses. Only
+# what asks for them (madvise) gets them here; *_thp_kb shows none came.
+echo madvise >/sys/kernel/mm/transparent_hugepage/enabled
 if ((me == 0)); then
 	"$D" --role controller --listen "$ctl" --down-ms 30000 \
 		--client-timeout-ms "$TIMEOUT_MS" >/tmp/ctl.log 2>&1 &
@@ -81,13 +126,14 @@ worker=$!
 
 if ((me != 0)); then
 	wait_file "$out/warm-done" || exit 1
-	figures >"$out/host$me.base"
+	figures base >"$out/host$me.base"
 	wait_file "$out/clients-done" || exit 1
-	figures >"$out/host$me.end"
+	figures end >"$out/host$me.end"
 	touch "$out/host$me-measured"
 	wait_file "$out/host0-finished"
 	kill -TERM "$worker"
 	wait "$worker"
+	grep -E "memory:" /tmp/worker.log | sed 's/^/log: /'
 	exit 0
 fi
 
@@ -133,15 +179,18 @@ phase() {
 	sleep $((TIMEOUT_MS / 1000 + 3))
 }
 
-# The warm-up is the same load at a tenth of the length, so that the
-# daemons' tables, pools and connections have the working size of this
-# load (clients killed and started again included) before the baseline.
-phase warm $((N / 10)) >"$out/warm.out"
+# The warm-up is the same load at a tenth of the length (1000 programs at
+# least), so that the daemons' tables, pools and connections have the
+# working size of this load before the baseline: clients killed and
+# started again, every client in flight at once, READYs come before their
+# PLAN (the worker's table for those is made at the first).
+warm=$((N / 10 > 1000 ? N / 10 : 1000))
+phase warm "$warm" >"$out/warm.out"
 sed 's/^soak_client /warm-up /' "$out/warm.out"
-figures >"$out/host0.base"
+figures base >"$out/host0.base"
 touch "$out/warm-done"
 phase c "$N"
-figures >"$out/host0.end"
+figures end >"$out/host0.end"
 touch "$out/clients-done"
 for ((h = 1; h < hosts; h++)); do
 	wait_file "$out/host$h-measured" || rc=1
@@ -154,5 +203,6 @@ touch "$out/host0-finished"
 "$D" --role status --controller "$ctl" --listen "$me_ip:0"
 kill -TERM "$worker" "$controller"
 wait "$worker" "$controller"
-grep -E "refused|dropped|at exit" /tmp/ctl.log /tmp/worker.log | sed 's/^/log: /'
+grep -E "refused|dropped|at exit|memory:" /tmp/ctl.log /tmp/worker.log |
+	sed 's/^/log: /'
 exit $rc

@@ -18,9 +18,10 @@
  * its resident set and open files after a tenth of the runs
  * (its baseline, past the warm-up) and at the end, one line:
  *   soak_client NAME: programs N failed F wrong W rss_kb A B fds A B
- *	hosts H0 H1 heap_bytes A B
+ *	hosts H0 H1 heap_bytes A B thp_kb A B
  * (H0 and H1 the hosts of its first and last slice; heap_bytes what the
- * allocator holds for it, mallinfo2()'s uordblks)
+ * allocator holds for it, mallinfo2()'s uordblks; thp_kb the part of its
+ * resident set in transparent huge pages)
  * and exits non-zero if a run failed or a value was wrong.
  */
 #include <dirent.h>
@@ -169,6 +170,21 @@ static long self_rss_kb(void)
 	return kb;
 }
 
+/* AnonHugePages of smaps_rollup: what of the resident set is huge pages. */
+static long self_thp_kb(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	char line[128];
+	long kb = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %ld", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
 static long self_fds(void)
 {
 	DIR *d = opendir("/proc/self/fd");
@@ -216,7 +232,7 @@ int main(int argc, char **argv)
 	};
 	struct pw_connect_opts co = { .name = "soak" };
 	unsigned long programs = 1000, i, warm;
-	long rss0 = 0, fds0 = 0, rss1, fds1;
+	long rss0 = 0, fds0 = 0, thp0 = 0, rss1, fds1, thp1;
 	size_t heap0 = 0, heap1;
 	unsigned int nslices = 1, k;
 	struct soak sk = { 0 };
@@ -276,6 +292,7 @@ int main(int argc, char **argv)
 		}
 		if (i == warm) {
 			rss0 = self_rss_kb();
+			thp0 = self_thp_kb();
 			fds0 = self_fds();
 			heap0 = mallinfo2().uordblks;
 		}
@@ -299,12 +316,13 @@ int main(int argc, char **argv)
 	for (k = 0; k < IN_FLIGHT; k++)
 		retire(&sk, k, false, 0);
 	rss1 = self_rss_kb();
+	thp1 = self_thp_kb();
 	fds1 = self_fds();
 	heap1 = mallinfo2().uordblks;
-	printf("soak_client %s: programs %lu failed %lu wrong %lu rss_kb %ld %ld fds %ld %ld hosts %d %d heap_bytes %zu %zu\n",
+	printf("soak_client %s: programs %lu failed %lu wrong %lu rss_kb %ld %ld fds %ld %ld hosts %d %d heap_bytes %zu %zu thp_kb %ld %ld\n",
 	       co.name, i, sk.failed, sk.wrong, rss0, rss1, fds0, fds1,
 	       pw_slice_host(sk.s[0]), pw_slice_host(sk.s[sk.nslices - 1]),
-	       heap0, heap1);
+	       heap0, heap1, thp0, thp1);
 	fflush(stdout);
 	pw_buffer_put(sk.small_arg);
 	pw_buffer_put(sk.medium_arg);
