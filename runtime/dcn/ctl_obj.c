@@ -79,34 +79,44 @@ void pw_ctl_evicted(struct pw_controller *c, uint32_t client,
 			   (unsigned long long)c->evicted);
 }
 
-/* The slot of function @id of @client, made for a first part. */
-static int fn_slot(struct pw_controller *c, uint32_t client, uint32_t id,
-		   bool first, struct pw_ctl_fn **out)
+/*
+ * The slot of the function a FUNCTION part @w of @client belongs to. A
+ * first part makes (or starts over) a function; one that will not be
+ * whole at once is partial, and past PW_CTL_CLIENT_PARTIAL of them it
+ * evicts the client's oldest other partial one, whether its id is new
+ * or not (starting an id over must not be a way around the bound).
+ */
+static int fn_slot(struct pw_controller *c, uint32_t client,
+		   const struct pw_wire_function *w, struct pw_ctl_fn **out)
 {
-	struct pw_ctl_fn *f = pw_ctl_fn_find(c, client, id), *oldest = NULL;
+	struct pw_ctl_fn *f = pw_ctl_fn_find(c, client, w->fn_id), *q;
+	struct pw_ctl_fn *oldest = NULL;
 	unsigned int i, mine = 0, partial = 0;
 	int slot;
 
-	if (!f && first) {
-		for (i = 0; i < c->nfns; i++) {
-			f = &c->fns[i];
-			if (!f->used || f->client != client)
-				continue;
-			mine++;
-			if (!f->pl.bytes || f->pl.complete)
-				continue;
-			partial++;
-			if (!oldest || f->begun < oldest->begun)
-				oldest = f;
-		}
-		f = NULL;
-		/* A client's own bounds; the table grows for all of them. */
-		if (mine >= PW_CTL_CLIENT_FNS)
-			return -ENOSPC;
-		if (partial >= PW_CTL_CLIENT_PARTIAL) {
-			pw_ctl_evicted(c, client, "function", oldest->id);
-			fn_free(oldest);
-		}
+	if (w->offset) {
+		*out = f;
+		return f ? 0 : -EPROTO;
+	}
+	for (i = 0; i < c->nfns; i++) {
+		q = &c->fns[i];
+		if (!q->used || q->client != client || q == f)
+			continue;
+		mine++;
+		if (!q->pl.bytes || q->pl.complete)
+			continue;
+		partial++;
+		if (!oldest || q->begun < oldest->begun)
+			oldest = q;
+	}
+	/* A client's own bounds; the table grows for all of them. */
+	if (!f && mine >= PW_CTL_CLIENT_FNS)
+		return -ENOSPC;
+	if (w->nbytes < w->total && partial >= PW_CTL_CLIENT_PARTIAL) {
+		pw_ctl_evicted(c, client, "function", oldest->id);
+		fn_free(oldest);
+	}
+	if (!f) {
 		slot = pw_slot_take((void **)&c->fns, &c->nfns, sizeof(*f),
 				    UINT_MAX);
 		if (slot < 0)
@@ -114,15 +124,11 @@ static int fn_slot(struct pw_controller *c, uint32_t client, uint32_t id,
 		f = &c->fns[slot];
 		f->used = true;
 		f->client = client;
-		f->id = id;
+		f->id = w->fn_id;
 	}
-	if (!f)
-		return -EPROTO;
 	/* Registering an id again replaces the function everywhere. */
-	if (first) {
-		f->sent = 0;
-		f->begun = ++c->partial_seq;
-	}
+	f->sent = 0;
+	f->begun = ++c->partial_seq;
 	*out = f;
 	return 0;
 }
@@ -136,7 +142,7 @@ int pw_ctl_on_function(struct pw_controller *c, struct pw_node_peer *p,
 
 	if (pw_ctl_host_of(c, p->id) >= 0)
 		return -EPERM;	/* workers do not register functions */
-	ret = fn_slot(c, p->id, w->fn_id, w->offset == 0, &f);
+	ret = fn_slot(c, p->id, w, &f);
 	if (!ret) {
 		ret = pw_fn_payload_add(&f->pl, w);
 		if (!ret)

@@ -153,13 +153,18 @@ int pw_ctl_on_program(struct pw_controller *c, struct pw_node_peer *p,
 		/* A new registration replaces an old one of the same id. */
 		if (prog)
 			program_free(prog);
-		evict_partial(c, p->id);
 		/* Counted only once the table is big enough to hold the bound. */
-		ret = c->nprograms >= PW_CTL_CLIENT_PROGRAMS &&
-		      client_count(c, p->id, true) >= PW_CTL_CLIENT_PROGRAMS ?
-		      -ENOSPC : pw_slot_take((void **)&c->programs,
-					     &c->nprograms, sizeof(*prog),
-					     UINT_MAX);
+		if (c->nprograms >= PW_CTL_CLIENT_PROGRAMS &&
+		    client_count(c, p->id, true) >= PW_CTL_CLIENT_PROGRAMS) {
+			ret = -ENOSPC;
+		} else {
+			/* One that will not be whole at once is partial. */
+			if (w->nnodes < w->nnodes_total)
+				evict_partial(c, p->id);
+			ret = pw_slot_take((void **)&c->programs,
+					   &c->nprograms, sizeof(*prog),
+					   UINT_MAX);
+		}
 		if (ret < 0) {
 			send_program_ack(c, p, w->program_id, ret, NULL, now);
 			return ret;

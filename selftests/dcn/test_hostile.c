@@ -20,10 +20,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../../runtime/dcn/fnpayload.h"
 #include "../../runtime/dcn/rclient.h"
+#include "../../runtime/fn/fn.h"
 
 #include "kselftest_harness.h"
 #include "fake_worker.h"
@@ -321,8 +324,10 @@ TEST_F_TIMEOUT(hostile, a_lying_client_is_refused_and_the_rest_are_served, 60)
 	EXPECT_EQ(0u, st.refused_by[PW_WIRE_FUNCTION]);
 	EXPECT_EQ(4u, self->fc.c.evicted);
 	EXPECT_EQ(2u * PW_CTL_CLIENT_PARTIAL, held_for(&self->fc.c, LIAR_CLIENT));
+	EXPECT_EQ(NULL, pw_ctl_program_find(&self->fc.c, LIAR_CLIENT, 100));
 	EXPECT_EQ(NULL, pw_ctl_program_find(&self->fc.c, LIAR_CLIENT, 101));
 	EXPECT_NE(NULL, pw_ctl_program_find(&self->fc.c, LIAR_CLIENT, 102));
+	EXPECT_EQ(NULL, pw_ctl_fn_find(&self->fc.c, LIAR_CLIENT, 200));
 	EXPECT_EQ(NULL, pw_ctl_fn_find(&self->fc.c, LIAR_CLIENT, 201));
 	EXPECT_NE(NULL, pw_ctl_fn_find(&self->fc.c, LIAR_CLIENT, 202));
 	EXPECT_EQ((uint32_t)PW_NODE_WORKER_BASE, self->fc.c.isl[0].node);
@@ -337,6 +342,80 @@ TEST_F_TIMEOUT(hostile, a_lying_client_is_refused_and_the_rest_are_served, 60)
 	fake_cluster_hold(&self->fc);
 	EXPECT_EQ(0u, held_for(&self->fc.c, LIAR_CLIENT));
 	EXPECT_EQ(1u, self->fc.c.gone);
+	fake_cluster_resume(&self->fc);
+}
+
+/* Functions of @client whose parts have not all come. */
+static unsigned int partial_fns(const struct pw_controller *c, uint32_t client)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < c->nfns; i++)
+		k += c->fns[i].used && c->fns[i].client == client &&
+		     c->fns[i].pl.bytes && !c->fns[i].pl.complete;
+	return k;
+}
+
+/* The liar sends FUNCTION @id's first part: @nbytes of @total at @data. */
+static int liar_function(FIXTURE_DATA(hostile) *self, uint32_t id,
+			 uint32_t total, const void *data, uint16_t nbytes)
+{
+	struct pw_wire_msg m;
+
+	msg_of(&m, PW_WIRE_FUNCTION);
+	m.body.function.fn_id = id;
+	m.body.function.total = total;
+	m.body.function.nbytes = nbytes;
+	if (data)
+		memcpy(m.body.function.data, data, nbytes);
+	return liar_send(&self->liar, &self->fc.ctl_addr, PW_NODE_CONTROLLER,
+			 &m);
+}
+
+/*
+ * Starting a registered function over is no way around the bound on
+ * partial ones: the liar registers PW_CTL_CLIENT_PARTIAL + 2 whole
+ * functions (the honest client's, packed as a client packs it, in one
+ * part), then starts each id over as the first part of a 1 MiB payload
+ * it never ends. At most PW_CTL_CLIENT_PARTIAL are held partial: each
+ * one past that evicted the oldest.
+ */
+TEST_F_TIMEOUT(hostile, starting_functions_over_is_bounded_too, 60)
+{
+	const unsigned int n = PW_CTL_CLIENT_PARTIAL + 2;
+	struct pw_wire_fn_desc d;
+	uint8_t *payload;
+	uint32_t total;
+	unsigned int i;
+
+	ASSERT_EQ(0, liar_connect(self, "liar"));
+	pw_fn_payload_desc(self->fn, &d);
+	payload = pw_fn_payload_pack(&d, self->fn->image,
+				     self->fn->const_data, &total);
+	ASSERT_NE(NULL, payload);
+	ASSERT_GE((uint32_t)PW_WIRE_FN_CHUNK, total);	/* one part: whole at once */
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, liar_function(self, 300 + i, total, payload,
+					   (uint16_t)total));
+	free(payload);
+	ASSERT_EQ(0, honest_runs(self, 2)) TH_LOG("%s", pw_last_error());
+	settle(100);
+	fake_cluster_hold(&self->fc);
+	EXPECT_EQ(n, held_for(&self->fc.c, LIAR_CLIENT));
+	EXPECT_EQ(0u, partial_fns(&self->fc.c, LIAR_CLIENT));
+	fake_cluster_resume(&self->fc);
+
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, liar_function(self, 300 + i, 1u << 20, NULL, 16));
+	ASSERT_EQ(0, honest_runs(self, 2)) TH_LOG("%s", pw_last_error());
+	settle(100);
+	fake_cluster_hold(&self->fc);
+	EXPECT_EQ((unsigned int)PW_CTL_CLIENT_PARTIAL,
+		  partial_fns(&self->fc.c, LIAR_CLIENT));
+	EXPECT_EQ(2u, self->fc.c.evicted);
+	EXPECT_EQ(NULL, pw_ctl_fn_find(&self->fc.c, LIAR_CLIENT, 300));
+	EXPECT_EQ(NULL, pw_ctl_fn_find(&self->fc.c, LIAR_CLIENT, 301));
+	EXPECT_NE(NULL, pw_ctl_fn_find(&self->fc.c, LIAR_CLIENT, 302));
 	fake_cluster_resume(&self->fc);
 }
 
