@@ -462,6 +462,7 @@ void pw_controller_count(const struct pw_controller *c, unsigned int *islands,
  *	after pw_worker_init() (a test may lower it).
  * @deaf: peers forgotten so, and registrations for a deaf controller.
  * @last_beat_ns: when it last sent HEARTBEAT.
+ * @retried_ns: when it last tried failed destroys again (pw_wstore_retry).
  * @since_ns: when the current registration attempt started.
  * @registrations: accepted registrations so far.
  * @ctl_session: the session of the controller that accepted the last one
@@ -634,6 +635,7 @@ struct pw_worker {
 	unsigned int deaf_ms;
 	uint64_t deaf;
 	uint64_t last_beat_ns;
+	uint64_t retried_ns;
 	uint64_t since_ns;
 	unsigned int registrations;
 	uint32_t ctl_session;

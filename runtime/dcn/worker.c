@@ -307,6 +307,12 @@ int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns)
 		return ret;
 	pw_wk_reap(w);
 	now = pw_now_ns();
+	/* Registered or not: what they hold is HBM runs here wait for. */
+	if (w->store.nundone &&
+	    now - w->retried_ns >= w->heartbeat_ms * 1000000ull) {
+		w->retried_ns = now;
+		pw_wstore_retry(&w->store);
+	}
 	if (!w->ctl) {
 		/* No channel could be made: try again after the down time. */
 		if (now - w->since_ns < w->down_ms * 1000000ull)
@@ -322,7 +328,6 @@ int pw_worker_step(struct pw_worker *w, uint64_t timeout_ns)
 	    now - w->last_beat_ns < w->heartbeat_ms * 1000000ull)
 		return 0;
 	w->last_beat_ns = now;
-	pw_wstore_retry(&w->store);
 	/* Once a heartbeat, not on every step: deafness takes seconds. */
 	if (wk_forget_deaf(w, now)) {
 		wk_log(w, "the controller acknowledged nothing for the deaf time: registering again");
@@ -342,9 +347,6 @@ void pw_worker_fini(struct pw_worker *w)
 	pw_log("worker %u: at exit: %u buffers (%llu bytes), %u functions of clients",
 	       w->reg.host_id, w->store.nbufs,
 	       (unsigned long long)w->store.bytes, w->store.nfns);
-	pw_log("worker %u: at exit: %u device objects whose destroy failed wait to be tried again, %llu were given up on",
-	       w->reg.host_id, pw_wstore_retry(&w->store),
-	       (unsigned long long)w->store.abandoned);
 	pw_wk_stages_log(w);
 	pw_log("worker %u: at exit: %u runs waited for HBM (back-pressure)",
 	       w->reg.host_id, w->hbm_waits);

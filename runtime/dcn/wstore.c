@@ -18,15 +18,21 @@ static unsigned int bucket(uint32_t owner, uint32_t handle)
 	return (unsigned int)(k >> 54) % PW_WSTORE_BUCKETS;
 }
 
-/* 0 when the object is gone: destroyed now, or never there (-ENOENT). */
+/* 0 when the object is gone: destroyed now, or not there (-ENOENT). */
 static int destroy_once(struct pw_wstore *s, const struct pw_wstore_undone *u)
 {
 	int fd = s->dev->fd[u->dev];
 	int ret = u->prog ? pwtpu_prog_unload(fd, u->handle) :
 			    pwtpu_bo_destroy(fd, u->handle);
 
-	if (ret == -ENOENT)
+	if (ret == -ENOENT) {
+		if (pw_log_due(++s->vanished))
+			pw_log("wstore: %s %u on device %u was not there to destroy (%llu so far)",
+			       u->prog ? "program" : "buffer object",
+			       u->handle, u->dev,
+			       (unsigned long long)s->vanished);
 		return 0;
+	}
 	if (!ret)
 		s->freed++;
 	return ret;
@@ -333,4 +339,7 @@ void pw_wstore_fini(struct pw_wstore *s)
 		while (s->fns[i])
 			wfn_free(s, s->fns[i]);
 	}
+	if (pw_wstore_retry(s) || s->abandoned)
+		pw_log("wstore: at exit: %u device objects could not be destroyed, %llu were given up on before; the devices' files release them as they close",
+		       s->nundone, (unsigned long long)s->abandoned);
 }

@@ -115,6 +115,8 @@ struct pw_wstore_undone {
  * @nundone: how many.
  * @abandoned: failed destroys past PW_WSTORE_UNDONE, left to the files'
  *	close (counted and logged: their HBM stays taken until then).
+ * @vanished: destroys the driver said were of no object (-ENOENT): a
+ *	destroy twice, which is a bug here (counted and logged).
  */
 struct pw_wstore {
 	struct pw_wdev *dev;
@@ -128,6 +130,7 @@ struct pw_wstore {
 	struct pw_wstore_undone undone[PW_WSTORE_UNDONE];
 	unsigned int nundone;
 	uint64_t abandoned;
+	uint64_t vanished;
 };
 
 void pw_wstore_init(struct pw_wstore *s, struct pw_wdev *dev,
@@ -135,8 +138,11 @@ void pw_wstore_init(struct pw_wstore *s, struct pw_wdev *dev,
 /* Free everything (the devices' files close after). */
 void pw_wstore_fini(struct pw_wstore *s);
 /*
- * Try again the destroys that failed (a device call can fail for want of
- * memory, or be interrupted); once a heartbeat. The number still undone.
+ * Try again the destroys that failed; the number still undone. The
+ * driver fails BO_DESTROY and PROG_UNLOAD only for a handle it does not
+ * have; what this is for is the call failing on its way (a fault
+ * injected in the tests, a seccomp filter), which leaves the object and
+ * its handle in place: trying again cannot hit another object.
  */
 unsigned int pw_wstore_retry(struct pw_wstore *s);
 

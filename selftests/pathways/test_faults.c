@@ -20,10 +20,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <pwtpu/pwtpu_dev.h>
 
 #include "kselftest_harness.h"
 #include "pw_common.h"
+#include "../../runtime/dcn/wstore.h"
+#include "../../runtime/fn/fn.h"
 #include "../lib/fault.h"
 
 #define ELEMS		4
@@ -247,6 +253,87 @@ TEST_F_TIMEOUT(faults, every_device_call_failure_is_a_clean_error, 900)
 	TH_LOG("after connect, with a keeper: %ld device calls; %u failures ended in an error",
 	       calls, errors);
 	EXPECT_LT(5u, errors);
+}
+
+/* @fn, shipped to @s as a client ships it (FUNCTION parts), as @id. */
+static int ship(struct pw_wstore *s, struct pw_fn *fn, uint32_t client,
+		uint32_t id, struct pw_wfn **out)
+{
+	struct pw_wire_function w = { .fn_id = id, .client = client };
+	struct pw_wire_fn_desc d;
+	uint8_t *bytes;
+	int ret = 0;
+
+	pw_fn_payload_desc(fn, &d);
+	bytes = pw_fn_payload_pack(&d, fn->image, fn->const_data, &w.total);
+	if (!bytes)
+		return -ENOMEM;
+	for (w.offset = 0; w.offset < w.total && ret >= 0;
+	     w.offset += w.nbytes) {
+		w.nbytes = (uint16_t)(w.total - w.offset < PW_WIRE_FN_CHUNK ?
+				      w.total - w.offset : PW_WIRE_FN_CHUNK);
+		memcpy(w.data, bytes + w.offset, w.nbytes);
+		ret = pw_wfn_add(s, &w);
+	}
+	free(bytes);
+	*out = pw_wfn_find(s, client, id);
+	return ret < 0 ? ret : *out ? 0 : -ENOENT;
+}
+
+/*
+ * The worker's store keeps a destroy that failed and tries it again
+ * (runtime/dcn/wstore.c): a buffer object's, whose HBM stays taken
+ * until then, and a program's, which is gone after. Straight on a
+ * device's file, so that the one call failing is the destroy.
+ */
+TEST_F_TIMEOUT(faults, a_failed_destroy_is_tried_again, 60)
+{
+	const uint64_t mib = 1 << 20;
+	struct pw_wdev dev = { .ndev = 1 };
+	struct pw_wstore s;
+	struct pw_wbuf *b;
+	struct pw_wfn *f;
+	struct pw_fn *fn;
+	uint32_t prog;
+	uint64_t hbm;
+
+	PWT_NEED_DEVICES(1);
+	dev.fd[0] = pwtpu_open(0);
+	ASSERT_LE(0, dev.fd[0]);
+	pw_wstore_init(&s, &dev, NULL);
+	hbm = pwt_hbm_settle();
+
+	ASSERT_EQ(0, pw_wbuf_create(&s, 1, 1, 0, mib, &b));
+	EXPECT_EQ(hbm + mib, pwt_hbm_used());
+	fault_dev_fail_after(0);
+	pw_wbuf_release(&s, b);
+	EXPECT_EQ(1ul, fault_dev_failed());
+	fault_dev_fail_after(-1);
+	EXPECT_EQ(1u, s.nundone);
+	EXPECT_EQ(hbm + mib, pwt_hbm_used());
+	EXPECT_EQ(0u, pw_wstore_retry(&s));
+	EXPECT_EQ(hbm, pwt_hbm_wait(hbm, 3000));
+
+	fn = plus1();
+	ASSERT_NE(NULL, fn);
+	ASSERT_EQ(0, ship(&s, fn, 1, 7, &f));
+	ASSERT_EQ(0, pw_wfn_load(&s, f, 0));
+	prog = f->prog[0];
+	ASSERT_NE(0u, prog);
+	/* The program is unloaded first: that is the call that fails. */
+	fault_dev_fail_after(0);
+	pw_wstore_drop_fns(&s, 1);
+	EXPECT_EQ(1ul, fault_dev_failed());
+	fault_dev_fail_after(-1);
+	EXPECT_EQ(1u, s.nundone);
+	EXPECT_EQ(0u, pw_wstore_retry(&s));
+	EXPECT_EQ(-ENOENT, pwtpu_prog_unload(dev.fd[0], prog));
+	EXPECT_EQ(0u, s.vanished);
+	EXPECT_EQ(hbm, pwt_hbm_wait(hbm, 3000));
+
+	pw_fn_put(fn);
+	pw_wstore_fini(&s);
+	close(dev.fd[0]);
 }
 
 TEST_HARNESS_MAIN
