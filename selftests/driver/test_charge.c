@@ -434,6 +434,10 @@ static bool has_controller(const char *name)
  * two quotas before its deadline, each overrun by at most a tick (which
  * the next period pays back): some 10 ms of CPU, too little for 48 MiB.
  * Past the deadline, the copy's next 1 MiB check stops it with -ETIME.
+ * This leans on CFS bandwidth control stopping a task inside the kernel
+ * at its next cond_resched(), as Linux 6.1 (the testbed's) does; a
+ * kernel that throttles only on the way back to user space would let
+ * the copy run through.
  * (A 16 MiB copy under a 100 ms period once finished on its second
  * quota.) Before, a copy had no watchdog.
  */
