@@ -36,9 +36,12 @@
  * --run-for SECONDS stops the daemon after
  * that long; SIGTERM and SIGINT stop it at once. Either way it prints its
  * counters (messages, retransmissions, datagrams dropped by reason).
- * SIGUSR1 makes it hand its allocator's free memory back (malloc_trim) and
- * print what the allocator holds and how many slots its tables have:
- *   ROLE: memory: heap in use N bytes, free in the heap N, mapped N; slots: ...
+ * SIGUSR1 makes a controller or worker hand its allocator's free memory
+ * back (malloc_trim) and print what the allocator holds, outside the
+ * role's tables and in them, the objects live in those, and the tables'
+ * sizes:
+ *   ROLE: memory: heap in use N bytes outside tables, N in tables,
+ *	N objects live; free in the heap N, mapped N; slots: ...
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -58,6 +61,7 @@
 #include "../runtime/dcn/roles.h"
 #include "../runtime/net/dpdk.h"
 #include "../runtime/net/transport_name.h"
+#include "../runtime/util/slots.h"
 
 static volatile sig_atomic_t stop, report;
 
@@ -71,43 +75,69 @@ static void on_signal(int sig)
 
 /*
  * On SIGUSR1: hand the allocator's free memory back (as a client of the
- * soak does before it reads its resident set), then print what the
- * allocator holds and, in @tables, the sizes of the role's tables, which
- * grow to the most they held at once. A resident set that grows while
- * these do not is memory freed and kept.
+ * soak does before it reads its resident set), then print one line of
+ * what the allocator holds: in use outside the role's tables, and in
+ * them (@tables bytes: tables of slots grow to the most they held at
+ * once and stay), with the objects live in them (@live). A resident set
+ * that grows while these do not is memory freed and kept.
  */
-static bool report_due(const char *who)
+static void report_allocator(const char *who, size_t tables,
+			     unsigned int live, const char *slots)
 {
 	struct mallinfo2 mi;
 
-	if (!report)
-		return false;
 	report = 0;
 	malloc_trim(0);
 	mi = mallinfo2();
-	printf("%s: memory: heap in use %zu bytes, free in the heap %zu, mapped %zu; ",
-	       who, mi.uordblks, mi.fordblks, mi.hblkhd);
-	return true;
+	printf("%s: memory: heap in use %zu bytes outside tables, %zu in tables, %u objects live; free in the heap %zu, mapped %zu; slots: %s\n",
+	       who, mi.uordblks - tables, tables, live, mi.fordblks,
+	       mi.hblkhd, slots);
+	fflush(stdout);
 }
+
+#define TABLE(tab, n)	((size_t)(n) * sizeof(*(tab)))
+#define USED(tab, n)	pw_slots_used(tab, n, sizeof(*(tab)))
 
 static void report_controller(const struct pw_controller *c)
 {
-	if (!report_due("controller"))
+	char slots[160];
+
+	if (!report)
 		return;
-	printf("slots: programs %u runs %u functions %u slices %u sets %u tenants %u peers %u\n",
-	       c->nprograms, c->nruns, c->nfns, c->nslices, c->nvsets,
-	       c->ntenants, c->node.npeers);
-	fflush(stdout);
+	snprintf(slots, sizeof(slots),
+		 "programs %u runs %u functions %u slices %u sets %u tenants %u peers %u",
+		 c->nprograms, c->nruns, c->nfns, c->nslices, c->nvsets,
+		 c->ntenants, c->node.npeers);
+	report_allocator("controller",
+			 TABLE(c->programs, c->nprograms) +
+			 TABLE(c->runs, c->nruns) + TABLE(c->fns, c->nfns) +
+			 TABLE(c->slices, c->nslices) +
+			 TABLE(c->vsets, c->nvsets) +
+			 TABLE(c->tenants, c->ntenants),
+			 USED(c->programs, c->nprograms) +
+			 USED(c->runs, c->nruns) + USED(c->fns, c->nfns) +
+			 USED(c->slices, c->nslices) + c->nvsets +
+			 USED(c->tenants, c->ntenants), slots);
 }
 
 static void report_worker(const struct pw_worker *w)
 {
-	if (!report_due("worker"))
+	unsigned int nearly = w->early ? PW_WK_MAX_EARLY : 0;
+	char slots[160];
+
+	if (!report)
 		return;
-	printf("slots: runs %u slices %u gangs %u peers %u early %u; buffers %u functions %u\n",
-	       w->nruns, w->nslices, w->ngangs, w->node.npeers,
-	       w->early ? PW_WK_MAX_EARLY : 0, w->store.nbufs, w->store.nfns);
-	fflush(stdout);
+	snprintf(slots, sizeof(slots),
+		 "runs %u slices %u gangs %u peers %u early %u",
+		 w->nruns, w->nslices, w->ngangs, w->node.npeers, nearly);
+	report_allocator("worker",
+			 TABLE(w->runs, w->nruns) +
+			 TABLE(w->slices, w->nslices) +
+			 TABLE(w->gangs, w->ngangs) +
+			 TABLE(w->early, nearly),
+			 USED(w->runs, w->nruns) + w->nslices + w->ngangs +
+			 USED(w->early, nearly) + w->store.nbufs +
+			 w->store.nfns, slots);
 }
 
 static void usage(FILE *f)
@@ -417,6 +447,9 @@ static int run_controller(const struct opts *o, struct pw_transport *t)
 		report_controller(&c);
 	}
 	pw_node_print_stats(&c.node, "controller");
+	printf("controller: %u workers marked down (%u of them deaf), %u runs past their deadline, %llu partial programs and functions evicted\n",
+	       c.downs, c.deaf, c.run_timeouts,
+	       (unsigned long long)c.evicted);
 	print_transport("controller", t);
 	pw_controller_fini(&c);
 	return ret;
@@ -527,6 +560,7 @@ static int open_transport(const struct opts *o, struct pw_transport **t)
 
 int main(int argc, char **argv)
 {
+	struct sigaction sa = { 0 };
 	struct pw_transport *t;
 	char why[256];
 	struct opts o;
@@ -556,9 +590,13 @@ int main(int argc, char **argv)
 		if (!strcmp(o.role, "controller"))
 			o.listen_at.sin_port = htons(7700);
 	}
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
-	signal(SIGUSR1, on_signal);
+	/* SA_RESTART: a report asked for mid-call does not fail the call. */
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
 	ret = open_transport(&o, &t);
 	if (ret) {
 		free(o.role);

@@ -31,3 +31,13 @@ int pw_slot_take(void **tab, unsigned int *n, size_t size, unsigned int max)
 	*n = grown;
 	return (int)i;
 }
+
+unsigned int pw_slots_used(const void *tab, unsigned int n, size_t size)
+{
+	const char *t = tab;
+	unsigned int i, used = 0;
+
+	for (i = 0; i < n; i++)
+		used += *(const bool *)(t + (size_t)i * size);
+	return used;
+}

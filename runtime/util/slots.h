@@ -17,5 +17,7 @@
  * are stale afterwards, indices are not.
  */
 int pw_slot_take(void **tab, unsigned int *n, size_t size, unsigned int max);
+/* How many of the @n slots of @size bytes at @tab are used. */
+unsigned int pw_slots_used(const void *tab, unsigned int n, size_t size);
 
 #endif /* PW_RUNTIME_UTIL_SLOTS_H */

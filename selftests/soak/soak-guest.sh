@@ -68,24 +68,41 @@ hbm() {
 rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 thp() { awk '/^AnonHugePages:/ { print $2 }' "/proc/$1/smaps_rollup"; }
 fds() { ls "/proc/$1/fd" | wc -l; }
-# What a daemon's allocator has in use: pathwaysd prints it on SIGUSR1
-# ("ROLE: memory: heap in use N bytes, ...") to its log, $2.
-heap() {
+# A daemon's allocator as pathwaysd prints it on SIGUSR1 to its log, $2:
+# "HEAP TABLES LIVE" (heap in use outside its tables, bytes in its tables,
+# objects live in them), or "NA NA NA" when no new line comes.
+memory() {
 	local n before
 	before=$(grep -c ': memory: ' "$2")
-	kill -USR1 "$1"
+	kill -USR1 "$1" 2>/dev/null
 	for ((n = 0; n < 50; n++)); do
-		(($(grep -c ': memory: ' "$2") > before)) && break
+		if (($(grep -c ': memory: ' "$2") > before)); then
+			awk '/: memory: / { v = $6 " " $10 " " $13 } END { print v }' "$2"
+			return
+		fi
 		sleep 0.1
 	done
-	awk '/: memory: / { v = $6 } END { print v }' "$2"
+	echo "NA NA NA"
 }
-# The figures of this host's daemons: "what value" lines. The heap comes
-# first: on SIGUSR1 a daemon hands its allocator's free memory back, as a
+# The figures of this host's daemons: "what value" lines. The allocator
+# comes first: on SIGUSR1 a daemon hands its free memory back, as a
 # client does before it reads its resident set, so that freed memory is
-# not counted as held. Their maps (smaps) are kept beside, to show where
-# a resident set grew: $1 is "base" or "end".
-daemon_figures() {	# role pid log
+# not counted as held. Its tables of slots grow to the most they held at
+# once and stay (bounded per client): their bytes are shown apart, and
+# what is judged is the heap outside them and the objects live in them.
+# Each daemon's maps (smaps) are kept, to show where a resident set grew.
+daemon_figures() {	# role pid log base|end
+	local heap tables live
+	read -r heap tables live < <(memory "$2" "$3")
+	echo "$1_heap_bytes $heap"
+	echo "$1_table_bytes $tables"
+	echo "$1_live_objects $live"
+	echo "$1_rss_kb $(rss "$2")"
+	echo "$1_thp_kb $(thp "$2")"
+	echo "$1_fds $(fds "$2")"
+	cp "/proc/$2/smaps" "$out/host$me-$1.$4.smaps"
+}
+figures() {	# role pid log
 	echo "$1_heap_bytes $(heap "$2" "$3")"
 	echo "$1_rss_kb $(rss "$2")"
 	echo "$1_thp_kb $(thp "$2")"
@@ -180,11 +197,11 @@ phase() {
 }
 
 # The warm-up is the same load at a tenth of the length (1000 programs at
-# least), so that the daemons' tables, pools and connections have the
+# least, or all of a shorter run), so that the daemons' tables, pools and connections have the
 # working size of this load before the baseline: clients killed and
 # started again, every client in flight at once, READYs come before their
 # PLAN (the worker's table for those is made at the first).
-warm=$((N / 10 > 1000 ? N / 10 : 1000))
+warm=$((N / 10 > 1000 ? N / 10 : N < 1000 ? N : 1000))
 phase warm "$warm" >"$out/warm.out"
 sed 's/^soak_client /warm-up /' "$out/warm.out"
 figures base >"$out/host0.base"
