@@ -43,7 +43,14 @@ struct fake_plan fake_plan_of(const struct pw_wire_plan *pl)
 int fake_worker_common(struct pw_node *node, const struct pw_wire_msg *msg)
 {
 	struct sockaddr_in addr = { .sin_family = AF_INET };
+	struct pw_node_peer *gone;
 
+	if (msg->hdr.type == PW_WIRE_BYE) {
+		gone = pw_node_find(node, msg->body.bye.client);
+		if (gone && gone->id != PW_NODE_CONTROLLER)
+			pw_node_drop_peer(node, gone);
+		return 1;
+	}
 	if (msg->hdr.type != PW_WIRE_PEER)
 		return 0;
 	memcpy(&addr.sin_addr, msg->body.peer.ip, 4);

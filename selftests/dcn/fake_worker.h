@@ -34,7 +34,8 @@ struct fake_plan fake_plan_of(const struct pw_wire_plan *pl);
 /*
  * A message for the worker @node that is not the test's: PEER (the
  * controller introduces a client, whose DONEs go to it directly) makes
- * the node a peer. 1 if it was one of those, else 0; or -errno.
+ * the node a peer; BYE (the client has gone) drops it, as a worker does.
+ * 1 if it was one of those, else 0; or -errno.
  */
 int fake_worker_common(struct pw_node *node, const struct pw_wire_msg *msg);
 
