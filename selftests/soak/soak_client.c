@@ -150,39 +150,37 @@ static void retire(struct soak *sk, unsigned int k, bool check, float want)
 	sk->out[k] = NULL;
 }
 
-/*
- * The resident set, after handing the allocator's free memory back (what
- * was freed is not held, only what is live and what fragments keep).
- */
-static long self_rss_kb(void)
+/* The figure "@key N kB" of /proc file @path, in kB; -1 if none. */
+static long proc_kb(const char *path, const char *key)
 {
-	FILE *f;
+	FILE *f = fopen(path, "r");
+	size_t n = strlen(key);
 	char line[128];
 	long kb = -1;
 
-	malloc_trim(0);
-	f = fopen("/proc/self/status", "r");
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+		if (!strncmp(line, key, n) &&
+		    sscanf(line + n, " %ld", &kb) == 1)
 			break;
 	if (f)
 		fclose(f);
 	return kb;
 }
 
-/* AnonHugePages of smaps_rollup: what of the resident set is huge pages. */
+/*
+ * The resident set, after handing the allocator's free memory back (what
+ * was freed is not held, only what is live and what fragments keep).
+ */
+static long self_rss_kb(void)
+{
+	malloc_trim(0);
+	return proc_kb("/proc/self/status", "VmRSS:");
+}
+
+/* What of the resident set is transparent huge pages. */
 static long self_thp_kb(void)
 {
-	FILE *f = fopen("/proc/self/smaps_rollup", "r");
-	char line[128];
-	long kb = -1;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "AnonHugePages: %ld", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
+	return proc_kb("/proc/self/smaps_rollup", "AnonHugePages:");
 }
 
 static long self_fds(void)
