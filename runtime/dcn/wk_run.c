@@ -760,16 +760,13 @@ static uint64_t output_bytes(struct pw_worker *w, struct pw_wk_run *r,
 
 /*
  * Whether a run other than @r is under way: when it ends, its temporaries
- * free HBM; or a destroy waits to be tried again. Runs waiting for HBM themselves do not count: they free
+ * free HBM. Runs waiting for HBM themselves do not count: they free
  * nothing until it comes.
  */
 static bool hbm_may_come_free(struct pw_worker *w, const struct pw_wk_run *r)
 {
 	unsigned int i;
 
-	/* A destroy that failed is tried again within a heartbeat. */
-	if (w->store.nundone)
-		return true;
 	for (i = 0; i < w->nruns; i++)
 		if (w->runs[i].used && &w->runs[i] != r && !w->runs[i].parked)
 			return true;

@@ -339,7 +339,8 @@ void pw_wstore_fini(struct pw_wstore *s)
 		while (s->fns[i])
 			wfn_free(s, s->fns[i]);
 	}
-	if (pw_wstore_retry(s) || s->abandoned)
-		pw_log("wstore: at exit: %u device objects could not be destroyed, %llu were given up on before; the devices' files release them as they close",
-		       s->nundone, (unsigned long long)s->abandoned);
+	if (pw_wstore_retry(s) || s->abandoned || s->vanished)
+		pw_log("wstore: at exit: %u device objects could not be destroyed, %llu were given up on before (the devices' files release them as they close); %llu destroys found nothing",
+		       s->nundone, (unsigned long long)s->abandoned,
+		       (unsigned long long)s->vanished);
 }
