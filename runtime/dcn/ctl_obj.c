@@ -112,6 +112,8 @@ static int fn_slot(struct pw_controller *c, uint32_t client,
 	/* A client's own bounds; the table grows for all of them. */
 	if (!f && mine >= PW_CTL_CLIENT_FNS)
 		return -ENOSPC;
+	/* partial > 0, so @oldest is set. */
+	_Static_assert(PW_CTL_CLIENT_PARTIAL > 0, "a partial bound of 0");
 	if (w->nbytes < w->total && partial >= PW_CTL_CLIENT_PARTIAL) {
 		pw_ctl_evicted(c, client, "function", oldest->id);
 		fn_free(oldest);

@@ -45,9 +45,11 @@ int fake_worker_common(struct pw_node *node, const struct pw_wire_msg *msg)
 	struct sockaddr_in addr = { .sin_family = AF_INET };
 	struct pw_node_peer *gone;
 
+	/* Only the controller says who has gone; never the sender itself. */
 	if (msg->hdr.type == PW_WIRE_BYE) {
 		gone = pw_node_find(node, msg->body.bye.client);
-		if (gone && gone->id != PW_NODE_CONTROLLER)
+		if (msg->hdr.src_node == PW_NODE_CONTROLLER && gone &&
+		    gone->id != PW_NODE_CONTROLLER)
 			pw_node_drop_peer(node, gone);
 		return 1;
 	}
