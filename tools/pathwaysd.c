@@ -85,13 +85,16 @@ static void report_allocator(const char *who, size_t tables,
 			     unsigned int live, const char *slots)
 {
 	struct mallinfo2 mi;
+	size_t total;
 
 	report = 0;
 	malloc_trim(0);
 	mi = mallinfo2();
+	/* A table past the mmap threshold is in hblkhd, not uordblks. */
+	total = mi.uordblks + mi.hblkhd;
 	printf("%s: memory: heap in use %zu bytes outside tables, %zu in tables, %u objects live; free in the heap %zu, mapped %zu; slots: %s\n",
-	       who, mi.uordblks - tables, tables, live, mi.fordblks,
-	       mi.hblkhd, slots);
+	       who, total > tables ? total - tables : 0, tables, live,
+	       mi.fordblks, mi.hblkhd, slots);
 	fflush(stdout);
 }
 

@@ -102,13 +102,6 @@ daemon_figures() {	# role pid log base|end
 	echo "$1_fds $(fds "$2")"
 	cp "/proc/$2/smaps" "$out/host$me-$1.$4.smaps"
 }
-figures() {	# role pid log
-	echo "$1_heap_bytes $(heap "$2" "$3")"
-	echo "$1_rss_kb $(rss "$2")"
-	echo "$1_thp_kb $(thp "$2")"
-	echo "$1_fds $(fds "$2")"
-	cp "/proc/$2/smaps" "$out/host$me-$1.$4.smaps"
-}
 figures() {
 	echo "hbm_used_bytes $(hbm)"
 	daemon_figures worker "$worker" /tmp/worker.log "$1"
