@@ -13,8 +13,8 @@
  * pw_last_error(), never a hang or a wrong value; disconnect frees
  * everything whatever failed; once a life ends, the devices' HBM is back
  * where it was (with the worker still running, for the sweeps where
- * another client keeps it) and no file is left open. The binary is linked with
- * LeakSanitizer (-fsanitize=leak): a test child that leaked fails.
+ * another client keeps it) and no file is left open. The binary is
+ * linked with LeakSanitizer (-fsanitize=leak): a test child that leaked fails.
  * Runs in the testbed with pwtpu.ko loaded.
  */
 #include <dirent.h>

@@ -9,11 +9,11 @@
 # The same load at a tenth of the length (1000 at least) comes first (the
 # warm-up); then the baseline is taken: HBM in use (sysfs, every device
 # of the host) and each daemon's heap in use, resident set and open
-# files. The clients each run SOAK_PROGRAMS
-# programs; two of them are killed (SIGKILL) a third of the way through
-# and started again from zero. Once all are done and the killed ones'
-# time is up at the controller (their objects freed), the same figures
-# are taken again. Each is printed as
+# files. The clients each run SOAK_PROGRAMS programs; two of them are
+# killed (SIGKILL) a third of the way through and started again from
+# zero. Once all are done and the killed ones' time is up at the
+# controller (their objects freed), the same figures are taken again.
+# Each is printed as
 #   figure HOST WHAT BASELINE END
 # and each client's own line (soak_client) follows. tools/soak judges.
 set -uo pipefail
@@ -190,10 +190,11 @@ phase() {
 }
 
 # The warm-up is the same load at a tenth of the length (1000 programs at
-# least, or all of a shorter run), so that the daemons' tables, pools and connections have the
-# working size of this load before the baseline: clients killed and
-# started again, every client in flight at once, READYs come before their
-# PLAN (the worker's table for those is made at the first).
+# least, or all of a shorter run), so that the daemons' tables, pools and
+# connections have the working size of this load before the baseline:
+# clients killed and started again, every client in flight at once,
+# READYs come before their PLAN (the worker's table for those is made at
+# the first).
 warm=$((N / 10 > 1000 ? N / 10 : N < 1000 ? N : 1000))
 phase warm "$warm" >"$out/warm.out"
 sed 's/^soak_client /warm-up /' "$out/warm.out"
