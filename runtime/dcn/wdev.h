@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * wdev.h - a worker's devices for PLAN commands (runtime/dcn/wdev.c):
- * every device of the island open, one io_uring (SQE128 + CQE32, the
- * devices as fixed files, single issuer with deferred task work) with an
- * eventfd the worker's loop polls next to its transport.
+ * wdev.h - a worker's devices, for PLAN commands and the object store:
+ * commands queued and flushed in batches, completions reaped without
+ * blocking when an eventfd the worker's loop polls says so, and the
+ * devices' programs and buffer objects. Behind it a backend: the
+ * module's devices through one io_uring (runtime/dcn/wdev_kernel.c).
  *
  * Programs and buffers come from the worker's object store
  * (runtime/dcn/wstore.h): clients ship compiled functions.
@@ -11,47 +12,16 @@
 #ifndef PW_RUNTIME_DCN_WDEV_H
 #define PW_RUNTIME_DCN_WDEV_H
 
-#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include <liburing.h>
 #include <pathways/wire.h>
+#include <pwtpu/pwtpu_dev.h>
 
-/* Submission queue entries of the worker's ring. */
+/* Commands a backend holds queued or in flight, at most. */
 #define PW_WDEV_RING	1024
 
-/**
- * struct pw_wdev - the worker's devices
- * @ndev: devices open.
- * @fd: each device's file.
- * @ring: one ring for all of them.
- * @efd: eventfd signalled on every completion.
- * @gang_fd: the gang file every gang of this worker meets in: no other
- *	process can join them.
- * @inflight: commands on the ring, or failed and not yet reaped.
- * @owned: the ring is enabled for the thread that first submitted.
- * @unsent: tags of the commands queued since the last submission.
- * @nunsent: see @unsent.
- * @failed: tags of commands a submission failed to hand the kernel,
- *	given back by pw_wdev_reap() with @failed_res (so that a run
- *	waiting for them ends, rather than waiting for ever).
- * @nfailed: see @failed.
- * @failed_res: see @failed.
- */
-struct pw_wdev {
-	unsigned int ndev;
-	int fd[PW_WIRE_MAX_DEVICES];
-	int gang_fd;
-	struct io_uring ring;
-	int efd;
-	unsigned int inflight;
-	bool owned;
-	uint64_t unsent[PW_WDEV_RING];
-	unsigned int nunsent;
-	uint64_t failed[PW_WDEV_RING];
-	unsigned int nfailed;
-	int failed_res;
-};
+struct pw_wdev;
 
 /* A finished command: its tag and what the device said. */
 struct pw_wdev_done {
@@ -61,6 +31,59 @@ struct pw_wdev_done {
 	uint32_t exec_ns;
 };
 
+/*
+ * A backend: the devices' semantics are the device's own (the firmware
+ * run by pwtpu.ko); a backend only carries commands and objects to them.
+ * Called through the pw_wdev_*() below, which check the device numbers.
+ */
+struct pw_wdev_ops {
+	const char *name;
+	void (*close)(struct pw_wdev *w);
+	int (*exec)(struct pw_wdev *w, unsigned int dev, uint32_t prog,
+		    const uint32_t *bos, unsigned int nbos,
+		    const struct pwtpu_gang *gang, uint64_t tag);
+	int (*copy_peer)(struct pw_wdev *w, unsigned int dev, uint32_t bo,
+			 uint64_t offset, uint64_t length,
+			 unsigned int peer_dev, uint32_t peer_bo,
+			 uint64_t peer_offset, uint64_t tag);
+	int (*reserve)(struct pw_wdev *w, unsigned int n);
+	int (*flush)(struct pw_wdev *w);
+	int (*reap)(struct pw_wdev *w, struct pw_wdev_done *done,
+		    unsigned int max);
+	int (*bo_create)(struct pw_wdev *w, unsigned int dev, uint64_t bytes,
+			 struct pwtpu_bo *bo);
+	int (*bo_map)(struct pw_wdev *w, unsigned int dev, struct pwtpu_bo *bo);
+	void (*bo_unmap)(struct pw_wdev *w, struct pwtpu_bo *bo);
+	int (*bo_destroy)(struct pw_wdev *w, unsigned int dev, uint32_t handle);
+	int (*prog_load)(struct pw_wdev *w, unsigned int dev, const void *image,
+			 size_t size, uint32_t *handle);
+	int (*prog_unload)(struct pw_wdev *w, unsigned int dev,
+			   uint32_t handle);
+};
+
+/**
+ * struct pw_wdev - the worker's devices
+ * @ops: the backend.
+ * @be: the backend's own state.
+ * @ndev: devices open, numbered from 0.
+ * @efd: an eventfd signalled on every completion, for the worker's loop.
+ * @gang_fd: the gang file every gang of this worker meets in: no other
+ *	process can join them.
+ */
+struct pw_wdev {
+	const struct pw_wdev_ops *ops;
+	void *be;
+	unsigned int ndev;
+	int efd;
+	int gang_fd;
+};
+
+/*
+ * Open @ndev devices of the module's island (the kernel backend,
+ * runtime/dcn/wdev_kernel.c): 0, -EINVAL for 0 or more than
+ * PW_WIRE_MAX_DEVICES, -EBUSY for an island another process drives
+ * (pw_last_error() says which), or what opening them said.
+ */
 int pw_wdev_open(struct pw_wdev *w, unsigned int ndev);
 void pw_wdev_close(struct pw_wdev *w);
 /*
@@ -68,7 +91,7 @@ void pw_wdev_close(struct pw_wdev *w);
  * NOP when @prog is 0, with @tag: 0, -EINVAL for a device this worker
  * does not have, -EBUSY when the ring is full. Queued commands go to the
  * devices at the next pw_wdev_flush() (one system call for all of them);
- * the driver reads @bos then, so it must stay as it is until that call.
+ * the device reads @bos then, so it must stay as it is until that call.
  */
 int pw_wdev_exec(struct pw_wdev *w, unsigned int dev, uint32_t prog,
 		 const uint32_t *bos, unsigned int nbos,
@@ -85,13 +108,32 @@ int pw_wdev_copy_peer(struct pw_wdev *w, unsigned int dev, uint32_t bo,
 int pw_wdev_reserve(struct pw_wdev *w, unsigned int n);
 /*
  * Submit what is queued: commands submitted, or -errno. When submission
- * fails, the commands it could not hand the kernel are taken off the
- * ring and finish with that error at the next pw_wdev_reap() (the
- * eventfd is signalled); until then, new commands fail so too.
+ * fails, the commands it could not hand the devices finish with that
+ * error at the next pw_wdev_reap() (the eventfd is signalled); until
+ * then, new commands fail so too.
  */
 int pw_wdev_flush(struct pw_wdev *w);
 /* Up to @max finished commands, without waiting: their count. */
 int pw_wdev_reap(struct pw_wdev *w, struct pw_wdev_done *done,
 		 unsigned int max);
+
+/*
+ * Device objects, as the device's ioctls make them: 0 or -errno (-EINVAL
+ * for a device this worker does not have). A buffer object of @bytes on
+ * @dev, not mapped; mapped (bo->map) too, for pw_wdev_bo_alloc(), which
+ * leaves nothing behind on failure. Unmapping a BO not mapped does
+ * nothing.
+ */
+int pw_wdev_bo_create(struct pw_wdev *w, unsigned int dev, uint64_t bytes,
+		      struct pwtpu_bo *bo);
+int pw_wdev_bo_map(struct pw_wdev *w, unsigned int dev, struct pwtpu_bo *bo);
+void pw_wdev_bo_unmap(struct pw_wdev *w, struct pwtpu_bo *bo);
+int pw_wdev_bo_alloc(struct pw_wdev *w, unsigned int dev, uint64_t bytes,
+		     struct pwtpu_bo *bo);
+int pw_wdev_bo_destroy(struct pw_wdev *w, unsigned int dev, uint32_t handle);
+/* A program image verified and loaded on @dev, its handle in @handle. */
+int pw_wdev_prog_load(struct pw_wdev *w, unsigned int dev, const void *image,
+		      size_t size, uint32_t *handle);
+int pw_wdev_prog_unload(struct pw_wdev *w, unsigned int dev, uint32_t handle);
 
 #endif /* PW_RUNTIME_DCN_WDEV_H */

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "../util/log.h"
 #include "wstore.h"
@@ -21,9 +20,8 @@ static unsigned int bucket(uint32_t owner, uint32_t handle)
 /* 0 when the object is gone: destroyed now, or not there (-ENOENT). */
 static int destroy_once(struct pw_wstore *s, const struct pw_wstore_undone *u)
 {
-	int fd = s->dev->fd[u->dev];
-	int ret = u->prog ? pwtpu_prog_unload(fd, u->handle) :
-			    pwtpu_bo_destroy(fd, u->handle);
+	int ret = u->prog ? pw_wdev_prog_unload(s->dev, u->dev, u->handle) :
+			    pw_wdev_bo_destroy(s->dev, u->dev, u->handle);
 
 	if (ret == -ENOENT) {
 		if (pw_log_due(++s->vanished))
@@ -107,7 +105,7 @@ int pw_wbuf_create(struct pw_wstore *s, uint32_t owner, uint32_t handle,
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
-	ret = pwtpu_bo_alloc(s->dev->fd[dev], bytes, &b->bo);
+	ret = pw_wdev_bo_alloc(s->dev, dev, bytes, &b->bo);
 	if (ret) {
 		free(b);
 		return ret;
@@ -144,8 +142,7 @@ void pw_wbuf_put(struct pw_wstore *s, struct pw_wbuf *b)
 	*pp = b->next;
 	if (b->region)
 		pw_dp_dereg(b->region);
-	if (b->bo.map)
-		munmap(b->bo.map, b->bo.size);
+	pw_wdev_bo_unmap(s->dev, &b->bo);
 	destroy(s, b->dev, false, b->bo.handle);
 	s->nbufs--;
 	s->bytes -= b->bytes;
@@ -260,41 +257,40 @@ int pw_wfn_add(struct pw_wstore *s, const struct pw_wire_function *w)
 }
 
 /* Write @fn's constants through a mapping of @b (nothing uses it yet). */
-static int upload_consts(int fd, const struct pw_wfn *fn, struct pwtpu_bo *b)
+static int upload_consts(struct pw_wstore *s, unsigned int dev,
+			 const struct pw_wfn *fn, struct pwtpu_bo *b)
 {
 	const struct pw_wire_fn_desc *d = &fn->pl.desc;
 	int ret;
 
-	ret = pwtpu_bo_map(fd, b);
+	ret = pw_wdev_bo_map(s->dev, dev, b);
 	if (ret)
 		return ret;
 	memcpy(b->map, fn->pl.bytes + PW_WIRE_FN_DESC_SIZE + d->image_bytes,
 	       d->const_bytes);
-	munmap(b->map, b->size);
+	pw_wdev_bo_unmap(s->dev, b);
 	return 0;
 }
 
 int pw_wfn_load(struct pw_wstore *s, struct pw_wfn *fn, unsigned int dev)
 {
 	const struct pw_wire_fn_desc *d = &fn->pl.desc;
-	int fd = s->dev->fd[dev];
-	struct pwtpu_prog_load pl;
 	struct pwtpu_bo bo;
 	int ret;
 
 	if (fn->prog[dev])
 		return 0;
 	if (d->scratch_bytes && !fn->scratch[dev]) {
-		ret = pwtpu_bo_create(fd, d->scratch_bytes, &bo);
+		ret = pw_wdev_bo_create(s->dev, dev, d->scratch_bytes, &bo);
 		if (ret)
 			return ret;
 		fn->scratch[dev] = bo.handle;
 	}
 	if (d->const_bytes && !fn->consts[dev]) {
-		ret = pwtpu_bo_create(fd, d->const_bytes, &bo);
+		ret = pw_wdev_bo_create(s->dev, dev, d->const_bytes, &bo);
 		if (ret)
 			return ret;
-		ret = upload_consts(fd, fn, &bo);
+		ret = upload_consts(s, dev, fn, &bo);
 		if (ret) {
 			/* Never a program with zeroed constants: next time anew. */
 			destroy(s, dev, false, bo.handle);
@@ -302,12 +298,9 @@ int pw_wfn_load(struct pw_wstore *s, struct pw_wfn *fn, unsigned int dev)
 		}
 		fn->consts[dev] = bo.handle;
 	}
-	ret = pwtpu_prog_load(fd, fn->pl.bytes + PW_WIRE_FN_DESC_SIZE,
-			      d->image_bytes, NULL, 0, &pl);
-	if (ret)
-		return ret;
-	fn->prog[dev] = pl.handle;
-	return 0;
+	return pw_wdev_prog_load(s->dev, dev,
+				 fn->pl.bytes + PW_WIRE_FN_DESC_SIZE,
+				 d->image_bytes, &fn->prog[dev]);
 }
 
 void pw_wstore_drop_fns(struct pw_wstore *s, uint32_t client)
