@@ -26,6 +26,7 @@
 
 #include "../include/uapi/pwtpu.h"
 #include "../firmware/pwfw.h"
+#include "../firmware/pwfw_cmd.h"
 #include "../firmware/pwfw_island.h"
 
 #define PWTPU_MAX_DEVICES	64
@@ -174,7 +175,6 @@ struct pwtpu_job {
 	bool wrote_host;		/* COPY_FROM_DEV ran: dirty the pages */
 	u64 submit_ns;
 	u64 start_ns;
-	u64 deadline_ns;		/* the watchdog's, from start_ns */
 	u64 end_ns;
 	int result;
 	struct io_uring_cmd *ioucmd;	/* uring path, else NULL */
@@ -222,12 +222,11 @@ int pwtpu_gang_create(struct pwtpu_ctx *ctx,
 int pwtpu_gang_scope(int fd, u64 *scope);
 
 /* pwtpu_job.c */
-int pwtpu_job_stop(struct pwtpu_job *job, bool watchdog);
 int pwtpu_job_prepare(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 		      u32 cmd_op, const struct pwtpu_cmd *cmd);
 struct pwtpu_job *pwtpu_job_start(struct pwtpu_job *job);
 void pwtpu_job_release(struct pwtpu_job *job);
-void pwtpu_job_host_copy(struct pwtpu_job *job);
+void pwtpu_job_host_copy(struct pwfw_cmd *cmd);
 void pwtpu_job_free(struct pwtpu_job *job);
 
 /* pwtpu_queue.c */

@@ -103,9 +103,6 @@ static int pwtpu_job_gang(struct pwtpu_job *job, const struct pwtpu_cmd *cmd)
 	struct pwtpu_dev *pdev = job->pdev;
 	int ret;
 
-	/* A gang exactly when the program has collectives. */
-	if (!cmd->gang_ptr != !job->prog->fw.ncoll)
-		return -EINVAL;
 	if (!cmd->gang_ptr)
 		return 0;
 	job->gang = memdup_user(u64_to_user_ptr(cmd->gang_ptr),
@@ -152,9 +149,9 @@ static int pwtpu_job_bind(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 	job->prog = pwtpu_ctx_get_prog(ctx, cmd->handle);
 	if (!job->prog)
 		return -ENOENT;
-	if (cmd->nbufs != job->prog->fw.nbufs)
-		return -EINVAL;
-	ret = pwtpu_job_gang(job, cmd);
+	ret = pwfw_cmd_check_exec(&job->prog->fw, cmd->nbufs, cmd->gang_ptr);
+	if (!ret)
+		ret = pwtpu_job_gang(job, cmd);
 	if (ret)
 		return ret;
 	/*
@@ -175,16 +172,11 @@ static int pwtpu_job_bind(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 		if (!job->bos[i])
 			return -ENOENT;
 		job->nbos = i + 1;
-		if (job->bos[i]->size < job->prog->fw.buf_bytes[i])
-			return -ERANGE;
+		ret = pwfw_cmd_check_buf(&job->prog->fw, i, job->bos[i]->size);
+		if (ret)
+			return ret;
 	}
 	return pwtpu_job_scratch(job);
-}
-
-/* Both ends of a copy: @bo must hold [@offset, @offset + @length). */
-static bool pwtpu_range_ok(const struct pwtpu_bo *bo, u64 offset, u64 length)
-{
-	return length && offset <= bo->size && length <= bo->size - offset;
 }
 
 /*
@@ -221,8 +213,8 @@ static int pwtpu_job_peer(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 	job->bos[1] = bo;
 	job->nbos = 2;
 
-	if (!pwtpu_range_ok(job->bos[0], cmd->offset, cmd->length) ||
-	    !pwtpu_range_ok(bo, cmd->peer_offset, cmd->length))
+	if (!pwfw_cmd_range_ok(job->bos[0]->size, cmd->offset, cmd->length) ||
+	    !pwfw_cmd_range_ok(bo->size, cmd->peer_offset, cmd->length))
 		return -EINVAL;
 	job->offset = cmd->offset;
 	job->peer_offset = cmd->peer_offset;
@@ -256,7 +248,7 @@ static int pwtpu_job_copy_in(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 		return -ENOENT;
 	job->bos[0] = bo;
 	job->nbos = 1;
-	if (!pwtpu_range_ok(bo, cmd->offset, cmd->length))
+	if (!pwfw_cmd_range_ok(bo->size, cmd->offset, cmd->length))
 		return -EINVAL;
 	if (!access_ok(u64_to_user_ptr(cmd->host_ptr), cmd->length))
 		return -EFAULT;
@@ -398,21 +390,22 @@ struct pwtpu_job *pwtpu_job_start(struct pwtpu_job *job)
 }
 
 /*
- * Run by the device: copy between HBM and the pinned host pages, a page
- * at a time, letting others run and stopping for a dying owner or the
- * watchdog every 1 MiB.
+ * Run by the device (firmware/pwfw_cmd.c): copy between HBM and the
+ * pinned host pages, a page at a time, letting others run and stopping
+ * for a dying owner or the watchdog every 1 MiB.
  */
-void pwtpu_job_host_copy(struct pwtpu_job *job)
+void pwtpu_job_host_copy(struct pwfw_cmd *cmd)
 {
-	u8 *hbm = (u8 *)job->bos[0]->vaddr + job->offset;
-	bool to_dev = job->nr == _IOC_NR(PWTPU_CMD_COPY_TO_DEV);
+	struct pwtpu_job *job = cmd->owner;
+	u8 *hbm = (u8 *)cmd->bufs[0].base + cmd->offset;
+	bool to_dev = cmd->nr == _IOC_NR(PWTPU_CMD_COPY_TO_DEV);
 	unsigned long off = offset_in_page(job->host_ptr), i;
 	u64 done = 0, n;
 	u8 *host;
 
 	job->wrote_host = !to_dev;
-	for (i = 0; i < job->npages && done < job->length; i++) {
-		n = min_t(u64, PAGE_SIZE - off, job->length - done);
+	for (i = 0; i < job->npages && done < cmd->length; i++) {
+		n = min_t(u64, PAGE_SIZE - off, cmd->length - done);
 		host = kmap_local_page(job->pages[i]);
 		if (to_dev)
 			memcpy(hbm + done, host + off, n);
@@ -422,10 +415,10 @@ void pwtpu_job_host_copy(struct pwtpu_job *job)
 		done += n;
 		off = 0;
 		/* Every 1 MiB: a dying owner or the watchdog stops it. */
-		if (!((i + 1) % (SZ_1M / PAGE_SIZE)) && done < job->length) {
+		if (!((i + 1) % (SZ_1M / PAGE_SIZE)) && done < cmd->length) {
 			cond_resched();
-			job->result = pwtpu_job_stop(job, true);
-			if (job->result)
+			cmd->result = cmd->stop(cmd, true);
+			if (cmd->result)
 				return;
 		}
 	}

@@ -9,11 +9,6 @@
 
 #include "pwtpu.h"
 
-#define PWTPU_MAX_PROG_SIZE						\
-	(sizeof(struct pwtpu_prog_header) +				\
-	 PWTPU_MAX_TENSORS * sizeof(struct pwtpu_tensor) +		\
-	 PWTPU_MAX_INSNS * sizeof(struct pwtpu_insn))
-
 static void pwtpu_prog_release(struct kref *ref)
 {
 	struct pwtpu_prog *prog = container_of(ref, struct pwtpu_prog, ref);
@@ -66,7 +61,7 @@ int pwtpu_prog_load(struct pwtpu_ctx *ctx, struct pwtpu_prog_load __user *uarg)
 		return -EINVAL;
 	if (!arg.prog_size)
 		return -EINVAL;
-	if (arg.prog_size > PWTPU_MAX_PROG_SIZE)
+	if (arg.prog_size > PWFW_MAX_PROG_SIZE)
 		return -E2BIG;
 
 	ret = pwtpu_ctx_count_get(&ctx->nprogs);

@@ -15,13 +15,9 @@
  * passes from one command to the next in order (pwtpu_queue_pass()): the
  * device is free only when nothing is queued.
  */
-#include <linux/delay.h>
-#include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
-#include <linux/sizes.h>
-#include <linux/string.h>
 
 #include "pwtpu.h"
 #include "pwtpu_trace.h"
@@ -142,165 +138,70 @@ static bool pwtpu_job_orphaned(const struct pwtpu_job *job)
 }
 
 /*
- * Whether a running @job is to stop: -PWFW_ECANCELED once its process is
- * dying; with @watchdog, -PWFW_ETIME past its watchdog deadline; else 0.
+ * The firmware asks whether a running command is to stop:
+ * -PWFW_ECANCELED once its submitter's process is dying; with @watchdog,
+ * -PWFW_ETIME past its watchdog deadline; else 0.
  */
-int pwtpu_job_stop(struct pwtpu_job *job, bool watchdog)
+static int pwtpu_cmd_stop(struct pwfw_cmd *cmd, bool watchdog)
 {
 	BUILD_BUG_ON(PWFW_ECANCELED != ECANCELED || PWFW_ETIME != ETIME);
-	if (pwtpu_job_orphaned(job))
+	if (pwtpu_job_orphaned(cmd->owner))
 		return -PWFW_ECANCELED;
-	if (watchdog && ktime_get_ns() > job->deadline_ns)
+	if (watchdog && ktime_get_ns() > cmd->deadline_ns)
 		return -PWFW_ETIME;
 	return 0;
 }
 
 /*
- * The firmware's safe points. The watchdog bounds an EXEC's own work;
- * one with collectives is left to the gang timeout, since the time its
- * members wait for each other (up to gang_timeout_ms each) is no work.
+ * The command as the firmware runs it (firmware/pwfw_cmd.h), field by
+ * field: most commands use few of them, and this is the inline path.
  */
-static int pwtpu_job_env_stop(struct pwfw_exec_env *env)
+static void pwtpu_job_cmd(struct pwtpu_job *job, struct pwfw_cmd *cmd)
 {
-	struct pwtpu_job *job = env->owner;
-
-	return pwtpu_job_stop(job, !job->gang);
-}
-
-/*
- * Sleep (or, for short waits, spin) until CLOCK_MONOTONIC @deadline, in
- * pieces of at most 10 ms so that a dying owner stops the wait. The
- * model's own time is no work: the watchdog does not apply.
- */
-static void pwtpu_wait_until(struct pwtpu_job *job, u64 deadline)
-{
-	u64 now = ktime_get_ns(), n;
-
-	while (deadline > now) {
-		n = min_t(u64, deadline - now, 10 * NSEC_PER_MSEC);
-		if (n < 20 * NSEC_PER_USEC)
-			ndelay(n);
-		else
-			usleep_range_state(n / NSEC_PER_USEC,
-					   n / NSEC_PER_USEC + 1, TASK_IDLE);
-		now = ktime_get_ns();
-		if (deadline > now) {
-			job->result = pwtpu_job_stop(job, false);
-			if (job->result)
-				return;
-		}
-	}
-}
-
-/*
- * The watchdog's base: an EXEC's static modelled time (links aside), a
- * host copy's modelled time; a COPY_PEER's link time is known only as
- * it runs, so its watchdog is watchdog_ms alone.
- */
-static u64 pwtpu_job_model_ns(const struct pwtpu_job *job)
-{
-	if (job->prog)
-		return job->prog->fw.modeled_ns;
-	if (job->nr == _IOC_NR(PWTPU_CMD_COPY_TO_DEV) ||
-	    job->nr == _IOC_NR(PWTPU_CMD_COPY_FROM_DEV))
-		return pwfw_model_copy_ns(&job->pdev->isl->spec, job->length);
-	return 0;
-}
-
-static u64 pwtpu_job_exec(struct pwtpu_job *job, bool compute)
-{
-	struct pwtpu_dev *pdev = job->pdev;
-	struct pwfw_buf bufs[PWTPU_MAX_BUFS];
-	struct pwfw_exec_env env = {
-		.isl = pdev->isl->fw,
-		.dev = pdev->index,
-		.gang = job->gang,
-		.gang_scope = job->gang_scope,
-		.scratch = job->scratch,
-		.scratch_bytes = job->prog->fw.coll_scratch,
-		.compute = compute,
-		.stop = pwtpu_job_env_stop,
-		.owner = job,
-	};
 	u32 i;
 
+	cmd->nr = job->nr;
+	cmd->dev = job->pdev->index;
+	cmd->prog = job->prog ? &job->prog->fw : NULL;
 	for (i = 0; i < job->nbos; i++) {
-		bufs[i].base = job->bos[i]->vaddr;
-		bufs[i].size = job->bos[i]->size;
+		cmd->bufs[i].base = job->bos[i]->vaddr;
+		cmd->bufs[i].size = job->bos[i]->size;
 	}
-	job->result = pwfw_exec(&job->prog->fw, bufs, job->nbos, &env);
-	return job->prog->fw.modeled_ns + env.link_ns;
-}
-
-/*
- * COPY_PEER's move, up to all of HBM: in 1 MiB pieces with a reschedule
- * and a check for a dying owner or the watchdog between them (its runner
- * may be throttled by its cgroup), in the direction that keeps an
- * overlapping move (one BO to itself) right.
- */
-static void pwtpu_move(struct pwtpu_job *job, u8 *dst, const u8 *src)
-{
-	const u64 piece = SZ_1M, len = job->length;
-	u64 off, n;
-
-	for (off = 0; off < len && !job->result; off += n) {
-		n = min(piece, len - off);
-		if (dst <= src)
-			memmove(dst + off, src + off, n);
-		else
-			memmove(dst + len - off - n, src + len - off - n, n);
-		cond_resched();
-		if (off + n < len)
-			job->result = pwtpu_job_stop(job, true);
-	}
-}
-
-/* Runs one command; returns its modelled duration. */
-static u64 pwtpu_job_run(struct pwtpu_job *job, bool compute)
-{
-	struct pwtpu_island *isl = job->pdev->isl;
-	u8 *hbm = job->nbos ? (u8 *)job->bos[0]->vaddr + job->offset : NULL;
-
-	switch (job->nr) {
-	case _IOC_NR(PWTPU_CMD_EXEC):
-		return pwtpu_job_exec(job, compute);
-	case _IOC_NR(PWTPU_CMD_COPY_TO_DEV):
-	case _IOC_NR(PWTPU_CMD_COPY_FROM_DEV):
-		pwtpu_job_host_copy(job);
-		return pwfw_model_copy_ns(&isl->spec, job->length);
-	case _IOC_NR(PWTPU_CMD_COPY_PEER):
-		/* skip mode: the link time is spent, no data moves */
-		if (compute)
-			pwtpu_move(job, (u8 *)job->bos[1]->vaddr +
-				   job->peer_offset, hbm);
-		return pwfw_island_transfer(isl->fw, job->pdev->index,
-					    job->peer->index, job->length);
-	default:
-		return 0;
-	}
+	cmd->nbufs = job->nbos;
+	cmd->gang = job->gang;
+	cmd->gang_scope = job->gang_scope;
+	cmd->scratch = job->scratch;
+	cmd->peer = job->peer ? job->peer->index : 0;
+	cmd->offset = job->offset;
+	cmd->peer_offset = job->peer_offset;
+	cmd->length = job->length;
+	cmd->stop = pwtpu_cmd_stop;
+	cmd->host_copy = pwtpu_job_host_copy;
+	cmd->owner = job;
 }
 
 /* Run @job, which the device starts at @start_ns. */
 static void pwtpu_job_execute(struct pwtpu_dev *pdev, struct pwtpu_job *job,
 			      u64 start_ns)
 {
-	u32 mode = pdev->isl->timing;
-	u64 model_ns;
+	struct pwtpu_island *isl = pdev->isl;
+	struct pwfw_cmd cmd;
 
-	job->start_ns = start_ns;
-	job->deadline_ns = job->start_ns + 2 * pwtpu_job_model_ns(job) +
-			   (u64)READ_ONCE(pwtpu_watchdog_ms) * NSEC_PER_MSEC;
 	if (pwtpu_job_orphaned(job)) {
 		job->result = -ECANCELED;
-		job->end_ns = job->start_ns;
+		job->start_ns = start_ns;
+		job->end_ns = start_ns;
 		atomic64_inc(&pdev->cmds_cancelled);
 		goto complete;
 	}
 	trace_pwtpu_start(pdev->index, job->id, job->nr);
-	model_ns = pwtpu_job_run(job, mode != PWTPU_TIMING_SKIP);
-	if (mode != PWTPU_TIMING_NATIVE && !job->result)
-		pwtpu_wait_until(job, job->start_ns + model_ns);
-	job->end_ns = ktime_get_ns();
+	pwtpu_job_cmd(job, &cmd);
+	pwfw_cmd_run(isl->fw, &isl->spec, READ_ONCE(isl->timing),
+		     (u64)READ_ONCE(pwtpu_watchdog_ms) * NSEC_PER_MSEC, &cmd,
+		     start_ns);
+	job->start_ns = cmd.start_ns;
+	job->end_ns = cmd.end_ns;
+	job->result = cmd.result;
 	if (job->result == -ECANCELED || job->result == -ETIME) {
 		WRITE_ONCE(pdev->cmds_aborted, pdev->cmds_aborted + 1);
 		if (job->result == -ETIME)
@@ -309,7 +210,8 @@ static void pwtpu_job_execute(struct pwtpu_dev *pdev, struct pwtpu_job *job,
 					     job->id, task_tgid_nr(job->task),
 					     (job->end_ns - job->start_ns) / NSEC_PER_MSEC,
 					     READ_ONCE(pwtpu_watchdog_ms),
-					     pwtpu_job_model_ns(job) / NSEC_PER_USEC);
+					     pwfw_cmd_model_ns(&isl->spec, &cmd) /
+					     NSEC_PER_USEC);
 	}
 
 	WRITE_ONCE(pdev->busy_ns, pdev->busy_ns + job->end_ns - job->start_ns);

@@ -127,6 +127,12 @@ struct pwfw_verr {
 	char msg[160];
 };
 
+/* The largest image a device takes: every table full (-E2BIG past it). */
+#define PWFW_MAX_PROG_SIZE						\
+	(sizeof(struct pwtpu_prog_header) +				\
+	 PWTPU_MAX_TENSORS * sizeof(struct pwtpu_tensor) +		\
+	 PWTPU_MAX_INSNS * sizeof(struct pwtpu_insn))
+
 /*
  * Check every rule of the program format; on success fill @prog. Returns
  * 0, or -PWFW_EINVAL with @err filled. Nothing unverified may be executed.
