@@ -40,6 +40,11 @@ endif
 endif
 
 USER_LIBS :=
+# What a program of libpathways links, in link order: the runtime, the
+# program builder, the device's library, and the firmware (whose island
+# runs a worker's simulated devices).
+PATHWAYS_LIBS := $(BUILD)/libpathways.a $(BUILD)/libpwprog.a \
+	$(BUILD)/libpwtpu.a $(BUILD)/libpwfw.a
 USER_BINS :=
 HOST_TESTS :=
 GUEST_TESTS :=

@@ -3,8 +3,7 @@
 EXAMPLES := fig2 mlp pipeline
 EXAMPLE_BINS := $(patsubst %,$(BUILD)/examples/%,$(EXAMPLES))
 
-$(BUILD)/examples/%: $(BUILD)/examples/%.o $(LIBPATHWAYS) $(BUILD)/libpwprog.a \
-		$(BUILD)/libpwtpu.a
+$(BUILD)/examples/%: $(BUILD)/examples/%.o $(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 USER_BINS += $(EXAMPLE_BINS)

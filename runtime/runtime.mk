@@ -21,7 +21,7 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/dcn/wk_host.c \
 	runtime/dcn/wk_gang.c \
 	runtime/dcn/wk_cookie.c \
-	runtime/dcn/wdev.c runtime/dcn/wdev_kernel.c runtime/dcn/wstore.c \
+	runtime/dcn/wdev.c runtime/dcn/wdev_kernel.c runtime/dcn/wdev_sim.c runtime/dcn/wstore.c \
 	runtime/dcn/rclient.c runtime/dcn/rprog.c runtime/dcn/local.c \
 	runtime/dcn/rc_beat.c runtime/dcn/rc_data.c
 LIBPATHWAYS := $(BUILD)/libpathways.a

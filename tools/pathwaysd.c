@@ -7,6 +7,7 @@
  *             [--window N] [--weight NAME=W]... [--config FILE]
  *   pathwaysd --role worker --listen IP:PORT --controller IP:PORT
  *             --host-id N [--data-port N] [--data auto|rdma|tcp]
+ *             [--devices kernel|sim:MESH[,hbm_mib=N][,timing=MODE]]
  *   pathwaysd --role status --controller IP:PORT [--listen IP:PORT]
  *   every role: [--transport udp|dpdk [--interface IF]] [--run-for S]
  *               [--key FILE]
@@ -14,7 +15,9 @@
  *
  * The controller keeps the islands workers register and marks a worker
  * down when it falls silent; a worker registers the island of the
- * loaded pwtpu.ko, heartbeats, and runs remote clients' plans, moving
+ * loaded pwtpu.ko (or, with --devices sim:MESH, simulated devices: the
+ * same firmware in the worker's process), heartbeats, and runs remote
+ * clients' plans, moving
  * cross-island values over its data plane (RDMA verbs where the listen
  * address has an RDMA device, else TCP; --data forces one); status connects as a client and prints
  * what the controller knows. The controller keeps at most --window runs
@@ -151,6 +154,7 @@ static void usage(FILE *f)
 		"                 [--weight NAME=W]... [--config FILE]\n"
 		"       pathwaysd --role worker --listen IP:PORT --controller IP:PORT --host-id N\n"
 		"                 [--data-port N] [--data auto|rdma|tcp]\n"
+		"                 [--devices kernel|sim:MESH[,hbm_mib=N][,timing=native|modeled|skip]]\n"
 		"       pathwaysd --role status --controller IP:PORT [--listen IP:PORT]\n"
 		"  --transport %s  control-plane datagrams (default udp); dpdk polls\n"
 		"                  the interface holding the --listen address\n"
@@ -170,6 +174,8 @@ struct opts {
 	long host_id;
 	unsigned int heartbeat_ms, down_ms, data_port, client_timeout_ms;
 	enum pw_dp_mode data_mode;
+	struct pw_wdev_sim_cfg sim;
+	bool is_sim;
 	double run_for;
 	struct pw_ctl_share_cfg share;
 	char transport[8];
@@ -189,6 +195,7 @@ static const struct option longopts[] = {
 	{ "client-timeout-ms", required_argument, NULL, 'T' },
 	{ "data-port", required_argument, NULL, 'p' },
 	{ "data", required_argument, NULL, 'D' },
+	{ "devices", required_argument, NULL, 'V' },
 	{ "run-for", required_argument, NULL, 't' },
 	{ "sched", required_argument, NULL, 's' },
 	{ "window", required_argument, NULL, 'w' },
@@ -272,6 +279,15 @@ static int set_opt(struct opts *o, int c, const char *arg)
 			return -EINVAL;
 		}
 		break;
+	case 'V': {
+		char err[160];
+
+		if (pw_wdev_parse(arg, &o->sim, &o->is_sim, err, sizeof(err))) {
+			fprintf(stderr, "pathwaysd: --devices %s\n", err);
+			return -EINVAL;
+		}
+		break;
+	}
 	case 't': o->run_for = atof(arg); break;
 	case 's':
 		if (!strcmp(arg, "fifo")) {
@@ -464,6 +480,7 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 	struct pw_wire_register reg;
 	struct sockaddr_in reg_at;
 	struct pw_dp_opts dp = { .mode = o->data_mode };
+	const struct pw_wdev_sim_cfg *sim = o->is_sim ? &o->sim : NULL;
 	uint64_t start = pw_now_ns();
 	int ret;
 
@@ -476,15 +493,15 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 	reg_at = o->listen_at;
 	reg_at.sin_port = htons((uint16_t)(o->data_port ? o->data_port :
 					   ntohs(o->listen_at.sin_port) + 1u));
-	ret = pw_worker_registration(&reg, &reg_at);
+	ret = pw_worker_registration(&reg, &reg_at, sim);
 	if (ret)
-		fprintf(stderr, "pathwaysd: no island: %s (is pwtpu.ko loaded?)\n",
-			strerror(-ret));
+		fprintf(stderr, "pathwaysd: no island: %s%s\n", strerror(-ret),
+			sim ? "" : " (is pwtpu.ko loaded?)");
 	dp.bind = o->listen_at;
 	dp.bind.sin_port = htons((uint16_t)reg.data_port);
 	if (!ret)
 		ret = pw_worker_init(&w, t, &o->key, (uint32_t)o->host_id,
-				     &o->controller, &reg, &dp);
+				     &o->controller, &reg, &dp, sim);
 	if (ret) {
 		/* -EBUSY: another process drives the island; it says which. */
 		fprintf(stderr, "pathwaysd: worker %ld: %s\n", o->host_id,
@@ -492,8 +509,9 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 		pw_transport_close(t);
 		return ret;
 	}
-	printf("worker %ld: island %u, %u devices (%s), controller %s:%u over %s\n",
-	       o->host_id, reg.island_id, reg.ndevices, reg.mesh,
+	printf("worker %ld: island %u, %u %sdevices (%s), controller %s:%u over %s\n",
+	       o->host_id, reg.island_id, reg.ndevices,
+	       sim ? "simulated " : "", reg.mesh,
 	       inet_ntoa(o->controller.sin_addr), ntohs(o->controller.sin_port),
 	       t->ops->name);
 	fflush(stdout);

@@ -34,7 +34,7 @@ $(BUILD)/tools/pwtpu-matmul: $(BUILD)/tools/pwtpu-matmul.o \
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 $(BUILD)/tools/pwbench: $(patsubst %.c,$(BUILD)/%.o,$(PWBENCH_SRCS)) \
-		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a \
+		$(PATHWAYS_LIBS) \
 		$(FW_LIB)
 	$(CC) -o $@ $^ $(USER_LDLIBS) $(OPENBLAS_LIBS)
 
@@ -46,8 +46,7 @@ USER_BINS += $(BUILD)/tools/pwtpu-smi $(BUILD)/tools/pwtpu-matmul \
 	$(BUILD)/tools/pwbench $(BUILD)/tools/pwtrace
 
 # pathwaysd: the daemon on each DCN host (controller, worker, status).
-$(BUILD)/tools/pathwaysd: $(BUILD)/tools/pathwaysd.o $(LIBPATHWAYS) \
-		$(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+$(BUILD)/tools/pathwaysd: $(BUILD)/tools/pathwaysd.o $(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 USER_BINS += $(BUILD)/tools/pathwaysd

@@ -5,7 +5,9 @@
  * joined to each other and to the process's clients by the in-process
  * transport (runtime/net/loop.c) instead of sockets. Started by the first
  * client that asks for it and stopped when the last one leaves. The
- * worker claims the island (runtime/util/claim.c) as pathwaysd's does.
+ * worker claims the island (runtime/util/claim.c) as pathwaysd's does,
+ * or, with PATHWAYS_DEVICES=sim:MESH, drives simulated devices: the same
+ * firmware in this process (runtime/dcn/wdev_sim.c).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -63,19 +65,42 @@ static void *wk_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The devices PATHWAYS_DEVICES names ("kernel" when unset, or
+ * "sim:MESH,...": pw_wdev_parse()): 0, with @sim set for simulated ones.
+ */
+static int local_devices(struct pw_wdev_sim_cfg *cfg, bool *sim)
+{
+	const char *devices = getenv("PATHWAYS_DEVICES");
+	char err[160];
+
+	if (!devices)
+		devices = "kernel";
+	if (pw_wdev_parse(devices, cfg, sim, err, sizeof(err)))
+		return pw_fail(-EINVAL, "PATHWAYS_DEVICES=%s", err);
+	return 0;
+}
+
 static int local_start(struct pw_local *l)
 {
 	struct sockaddr_in any = { .sin_family = AF_INET };
+	struct pw_wdev_sim_cfg sim_cfg;
+	const struct pw_wdev_sim_cfg *sim;
 	struct pw_wire_register reg;
 	struct pw_transport *t;
 	uint64_t until;
+	bool is_sim;
 	int ret;
 
 	any.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	/* The roles' log is the user's to ask for: PATHWAYS_LOG=1, stderr. */
 	pw_log_to(getenv("PATHWAYS_LOG") ? stderr : NULL);
+	ret = local_devices(&sim_cfg, &is_sim);
+	if (ret)
+		return ret;
+	sim = is_sim ? &sim_cfg : NULL;
 	/* Port 0 and no RDMA: this worker has no data plane. */
-	ret = pw_worker_registration(&reg, &any);
+	ret = pw_worker_registration(&reg, &any, sim);
 	if (ret)
 		return pw_fail(ret, ret == -ENOENT ?
 			       "no pwtpu devices: is pwtpu.ko loaded?" :
@@ -102,7 +127,8 @@ static int local_start(struct pw_local *l)
 		goto err_ctl;
 	}
 	/* No data plane: one island has no cross-island edges. */
-	ret = pw_worker_init(&l->wk, t, &l->key, 0, &l->ctl_addr, &reg, NULL);
+	ret = pw_worker_init(&l->wk, t, &l->key, 0, &l->ctl_addr, &reg, NULL,
+			     sim);
 	if (ret) {
 		pw_transport_close(t);
 		/* -EBUSY, -ENOENT: the island claim's message stands. */

@@ -889,21 +889,24 @@ void pw_wk_forget_all_clients(struct pw_worker *w);
 void pw_wk_runs_forget_client(struct pw_worker *w, uint32_t client);
 
 /*
- * A worker for host @host_id with island @reg: opens its devices and its
- * data plane (@dp; NULL: none, no cross-island edges), and registers at
- * once.
+ * A worker for host @host_id with island @reg: opens its devices (@sim's
+ * simulated ones, or with NULL the module's) and its data plane (@dp;
+ * NULL: none, no cross-island edges), and registers at once.
  */
 /*
- * What a worker registers for this host's island (from sysfs), its data
- * plane at @data_at. 0, or -errno when no island can be read.
+ * What a worker registers for this host's island (from sysfs, or @sim's
+ * simulated devices when not NULL), its data plane at @data_at. 0, or
+ * -errno when no island can be read.
  */
 int pw_worker_registration(struct pw_wire_register *reg,
-			   const struct sockaddr_in *data_at);
+			   const struct sockaddr_in *data_at,
+			   const struct pw_wdev_sim_cfg *sim);
 int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 		   const struct pw_auth_key *key,
 		   uint32_t host_id, const struct sockaddr_in *controller,
 		   const struct pw_wire_register *reg,
-		   const struct pw_dp_opts *dp);
+		   const struct pw_dp_opts *dp,
+		   const struct pw_wdev_sim_cfg *sim);
 
 #define PW_RC_MAX_RUNS		1024
 /* A client heartbeats this often when it has sent nothing else. */

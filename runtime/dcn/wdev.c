@@ -4,8 +4,71 @@
  * checked here once and carried out by the backend (wdev.h).
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pathways/rm.h>
 
 #include "wdev.h"
+
+int pw_wdev_parse(const char *str, struct pw_wdev_sim_cfg *cfg, bool *sim,
+		  char *err, size_t len)
+{
+	static const char *const timings[] = { "native", "modeled", "skip" };
+	struct pw_rm_island isl;
+	char buf[128], *opt, *save = NULL, *end;
+	unsigned long long mib;
+	unsigned int t;
+
+	memset(cfg, 0, sizeof(*cfg));
+	*sim = false;
+	if (!strcmp(str, "kernel"))
+		return 0;
+	if (strncmp(str, "sim:", 4) || strlen(str) >= sizeof(buf)) {
+		snprintf(err, len, "'%s': want kernel or sim:MESH[,hbm_mib=N][,timing=native|modeled|skip]",
+			 str);
+		return -EINVAL;
+	}
+	strcpy(buf, str + 4);
+	opt = strtok_r(buf, ",", &save);
+	if (!opt || strlen(opt) >= sizeof(cfg->mesh) ||
+	    pw_rm_island_parse(&isl, 0, opt) ||
+	    isl.ndevices > PW_WIRE_MAX_DEVICES) {
+		snprintf(err, len, "'%s': the mesh is not one of up to %u devices (\"4\", \"2x2\", \"2x2x2t\")",
+			 str, PW_WIRE_MAX_DEVICES);
+		return -EINVAL;
+	}
+	strcpy(cfg->mesh, opt);
+	cfg->ndev = isl.ndevices;
+	cfg->hbm_bytes = 64ull << 20;
+	cfg->timing = PWTPU_TIMING_NATIVE;
+	while ((opt = strtok_r(NULL, ",", &save))) {
+		if (!strncmp(opt, "hbm_mib=", 8)) {
+			errno = 0;
+			mib = strtoull(opt + 8, &end, 10);
+			if (errno || *end || !mib || mib > 4096) {
+				snprintf(err, len, "'%s': hbm_mib must be 1..4096",
+					 opt);
+				return -EINVAL;
+			}
+			cfg->hbm_bytes = mib << 20;
+			continue;
+		}
+		for (t = 0; t < 3; t++)
+			if (!strncmp(opt, "timing=", 7) &&
+			    !strcmp(opt + 7, timings[t]))
+				break;
+		if (t == 3) {
+			snprintf(err, len, "'%s': want hbm_mib=N or timing=native|modeled|skip",
+				 opt);
+			return -EINVAL;
+		}
+		cfg->timing = t;
+	}
+	*sim = true;
+	return 0;
+}
 
 void pw_wdev_close(struct pw_wdev *w)
 {

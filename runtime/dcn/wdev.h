@@ -4,7 +4,8 @@
  * commands queued and flushed in batches, completions reaped without
  * blocking when an eventfd the worker's loop polls says so, and the
  * devices' programs and buffer objects. Behind it a backend: the
- * module's devices through one io_uring (runtime/dcn/wdev_kernel.c).
+ * module's devices through one io_uring (runtime/dcn/wdev_kernel.c), or
+ * simulated ones, the same firmware in this process (wdev_sim.c).
  *
  * Programs and buffers come from the worker's object store
  * (runtime/dcn/wstore.h): clients ship compiled functions.
@@ -12,6 +13,7 @@
 #ifndef PW_RUNTIME_DCN_WDEV_H
 #define PW_RUNTIME_DCN_WDEV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -78,6 +80,21 @@ struct pw_wdev {
 	int gang_fd;
 };
 
+/**
+ * struct pw_wdev_sim_cfg - simulated devices (runtime/dcn/wdev_sim.c)
+ * @ndev: devices, 1..PW_WIRE_MAX_DEVICES.
+ * @mesh: their shape, as the module's mesh parameter takes it ("4",
+ *	"2x2", "2x2x2t").
+ * @hbm_bytes: each device's HBM.
+ * @timing: enum pwtpu_timing_mode.
+ */
+struct pw_wdev_sim_cfg {
+	unsigned int ndev;
+	char mesh[16];
+	uint64_t hbm_bytes;
+	uint32_t timing;
+};
+
 /*
  * Open @ndev devices of the module's island (the kernel backend,
  * runtime/dcn/wdev_kernel.c): 0, -EINVAL for 0 or more than
@@ -85,6 +102,22 @@ struct pw_wdev {
  * (pw_last_error() says which), or what opening them said.
  */
 int pw_wdev_open(struct pw_wdev *w, unsigned int ndev);
+/*
+ * The devices a worker drives, as its user names them: "kernel" (the
+ * module's island), or "sim:MESH[,hbm_mib=N][,timing=MODE]", simulated
+ * (64 MiB and native timing unless said). 0 with @cfg filled and @sim
+ * set for simulated devices; -EINVAL with a message in @err naming what
+ * was wrong.
+ */
+int pw_wdev_parse(const char *str, struct pw_wdev_sim_cfg *cfg, bool *sim,
+		  char *err, size_t len);
+/*
+ * Open simulated devices: the firmware's island in this process, the
+ * same device as the module's. 0, -EINVAL for a configuration out of
+ * range or a mesh that does not hold @cfg->ndev devices, -ENOMEM, or a
+ * thread's error.
+ */
+int pw_wdev_open_sim(struct pw_wdev *w, const struct pw_wdev_sim_cfg *cfg);
 void pw_wdev_close(struct pw_wdev *w);
 /*
  * Queue an EXEC of program @prog binding @bos[@nbos] on device @dev, or a

@@ -186,7 +186,7 @@ static int wk_open_dp(struct pw_worker *w, const struct pw_dp_opts *o)
 	return 0;
 }
 
-/* "2x4t" from the island the module describes in sysfs. */
+/* "2x4t" from the island's description. */
 static void mesh_string(const struct pw_rm_island *isl, char *buf, size_t len)
 {
 	size_t off = 0;
@@ -200,16 +200,24 @@ static void mesh_string(const struct pw_rm_island *isl, char *buf, size_t len)
 }
 
 int pw_worker_registration(struct pw_wire_register *reg,
-			   const struct sockaddr_in *data_at)
+			   const struct sockaddr_in *data_at,
+			   const struct pw_wdev_sim_cfg *sim)
 {
 	struct pw_rm_island isl;
 	uint64_t hbm = 0;
 	int ret;
 
-	ret = pw_rm_island_from_sysfs(&isl);
+	if (sim) {
+		ret = pw_rm_island_parse(&isl, 0, sim->mesh);
+		if (!ret && isl.ndevices != sim->ndev)
+			ret = -EINVAL;
+		hbm = sim->hbm_bytes;
+	} else {
+		ret = pw_rm_island_from_sysfs(&isl);
+		pwtpu_sysfs_u64(0, "hbm_total", &hbm);
+	}
 	if (ret)
 		return ret;
-	pwtpu_sysfs_u64(0, "hbm_total", &hbm);
 	memset(reg, 0, sizeof(*reg));
 	reg->island_id = isl.id;
 	reg->ndevices = isl.ndevices;
@@ -224,7 +232,8 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 		   const struct pw_auth_key *key,
 		   uint32_t host_id, const struct sockaddr_in *controller,
 		   const struct pw_wire_register *reg,
-		   const struct pw_dp_opts *dp)
+		   const struct pw_dp_opts *dp,
+		   const struct pw_wdev_sim_cfg *sim)
 {
 	int ret;
 
@@ -239,7 +248,8 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 	w->send = calloc(PW_WK_MAX_SEND, sizeof(*w->send));
 	ret = w->recv && w->send ? 0 : -ENOMEM;
 	if (!ret)
-		ret = pw_wdev_open(&w->dev, reg->ndevices);
+		ret = sim ? pw_wdev_open_sim(&w->dev, sim) :
+			    pw_wdev_open(&w->dev, reg->ndevices);
 	if (ret) {
 		free(w->runs);
 		free(w->recv);

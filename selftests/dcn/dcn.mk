@@ -7,13 +7,12 @@ DCN_TEST_DIR := $(BUILD)/selftests/dcn
 # The kernel's kselftest_harness.h is not -Wextra clean.
 $(DCN_TEST_DIR)/%.o: USER_CFLAGS += -Wno-unused-parameter
 
-$(DCN_TEST_DIR)/test_remote: $(DCN_TEST_DIR)/test_remote.o $(LIBPATHWAYS) \
-		$(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+$(DCN_TEST_DIR)/test_remote: $(DCN_TEST_DIR)/test_remote.o $(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 # A client whose run loses a host (selftests/dcn/test_pathwaysd.sh).
 $(DCN_TEST_DIR)/remote_hostdown: $(DCN_TEST_DIR)/remote_hostdown.o \
-		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+		$(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 # Built with the guest tests; run-in-guest.sh does not look in dcn/.
@@ -23,7 +22,7 @@ GUEST_TESTS += $(DCN_TEST_DIR)/test_remote $(DCN_TEST_DIR)/remote_hostdown
 # bare node in a worker's place, over UDP on loopback.
 $(DCN_TEST_DIR)/test_controller: $(DCN_TEST_DIR)/test_controller.o $(DCN_TEST_DIR)/fake_worker.o \
 		$(BUILD)/selftests/lib/test_key.o \
-		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+		$(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_controller
@@ -32,7 +31,7 @@ HOST_TESTS += $(DCN_TEST_DIR)/test_controller
 # share by the operator's weights), over UDP on loopback.
 $(DCN_TEST_DIR)/test_share: $(DCN_TEST_DIR)/test_share.o $(DCN_TEST_DIR)/fake_worker.o \
 		$(BUILD)/selftests/lib/test_key.o \
-		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+		$(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_share
@@ -43,7 +42,7 @@ $(DCN_TEST_DIR)/test_share: | $(BUILD)/tools/pathwaysd
 # commands a bare worker node receives, over UDP on loopback.
 $(DCN_TEST_DIR)/test_lower: $(DCN_TEST_DIR)/test_lower.o $(DCN_TEST_DIR)/fake_worker.o \
 		$(BUILD)/selftests/lib/test_key.o \
-		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+		$(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_lower
@@ -52,7 +51,7 @@ HOST_TESTS += $(DCN_TEST_DIR)/test_lower
 # UDP on loopback.
 $(DCN_TEST_DIR)/test_hostile: $(DCN_TEST_DIR)/test_hostile.o $(DCN_TEST_DIR)/fake_worker.o \
 		$(BUILD)/selftests/lib/test_key.o \
-		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+		$(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_hostile
@@ -61,7 +60,23 @@ HOST_TESTS += $(DCN_TEST_DIR)/test_hostile
 # (selftests/lib/fault.h wraps the allocator at link time).
 $(DCN_TEST_DIR)/test_faults: $(DCN_TEST_DIR)/test_faults.o $(DCN_TEST_DIR)/fake_worker.o \
 		$(BUILD)/selftests/lib/test_key.o $(BUILD)/selftests/lib/fault.o \
-		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+		$(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread $(FAULT_LDFLAGS)
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_faults
+
+# A worker's simulated devices (runtime/dcn/wdev_sim.c): the firmware in
+# this process, through the same calls as the module's devices.
+$(DCN_TEST_DIR)/test_simdev: $(DCN_TEST_DIR)/test_simdev.o $(PATHWAYS_LIBS)
+	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
+
+HOST_TESTS += $(DCN_TEST_DIR)/test_simdev
+
+# A pathwaysd cluster of simulated hosts on loopback, and the examples on
+# it: no kernel module, so it runs with the host tests.
+$(DCN_TEST_DIR)/test_simcluster: $(DCN_TEST_DIR)/test_simcluster.o \
+		$(BUILD)/selftests/lib/test_key.o $(PATHWAYS_LIBS)
+	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
+$(DCN_TEST_DIR)/test_simcluster: | $(BUILD)/tools/pathwaysd $(EXAMPLE_BINS)
+
+HOST_TESTS += $(DCN_TEST_DIR)/test_simcluster

@@ -2,7 +2,7 @@
 # live devices, run inside the testbed guest with pwtpu.ko loaded
 # (selftests/driver/run-in-guest.sh runs them after the driver's).
 PW_TEST_NAMES := program sched store errors claim inprocess shared_island connect \
-	worker_ready faults
+	worker_ready faults sim_equal
 PW_TEST_DIR := $(BUILD)/selftests/pathways
 PW_TEST_BINS := $(patsubst %,$(PW_TEST_DIR)/test_%,$(PW_TEST_NAMES))
 
@@ -10,7 +10,7 @@ $(PW_TEST_DIR)/%.o: USER_CFLAGS += -Wno-unused-parameter
 
 $(PW_TEST_DIR)/test_%: $(PW_TEST_DIR)/test_%.o $(PW_TEST_DIR)/pw_common.o \
 		$(BUILD)/selftests/lib/test_key.o \
-		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+		$(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 # With every allocation and device call able to fail (selftests/lib/
@@ -21,7 +21,7 @@ PW_FAULTS_LSAN := $(if $(SANITIZE),,-fsanitize=leak \
 $(PW_TEST_DIR)/test_faults: $(PW_TEST_DIR)/test_faults.o $(PW_TEST_DIR)/pw_common.o \
 		$(BUILD)/selftests/lib/test_key.o $(BUILD)/selftests/lib/fault.o \
 		$(BUILD)/selftests/lib/lsan_exit.o \
-		$(LIBPATHWAYS) $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+		$(PATHWAYS_LIBS)
 	$(CC) -o $@ $(filter-out $(BUILD)/selftests/lib/lsan_exit.o,$^) \
 		$(USER_LDLIBS) $(FAULT_LDFLAGS) $(PW_FAULTS_LSAN)
 

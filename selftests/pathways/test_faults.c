@@ -284,12 +284,13 @@ static int ship(struct pw_wstore *s, struct pw_fn *fn, uint32_t client,
  * The worker's store keeps a destroy that failed and tries it again
  * (runtime/dcn/wstore.c): a buffer object's, whose HBM stays taken
  * until then, and a program's, which is gone after. Straight on a
- * device's file, so that the one call failing is the destroy.
+ * worker's devices (runtime/dcn/wdev.h), so that the one call failing is
+ * the destroy.
  */
 TEST_F_TIMEOUT(faults, a_failed_destroy_is_tried_again, 60)
 {
 	const uint64_t mib = 1 << 20;
-	struct pw_wdev dev = { .ndev = 1 };
+	struct pw_wdev dev;
 	struct pw_wstore s;
 	struct pw_wbuf *b;
 	struct pw_wfn *f;
@@ -298,8 +299,7 @@ TEST_F_TIMEOUT(faults, a_failed_destroy_is_tried_again, 60)
 	uint64_t hbm;
 
 	PWT_NEED_DEVICES(1);
-	dev.fd[0] = pwtpu_open(0);
-	ASSERT_LE(0, dev.fd[0]);
+	ASSERT_EQ(0, pw_wdev_open(&dev, 1));
 	pw_wstore_init(&s, &dev, NULL);
 	hbm = pwt_hbm_settle();
 
@@ -327,13 +327,13 @@ TEST_F_TIMEOUT(faults, a_failed_destroy_is_tried_again, 60)
 	fault_dev_fail_after(-1);
 	EXPECT_EQ(1u, s.nundone);
 	EXPECT_EQ(0u, pw_wstore_retry(&s));
-	EXPECT_EQ(-ENOENT, pwtpu_prog_unload(dev.fd[0], prog));
+	EXPECT_EQ(-ENOENT, pw_wdev_prog_unload(&dev, 0, prog));
 	EXPECT_EQ(0u, s.vanished);
 	EXPECT_EQ(hbm, pwt_hbm_wait(hbm, 3000));
 
 	pw_fn_put(fn);
 	pw_wstore_fini(&s);
-	close(dev.fd[0]);
+	pw_wdev_close(&dev);
 }
 
 TEST_HARNESS_MAIN

@@ -184,8 +184,9 @@ static bool start_worker(FIXTURE_DATA(ready) *self,
 
 	if (test_cluster_key(&key))
 		return false;
-	if (pw_worker_registration(&reg, &lo) || pw_udp_open(&t, &lo) ||
-	    pw_worker_init(&self->w, t, &key, 0, &self->ctl_addr, &reg, dp))
+	if (pw_worker_registration(&reg, &lo, NULL) || pw_udp_open(&t, &lo) ||
+	    pw_worker_init(&self->w, t, &key, 0, &self->ctl_addr, &reg, dp,
+			   NULL))
 		return false;
 	self->w_up = true;
 	if (pw_transport_local_addr(t, &wk_addr))

@@ -2,8 +2,7 @@
 # the public API against pathwaysd; run by tools/soak in the testbed.
 SOAK_DIR := $(BUILD)/selftests/soak
 
-$(SOAK_DIR)/soak_client: $(SOAK_DIR)/soak_client.o $(LIBPATHWAYS) \
-		$(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+$(SOAK_DIR)/soak_client: $(SOAK_DIR)/soak_client.o $(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 GUEST_TESTS += $(SOAK_DIR)/soak_client

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_simcluster.c - a pathwaysd cluster of simulated hosts on this
+ * machine, no kernel module: a controller and two workers on loopback,
+ * each worker's island simulated in its own process (--devices sim:...,
+ * runtime/dcn/wdev_sim.c), their data planes over TCP. The controller,
+ * the wire and the clients are the real ones; the examples run on it as
+ * on testbed hosts, moving values between hosts.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../lib/test_key.h"
+#include "kselftest_harness.h"
+
+#define HOSTS		2
+#define OUT_MAX		65536
+
+static void bin_path(char *path, size_t size, const char *rel)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	self[n > 0 ? n : 0] = '\0';
+	/* build/selftests/dcn/test_simcluster: build/REL */
+	snprintf(path, size, "%s/../../%s", dirname(self), rel);
+}
+
+/* Start pathwaysd with @args (after its path), its output to @log. */
+static pid_t daemon_start(const char *const *args, const char *log)
+{
+	char exe[PATH_MAX];
+	const char *argv[24];
+	unsigned int i;
+	pid_t pid;
+
+	bin_path(exe, sizeof(exe), "tools/pathwaysd");
+	argv[0] = exe;
+	for (i = 0; args[i] && i < 22; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		if (!freopen(log, "w", stdout) || dup2(1, 2) < 0)
+			_exit(126);
+		execv(exe, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* @cmd's output, both streams, and its exit status (-1: not run). */
+static int run(const char *cmd, char *out, size_t max)
+{
+	FILE *f = popen(cmd, "r");
+	size_t n = 0, r;
+
+	out[0] = '\0';
+	if (!f)
+		return -1;
+	while (n < max - 1 && (r = fread(out + n, 1, max - 1 - n, f)) > 0)
+		n += r;
+	out[n] = '\0';
+	return pclose(f);
+}
+
+static bool log_has(const char *log, const char *what)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen(log, "r");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, what);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+FIXTURE(cluster) {
+	pid_t pid[HOSTS + 1];
+	char dir[32];
+	char ctl[32];
+};
+
+FIXTURE_SETUP(cluster)
+{
+	char listen[HOSTS][32], host[HOSTS][8], log[HOSTS + 1][64];
+	unsigned int port = 20000 + (unsigned int)getpid() % 20000, h;
+	struct pw_auth_key key;
+	char want[32];
+	int tries;
+
+	ASSERT_EQ(0, test_cluster_key(&key));
+	strcpy(self->dir, "/tmp/pwsimXXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->ctl, sizeof(self->ctl), "127.0.0.1:%u", port);
+	snprintf(log[HOSTS], sizeof(log[HOSTS]), "%s/controller.log",
+		 self->dir);
+	self->pid[HOSTS] = daemon_start((const char *const[]){
+		"--role", "controller", "--listen", self->ctl, NULL },
+		log[HOSTS]);
+	ASSERT_LT(0, self->pid[HOSTS]);
+	for (h = 0; h < HOSTS; h++) {
+		snprintf(listen[h], sizeof(listen[h]), "127.0.0.1:%u",
+			 port + 10 * (h + 1));
+		snprintf(host[h], sizeof(host[h]), "%u", h);
+		snprintf(log[h], sizeof(log[h]), "%s/worker%u.log", self->dir,
+			 h);
+		self->pid[h] = daemon_start((const char *const[]){
+			"--role", "worker", "--listen", listen[h],
+			"--controller", self->ctl, "--host-id", host[h],
+			"--data", "tcp",
+			"--devices", "sim:2x2,hbm_mib=16,timing=native", NULL },
+			log[h]);
+		ASSERT_LT(0, self->pid[h]);
+	}
+	/* Every host registered with the controller, within 20 s. */
+	for (tries = 0; tries < 200; tries++) {
+		for (h = 0; h < HOSTS; h++) {
+			snprintf(want, sizeof(want), "host %u registered", h);
+			if (!log_has(log[HOSTS], want))
+				break;
+		}
+		if (h == HOSTS)
+			break;
+		usleep(100000);
+	}
+	ASSERT_EQ((unsigned int)HOSTS, h);
+	ASSERT_TRUE(log_has(log[0], "4 simulated devices (2x2)"));
+}
+
+FIXTURE_TEARDOWN(cluster)
+{
+	char cmd[64];
+	unsigned int h;
+
+	for (h = 0; h <= HOSTS; h++) {
+		if (self->pid[h] <= 0)
+			continue;
+		kill(self->pid[h], SIGTERM);
+		waitpid(self->pid[h], NULL, 0);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
+	if (system(cmd))
+		TH_LOG("could not remove %s", self->dir);
+}
+
+/* Example @name against the cluster: its exit status, its output. */
+static int example(const char *ctl, const char *name, char *out, size_t max)
+{
+	char exe[PATH_MAX], rel[64], cmd[PATH_MAX + 128];
+
+	snprintf(rel, sizeof(rel), "examples/%s", name);
+	bin_path(exe, sizeof(exe), rel);
+	snprintf(cmd, sizeof(cmd), "%s --connect %s 2>&1", exe, ctl);
+	return run(cmd, out, max);
+}
+
+TEST_F_TIMEOUT(cluster, fig2_runs_on_simulated_hosts, 120)
+{
+	static char out[OUT_MAX];
+
+	EXPECT_EQ(0, example(self->ctl, "fig2", out, sizeof(out)));
+	EXPECT_STREQ("(3 5) (2 4)\n", out);
+}
+
+/* Stages on different hosts: their activations cross the data plane. */
+TEST_F_TIMEOUT(cluster, a_pipeline_across_hosts_equals_the_model, 300)
+{
+	static char out[OUT_MAX];
+
+	EXPECT_EQ(0, example(self->ctl, "pipeline", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "host 1,"));
+	EXPECT_NE(NULL,
+		  strstr(out, "pipelined result equals the unpipelined model"))
+		TH_LOG("%s", out);
+}
+
+TEST_F_TIMEOUT(cluster, the_mlp_trains_across_hosts, 300)
+{
+	static char out[OUT_MAX];
+
+	EXPECT_EQ(0, example(self->ctl, "mlp", out, sizeof(out)))
+		TH_LOG("%s", out);
+	/* It checks itself against one slice alone, and says so. */
+	EXPECT_NE(NULL, strstr(out, "one slice alone:"));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_sim_equal.c - simulated devices (PATHWAYS_DEVICES=sim:..., the
+ * firmware in the worker's process: runtime/dcn/wdev_sim.c) give what
+ * the module's devices give. Each example runs twice, on the loaded
+ * island and on a simulated island of the same mesh, HBM and timing,
+ * and prints the same bytes: values, losses and placements.
+ */
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pwtpu/pwtpu_dev.h>
+
+#include "kselftest_harness.h"
+#include "pw_common.h"
+
+#define OUT_MAX	65536
+
+/* @cmd's standard output and error, and its exit status (-1: not run). */
+static int run(const char *cmd, char *out, size_t max)
+{
+	FILE *f = popen(cmd, "r");
+	size_t n = 0, r;
+
+	out[0] = '\0';
+	if (!f)
+		return -1;
+	while (n < max - 1 && (r = fread(out + n, 1, max - 1 - n, f)) > 0)
+		n += r;
+	out[n] = '\0';
+	return pclose(f);
+}
+
+/* "sim:MESH,hbm_mib=N,timing=MODE" for the loaded island; 0 or -1. */
+static int same_island(char *buf, size_t len, char *timing, size_t tlen)
+{
+	char mesh[32];
+	uint64_t hbm;
+
+	if (pwtpu_sysfs_str(0, "mesh_shape", mesh, sizeof(mesh)) < 0 ||
+	    pwtpu_sysfs_u64(0, "hbm_total", &hbm) ||
+	    pwtpu_sysfs_str(0, "timing_mode", timing, tlen) < 0)
+		return -1;
+	mesh[strcspn(mesh, "\n")] = '\0';
+	timing[strcspn(timing, "\n")] = '\0';
+	snprintf(buf, len, "sim:%s,hbm_mib=%llu,timing=%s", mesh,
+		 (unsigned long long)(hbm >> 20), timing);
+	return 0;
+}
+
+static void example(struct __test_metadata *_metadata, const char *name)
+{
+	static char kernel_out[OUT_MAX], sim_out[OUT_MAX];
+	char self[PATH_MAX], exe[PATH_MAX + 64], cmd[2 * PATH_MAX];
+	char devices[96], timing[16];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int rk, rs;
+
+	PWT_NEED_DEVICES(4);
+	ASSERT_EQ(0, same_island(devices, sizeof(devices), timing,
+				 sizeof(timing)));
+	if (!strcmp(timing, "skip"))
+		SKIP(return, "timing skip: results are unspecified");
+	self[n > 0 ? n : 0] = '\0';
+	/* build/selftests/pathways/test_sim_equal: build/examples/NAME */
+	snprintf(exe, sizeof(exe), "%s/../../examples/%s", dirname(self),
+		 name);
+	ASSERT_EQ(0, access(exe, X_OK));
+
+	snprintf(cmd, sizeof(cmd), "env -u PATHWAYS_DEVICES %s 2>&1", exe);
+	rk = run(cmd, kernel_out, sizeof(kernel_out));
+	snprintf(cmd, sizeof(cmd), "PATHWAYS_DEVICES=%s %s 2>&1", devices,
+		 exe);
+	rs = run(cmd, sim_out, sizeof(sim_out));
+	TH_LOG("%s on %s", name, devices);
+	EXPECT_EQ(0, rk) TH_LOG("the module's devices: %s", kernel_out);
+	EXPECT_EQ(0, rs) TH_LOG("simulated devices: %s", sim_out);
+	EXPECT_NE(0, kernel_out[0]);
+	EXPECT_STREQ(kernel_out, sim_out);
+}
+
+TEST(fig2_prints_the_same)
+{
+	example(_metadata, "fig2");
+}
+
+TEST(mlp_trains_to_the_same_losses)
+{
+	example(_metadata, "mlp");
+}
+
+TEST(pipeline_gives_the_same_result)
+{
+	example(_metadata, "pipeline");
+}
+
+TEST_HARNESS_MAIN
