@@ -83,17 +83,30 @@ static void example(struct __test_metadata *_metadata, const char *name)
 	EXPECT_STREQ(kernel_out, sim_out);
 }
 
-TEST(fig2_prints_the_same)
+FIXTURE(sim) {
+	int unused;
+};
+
+FIXTURE_SETUP(sim)
+{
+}
+
+FIXTURE_TEARDOWN(sim)
+{
+}
+
+/* Each example runs twice, on TCG: minutes, not the default 30 s. */
+TEST_F_TIMEOUT(sim, fig2_prints_the_same, 300)
 {
 	example(_metadata, "fig2");
 }
 
-TEST(mlp_trains_to_the_same_losses)
+TEST_F_TIMEOUT(sim, mlp_trains_to_the_same_losses, 600)
 {
 	example(_metadata, "mlp");
 }
 
-TEST(pipeline_gives_the_same_result)
+TEST_F_TIMEOUT(sim, pipeline_gives_the_same_result, 600)
 {
 	example(_metadata, "pipeline");
 }
