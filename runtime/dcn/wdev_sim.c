@@ -304,14 +304,15 @@ static int prog_unload(struct pw_wdev *w, unsigned int dev, uint32_t handle)
 	return obj_destroy(w, dev, handle, true);
 }
 
+static int flush(struct pw_wdev *w);
+
+/* As on the module's ring: a full queue is flushed to make room. */
 static int queue_cmd(struct pw_wdev *w, struct sim_cmd *c)
 {
 	struct wdev_sim *s = sdev(w);
 
-	if (s->npending == PW_WDEV_RING) {
-		free(c);
-		return -EBUSY;
-	}
+	if (s->npending == PW_WDEV_RING)
+		flush(w);
 	c->w = w;
 	s->pending[s->npending++] = c;
 	return 0;
@@ -364,6 +365,8 @@ static int copy_peer(struct pw_wdev *w, unsigned int dev, uint32_t bo,
 
 static int reserve(struct pw_wdev *w, unsigned int n)
 {
+	if (PW_WDEV_RING - sdev(w)->npending < n)
+		flush(w);
 	return PW_WDEV_RING - sdev(w)->npending < n ? -EBUSY : 0;
 }
 

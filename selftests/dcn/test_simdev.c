@@ -240,6 +240,29 @@ TEST_F(simdev, hbm_is_charged_in_whole_pages)
 	EXPECT_NE(old, bo[0].handle);
 }
 
+/* More commands than the queue holds: it is flushed, none is lost. */
+TEST_F(simdev, a_full_queue_is_flushed_to_make_room)
+{
+	const unsigned int n = PW_WDEV_RING + PW_WDEV_RING / 2;
+	struct pw_wdev_done done[64];
+	unsigned int i, got = 0;
+	uint64_t sum = 0;
+	int r;
+
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, pw_wdev_exec(&self->w, 2, 0, NULL, 0, NULL, i));
+	EXPECT_EQ(0, pw_wdev_reserve(&self->w, PW_WDEV_RING));
+	ASSERT_LE(0, pw_wdev_flush(&self->w));
+	while (got < n) {
+		r = wait_done(&self->w, done, 1);
+		ASSERT_EQ(1, r);
+		sum += done[0].tag;
+		EXPECT_EQ(0, done[0].res);
+		got++;
+	}
+	EXPECT_EQ((uint64_t)n * (n - 1) / 2, sum);
+}
+
 TEST_F(simdev, copy_peer_moves_a_range_to_another_device)
 {
 	struct pw_wdev_done done;
