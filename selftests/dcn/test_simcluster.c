@@ -8,7 +8,6 @@
  * on testbed hosts, moving values between hosts.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,20 +18,11 @@
 #include <unistd.h>
 
 #include "../lib/test_key.h"
+#include "../lib/test_run.h"
 #include "kselftest_harness.h"
 
 #define HOSTS		2
 #define OUT_MAX		65536
-
-static void bin_path(char *path, size_t size, const char *rel)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	self[n > 0 ? n : 0] = '\0';
-	/* build/selftests/dcn/test_simcluster: build/REL */
-	snprintf(path, size, "%s/../../%s", dirname(self), rel);
-}
 
 /* Start pathwaysd with @args (after its path), its output to @log. */
 static pid_t daemon_start(const char *const *args, const char *log)
@@ -42,7 +32,7 @@ static pid_t daemon_start(const char *const *args, const char *log)
 	unsigned int i;
 	pid_t pid;
 
-	bin_path(exe, sizeof(exe), "tools/pathwaysd");
+	test_build_path(exe, sizeof(exe), "tools/pathwaysd");
 	argv[0] = exe;
 	for (i = 0; args[i] && i < 22; i++)
 		argv[i + 1] = args[i];
@@ -55,21 +45,6 @@ static pid_t daemon_start(const char *const *args, const char *log)
 		_exit(127);
 	}
 	return pid;
-}
-
-/* @cmd's output, both streams, and its exit status (-1: not run). */
-static int run(const char *cmd, char *out, size_t max)
-{
-	FILE *f = popen(cmd, "r");
-	size_t n = 0, r;
-
-	out[0] = '\0';
-	if (!f)
-		return -1;
-	while (n < max - 1 && (r = fread(out + n, 1, max - 1 - n, f)) > 0)
-		n += r;
-	out[n] = '\0';
-	return pclose(f);
 }
 
 static bool log_has(const char *log, const char *what)
@@ -160,9 +135,9 @@ static int example(const char *ctl, const char *name, char *out, size_t max)
 	char exe[PATH_MAX], rel[64], cmd[PATH_MAX + 128];
 
 	snprintf(rel, sizeof(rel), "examples/%s", name);
-	bin_path(exe, sizeof(exe), rel);
+	test_build_path(exe, sizeof(exe), rel);
 	snprintf(cmd, sizeof(cmd), "%s --connect %s 2>&1", exe, ctl);
-	return run(cmd, out, max);
+	return test_run(cmd, out, max);
 }
 
 TEST_F_TIMEOUT(cluster, fig2_runs_on_simulated_hosts, 120)

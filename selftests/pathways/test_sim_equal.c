@@ -6,7 +6,6 @@
  * island and on a simulated island of the same mesh, HBM and timing,
  * and prints the same bytes: values, losses and placements.
  */
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,25 +14,11 @@
 
 #include <pwtpu/pwtpu_dev.h>
 
+#include "../lib/test_run.h"
 #include "kselftest_harness.h"
 #include "pw_common.h"
 
 #define OUT_MAX	65536
-
-/* @cmd's standard output and error, and its exit status (-1: not run). */
-static int run(const char *cmd, char *out, size_t max)
-{
-	FILE *f = popen(cmd, "r");
-	size_t n = 0, r;
-
-	out[0] = '\0';
-	if (!f)
-		return -1;
-	while (n < max - 1 && (r = fread(out + n, 1, max - 1 - n, f)) > 0)
-		n += r;
-	out[n] = '\0';
-	return pclose(f);
-}
 
 /* "sim:MESH,hbm_mib=N,timing=MODE" for the loaded island; 0 or -1. */
 static int same_island(char *buf, size_t len, char *timing, size_t tlen)
@@ -55,9 +40,8 @@ static int same_island(char *buf, size_t len, char *timing, size_t tlen)
 static void example(struct __test_metadata *_metadata, const char *name)
 {
 	static char kernel_out[OUT_MAX], sim_out[OUT_MAX];
-	char self[PATH_MAX], exe[PATH_MAX + 64], cmd[2 * PATH_MAX];
+	char exe[PATH_MAX], rel[64], cmd[2 * PATH_MAX];
 	char devices[96], timing[16];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int rk, rs;
 
 	PWT_NEED_DEVICES(4);
@@ -65,17 +49,15 @@ static void example(struct __test_metadata *_metadata, const char *name)
 				 sizeof(timing)));
 	if (!strcmp(timing, "skip"))
 		SKIP(return, "timing skip: results are unspecified");
-	self[n > 0 ? n : 0] = '\0';
-	/* build/selftests/pathways/test_sim_equal: build/examples/NAME */
-	snprintf(exe, sizeof(exe), "%s/../../examples/%s", dirname(self),
-		 name);
+	snprintf(rel, sizeof(rel), "examples/%s", name);
+	test_build_path(exe, sizeof(exe), rel);
 	ASSERT_EQ(0, access(exe, X_OK));
 
 	snprintf(cmd, sizeof(cmd), "env -u PATHWAYS_DEVICES %s 2>&1", exe);
-	rk = run(cmd, kernel_out, sizeof(kernel_out));
+	rk = test_run(cmd, kernel_out, sizeof(kernel_out));
 	snprintf(cmd, sizeof(cmd), "PATHWAYS_DEVICES=%s %s 2>&1", devices,
 		 exe);
-	rs = run(cmd, sim_out, sizeof(sim_out));
+	rs = test_run(cmd, sim_out, sizeof(sim_out));
 	TH_LOG("%s on %s", name, devices);
 	EXPECT_EQ(0, rk) TH_LOG("the module's devices: %s", kernel_out);
 	EXPECT_EQ(0, rs) TH_LOG("simulated devices: %s", sim_out);
