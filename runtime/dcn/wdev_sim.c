@@ -334,7 +334,8 @@ static int exec(struct pw_wdev *w, unsigned int dev, uint32_t prog,
 	c->dev = dev;
 	c->op = prog ? PWTPU_CMD_EXEC : PWTPU_CMD_NOP;
 	c->handle = prog;
-	memcpy(c->handles, bos, nbos * sizeof(*bos));
+	if (nbos)	/* a NOP has none: no NULL to memcpy() */
+		memcpy(c->handles, bos, nbos * sizeof(*bos));
 	c->nhandles = nbos;
 	if (gang) {
 		c->gang = *gang;

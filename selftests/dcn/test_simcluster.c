@@ -115,7 +115,7 @@ FIXTURE_SETUP(cluster)
 
 FIXTURE_TEARDOWN(cluster)
 {
-	char cmd[64];
+	char cmd[64], log[64];
 	unsigned int h;
 
 	for (h = 0; h <= HOSTS; h++) {
@@ -123,6 +123,15 @@ FIXTURE_TEARDOWN(cluster)
 			continue;
 		kill(self->pid[h], SIGTERM);
 		waitpid(self->pid[h], NULL, 0);
+		/* A sanitized tree's daemons report into their logs. */
+		if (h < HOSTS)
+			snprintf(log, sizeof(log), "%s/worker%u.log", self->dir,
+				 h);
+		else
+			snprintf(log, sizeof(log), "%s/controller.log",
+				 self->dir);
+		EXPECT_FALSE(log_has(log, "Sanitizer"));
+		EXPECT_FALSE(log_has(log, "runtime error:"));
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
 	if (system(cmd))
