@@ -179,6 +179,7 @@ struct pwtpu_job {
 	int result;
 	struct io_uring_cmd *ioucmd;	/* uring path, else NULL */
 	bool polled;			/* its ring is IORING_SETUP_IOPOLL */
+	/* Not zeroed by pwtpu_job_init(): the arrays up to their counts. */
 	struct pwtpu_bo *bos[PWTPU_MAX_BUFS];	/* up to @nbos */
 	struct page *small_pages[PWTPU_JOB_PAGES];	/* up to @npages */
 	struct completion turn;		/* ioctl path: given the device */

@@ -19,11 +19,16 @@
 #include "pwtpu.h"
 #include "../firmware/pwfw_platform.h"
 
-/* Start @job, the caller's storage, for @ctx in the submitter's context. */
+/*
+ * Start @job, the caller's storage, for @ctx in the submitter's context.
+ * Zeroed up to its arrays, which are read only up to their counts
+ * (@nbos, @npages), and its completion, which only a queued job uses:
+ * on the inline path that is half of what zeroing it all would cost.
+ */
 static void pwtpu_job_init(struct pwtpu_job *job, struct pwtpu_ctx *ctx,
 			   u32 nr, u32 flags)
 {
-	memset(job, 0, sizeof(*job));
+	memset(job, 0, offsetof(struct pwtpu_job, bos));
 	INIT_LIST_HEAD(&job->node);
 	job->pdev = ctx->pdev;
 	job->ctx = ctx;

@@ -498,14 +498,23 @@ static int pwfw_x_run(struct pwfw_x *x)
 int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 	      u32 nbufs, struct pwfw_exec_env *env)
 {
-	struct pwfw_x x = {
-		.prog = prog,
-		.bufs = bufs,
-		.env = env,
-		.compute = !env || env->compute,
-	};
+	struct pwfw_x x;
 	u32 i;
 	int ret;
+
+	/*
+	 * Field by field: the group (PWTPU_MAX_GANG members) is filled only
+	 * for a program with collectives, and zeroing it for every other
+	 * execution is most of what a short one costs.
+	 */
+	x.prog = prog;
+	x.bufs = bufs;
+	x.env = env;
+	x.compute = !env || env->compute;
+	x.seq = 0;
+	x.insns = 0;
+	x.mxu_pack = NULL;
+	x.mxu_runs = 0;
 
 	if (env) {
 		env->link_ns = 0;
