@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,7 @@ struct wdev_sim {
 	struct pwfw_user_island ui;
 	struct pwfw_island *isl;
 	pthread_mutex_t lock;
-	bool stopping;
+	atomic_bool stopping;		/* closing: cancel, as for a dead owner */
 	struct sim_cmd *pending[PW_WDEV_RING];	/* queued, not flushed */
 	unsigned int npending;
 	struct sim_cmd *done_head, *done_tail;
@@ -448,9 +449,17 @@ static int resolve_peer(struct wdev_sim *s, struct sim_cmd *c)
 	return 0;
 }
 
-/* A simulated device's owner never dies under it: only the watchdog. */
+/*
+ * The devices' owner is the worker's process: closing them, as it exits,
+ * stops what runs with -ECANCELED, as a dying owner's commands stop on
+ * the module's devices; else only the watchdog stops a command.
+ */
 static int cmd_stop(struct pwfw_cmd *cmd, bool watchdog)
 {
+	const struct sim_cmd *c = cmd->owner;
+
+	if (atomic_load(&sdev(c->w)->stopping))
+		return -PWFW_ECANCELED;
 	if (watchdog && now_ns() > cmd->deadline_ns)
 		return -PWFW_ETIME;
 	return 0;
@@ -565,7 +574,7 @@ static void *runner(void *arg)
 	free(arg);
 	pthread_mutex_lock(&s->lock);
 	for (;;) {
-		while (!d->head && !s->stopping)
+		while (!d->head && !atomic_load(&s->stopping))
 			pthread_cond_wait(&d->cond, &s->lock);
 		c = d->head;
 		if (!c)
@@ -573,6 +582,13 @@ static void *runner(void *arg)
 		d->head = c->next;
 		if (!d->head)
 			d->tail = NULL;
+		if (atomic_load(&s->stopping)) {
+			/* Queued when the devices close: never run. */
+			c->fw.result = -ECANCELED;
+			c->fw.start_ns = c->fw.end_ns = now_ns();
+			cmd_done(s, c);
+			continue;
+		}
 		pthread_mutex_unlock(&s->lock);
 		pwfw_cmd_run(s->isl, &s->spec, s->cfg.timing,
 			     SIM_WATCHDOG_NS, &c->fw, now_ns());
@@ -603,11 +619,11 @@ static void close_sim(struct pw_wdev *w)
 	unsigned int i;
 
 	pthread_mutex_lock(&s->lock);
-	s->stopping = true;
+	atomic_store(&s->stopping, true);
 	for (i = 0; i < w->ndev; i++)
 		pthread_cond_signal(&s->dev[i].cond);
 	pthread_mutex_unlock(&s->lock);
-	/* Each runner ends its queue first: every command is bounded. */
+	/* Each runner cancels its queue and stops what it runs. */
 	for (i = 0; i < w->ndev; i++) {
 		if (s->dev[i].started)
 			pthread_join(s->dev[i].runner, NULL);

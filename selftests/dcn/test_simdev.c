@@ -12,6 +12,8 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <pwtpu/pwprog.h>
 
@@ -380,6 +382,53 @@ TEST(closing_with_commands_in_flight_leaves_nothing)
 	for (i = 0; i < 10; i++)
 		ASSERT_EQ(0, pw_wdev_exec(&w, 0, 0, NULL, 0, NULL, 200 + i));
 	pw_wdev_close(&w);	/* LeakSanitizer: nothing left */
+	free(img);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Closing cancels what is queued and stops what runs, as a dying owner
+ * does on the module's devices: twenty commands of a second's DELAY each
+ * would hold the close for 20 s.
+ */
+TEST(closing_cancels_queued_and_running_commands)
+{
+	struct pw_wdev_sim_cfg c = cfg("sim:1");
+	const uint32_t ns[2] = { 1000000000, 0 }, one = 1;
+	struct pwprog *p = pwprog_new(1);
+	struct pw_wdev w;
+	struct pwtpu_bo bo;
+	uint32_t prog;
+	uint64_t t0;
+	size_t size;
+	void *img;
+	int i;
+
+	ASSERT_NE(NULL, p);
+	ASSERT_LE(0, pwprog_tensor(p, PWTPU_DT_F32, 1, &one, 0, 0));
+	ASSERT_LE(0, pwprog_insn(p, PWTPU_OP_DELAY, 0, PWTPU_NO_TENSOR,
+				 PWTPU_NO_TENSOR, PWTPU_NO_TENSOR,
+				 PWTPU_NO_TENSOR, ns, 2));
+	img = pwprog_image(p, &size);
+	pwprog_free(p);
+	ASSERT_NE(NULL, img);
+	ASSERT_EQ(0, pw_wdev_open_sim(&w, &c));
+	prog = load(_metadata, &w, 0, img, size);
+	ASSERT_EQ(0, pw_wdev_bo_create(&w, 0, 4, &bo));
+	for (i = 0; i < 20; i++)
+		ASSERT_EQ(0, pw_wdev_exec(&w, 0, prog, &bo.handle, 1, NULL, i));
+	ASSERT_EQ(20, pw_wdev_flush(&w));
+	usleep(50000);	/* the first has started */
+	t0 = mono_ns();
+	pw_wdev_close(&w);
+	EXPECT_GT(10000000000ull, mono_ns() - t0);
 	free(img);
 }
 
