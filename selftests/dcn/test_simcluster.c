@@ -69,7 +69,12 @@ FIXTURE(cluster) {
 FIXTURE_SETUP(cluster)
 {
 	char listen[HOSTS][32], host[HOSTS][8], log[HOSTS + 1][64];
-	unsigned int port = 20000 + (unsigned int)getpid() % 20000, h;
+	/*
+	 * Each test is a child of its own: neighbouring pids must not share
+	 * ports (a worker's TCP data port lingers in TIME_WAIT), and the
+	 * kernel's ephemeral ports start at 32768.
+	 */
+	unsigned int port = 10000 + (unsigned int)getpid() % 500 * 40, h;
 	struct pw_auth_key key;
 	char want[32];
 	int tries;
