@@ -102,7 +102,21 @@ daemon_figures() {	# role pid log base|end
 	echo "$1_fds $(fds "$2")"
 	cp "/proc/$2/smaps" "$out/host$me-$1.$4.smaps"
 }
+# At the baseline no client is left, so the worker holds no client's
+# object: wait (at most a minute) for the last gone client's to be freed,
+# so that the baseline is not taken over them. One that never goes shows
+# in the figures (worker_live_objects) and fails the soak.
+no_objects() {	# pid log
+	local t
+	for ((t = 0; t < 60; t++)); do
+		read -r _ _ live < <(memory "$1" "$2")
+		[[ $live == 0 ]] && return 0
+		sleep 1
+	done
+	echo "soak: host $me's worker still holds $live objects of gone clients" >&2
+}
 figures() {
+	[[ $1 == base ]] && no_objects "$worker" /tmp/worker.log
 	echo "hbm_used_bytes $(hbm)"
 	daemon_figures worker "$worker" /tmp/worker.log "$1"
 	((me == 0)) && daemon_figures controller "$controller" /tmp/ctl.log "$1"
@@ -195,7 +209,7 @@ phase() {
 # clients killed and started again, every client in flight at once,
 # READYs come before their PLAN (the worker's table for those is made at
 # the first).
-warm=$((N / 10 > 1000 ? N / 10 : N < 1000 ? N : 1000))
+warm=${SOAK_WARM:?tools/soak gives the warm-up length}
 phase warm "$warm" >"$out/warm.out"
 sed 's/^soak_client /warm-up /' "$out/warm.out"
 figures base >"$out/host0.base"

@@ -295,12 +295,10 @@ int main(int argc, char **argv)
 	for (i = 0; i < programs; i++) {
 		struct pw_program *p = i % 10 < 7 ? sk.tiny :
 				       i % 10 < 9 ? sk.medium : sk.move;
-		struct pw_buffer *arg = p == sk.tiny ? sk.small_arg :
-					p == sk.medium ? sk.medium_arg :
-					sk.move_arg;
 		/* Every program adds 1 per call: tiny 1, medium 4, move 3. */
 		float want = (float)(i / 1000) + (p == sk.tiny ? 1 :
 						  p == sk.medium ? 4 : 3);
+		struct pw_buffer *arg;
 
 		k = i % IN_FLIGHT;
 		retire(&sk, k, false, 0);
@@ -310,6 +308,9 @@ int main(int argc, char **argv)
 			if (make_args(&sk, (float)(i / 1000)))
 				break;
 		}
+		/* After make_args(), which puts the arguments it replaces. */
+		arg = p == sk.tiny ? sk.small_arg :
+		      p == sk.medium ? sk.medium_arg : sk.move_arg;
 		if (i == warm) {
 			rss0 = self_rss_kb();
 			thp0 = self_thp_kb();
