@@ -62,8 +62,8 @@ struct pwfw_cmd {
 
 /*
  * An EXEC's fields against its program, before its buffers are looked
- * at: -PWFW_EINVAL when @nbufs is not the program's, or when a gang is
- * given (@has_gang) exactly when the program has no collectives; else 0.
+ * at: -PWFW_EINVAL when @nbufs is not the program's, or unless a gang is
+ * given (@has_gang) exactly when the program has collectives; else 0.
  * The gang itself is then checked by pwfw_gang_check().
  */
 int pwfw_cmd_check_exec(const struct pwfw_prog *prog, u32 nbufs,

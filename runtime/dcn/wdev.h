@@ -20,7 +20,7 @@
 #include <pathways/wire.h>
 #include <pwtpu/pwtpu_dev.h>
 
-/* Commands a backend holds queued or in flight, at most. */
+/* Commands queued between two flushes, at most (the kernel's ring). */
 #define PW_WDEV_RING	1024
 
 struct pw_wdev;
@@ -122,7 +122,8 @@ void pw_wdev_close(struct pw_wdev *w);
 /*
  * Queue an EXEC of program @prog binding @bos[@nbos] on device @dev, or a
  * NOP when @prog is 0, with @tag: 0, -EINVAL for a device this worker
- * does not have, -EBUSY when the ring is full. Queued commands go to the
+ * does not have (or, simulated, more than PWTPU_MAX_BUFS buffers),
+ * -EBUSY when the ring is full, -ENOMEM (simulated). Queued commands go to the
  * devices at the next pw_wdev_flush() (one system call for all of them);
  * the device reads @bos then, so it must stay as it is until that call.
  */

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@
 #include "../../firmware/pwfw_cmd.h"
 #include "../../firmware/pwfw_island.h"
 #include "../../firmware/user/pwfw_user.h"
+#include "../util/log.h"
 #include "wdev.h"
 
 #define SIM_BUCKETS	1024
@@ -112,6 +114,29 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * A buffer object's memory: page-aligned as the module's vmalloc, and
+ * zero pages until written, so that a simulated host costs what its
+ * programs touch, not its HBM.
+ */
+static void *obj_memory(uint64_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* A BO's memory, or a program's image. */
+static void obj_free(struct sim_obj *o)
+{
+	if (o->prog)
+		free(o->base);
+	else if (o->base)
+		munmap(o->base, o->charged);
+	free(o);
+}
+
 static struct sim_obj *obj_find(struct sim_dev *d, uint32_t handle, bool prog)
 {
 	struct sim_obj *o = d->objs[handle % SIM_BUCKETS];
@@ -162,8 +187,7 @@ static void obj_put(struct wdev_sim *s, struct sim_obj *o)
 		;
 	*pp = o->next;
 	d->hbm_used -= o->charged;
-	free(o->base);
-	free(o);
+	obj_free(o);
 }
 
 /* The handle goes now; what commands still use stays until they end. */
@@ -203,16 +227,7 @@ static int bo_create(struct pw_wdev *w, unsigned int dev, uint64_t bytes,
 		return -EINVAL;
 	if (bytes > s->cfg.hbm_bytes)
 		return -E2BIG;
-	o = calloc(1, sizeof(*o));
-	if (o)
-		o->base = aligned_alloc(SIM_PAGE, charged);
-	if (!o || !o->base) {
-		free(o);
-		return -ENOMEM;
-	}
-	memset(o->base, 0, charged);
-	o->size = bytes;
-	o->charged = charged;
+	/* The handle and the HBM first, in the module's order, then memory. */
 	pthread_mutex_lock(&s->lock);
 	if (d->nbos >= PWTPU_MAX_HANDLES)
 		ret = -EDQUOT;
@@ -221,16 +236,29 @@ static int bo_create(struct pw_wdev *w, unsigned int dev, uint64_t bytes,
 	if (!ret) {
 		d->hbm_used += charged;
 		d->nbos++;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (ret)
+		return ret;
+	o = calloc(1, sizeof(*o));
+	if (o)
+		o->base = obj_memory(charged);
+	pthread_mutex_lock(&s->lock);
+	if (!o || !o->base) {
+		d->hbm_used -= charged;
+		d->nbos--;
+		ret = -ENOMEM;
+	} else {
+		o->size = bytes;
+		o->charged = charged;
 		obj_insert(s, dev, o);
 		memset(bo, 0, sizeof(*bo));
 		bo->handle = o->handle;
 		bo->size = bytes;
 	}
 	pthread_mutex_unlock(&s->lock);
-	if (ret) {
-		free(o->base);
+	if (ret)
 		free(o);
-	}
 	return ret;
 }
 
@@ -272,29 +300,38 @@ static int prog_load(struct pw_wdev *w, unsigned int dev, const void *image,
 		return -EINVAL;
 	if (size > PWFW_MAX_PROG_SIZE)
 		return -E2BIG;
+	/* The handle first, as the module counts it before verifying. */
+	pthread_mutex_lock(&s->lock);
+	if (d->nprogs >= PWTPU_MAX_HANDLES)
+		ret = -EDQUOT;
+	else
+		d->nprogs++;
+	pthread_mutex_unlock(&s->lock);
+	if (ret)
+		return ret;
 	o = calloc(1, sizeof(*o));
 	if (o)
 		o->base = malloc(size);
 	if (!o || !o->base) {
-		free(o);
-		return -ENOMEM;
+		ret = -ENOMEM;
+	} else {
+		memcpy(o->base, image, size);
+		if (pwfw_verify(o->base, size, &s->spec, &o->fw, &verr))
+			ret = -EINVAL;
 	}
-	o->prog = true;
-	o->size = size;
-	memcpy(o->base, image, size);
-	if (pwfw_verify(o->base, size, &s->spec, &o->fw, &verr))
-		ret = -EINVAL;
 	pthread_mutex_lock(&s->lock);
-	if (!ret && d->nprogs >= PWTPU_MAX_HANDLES)
-		ret = -EDQUOT;
-	if (!ret) {
-		d->nprogs++;
+	if (ret) {
+		d->nprogs--;
+	} else {
+		o->prog = true;
+		o->size = size;
 		obj_insert(s, dev, o);
 		*handle = o->handle;
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (ret) {
-		free(o->base);
+		if (o)
+			free(o->base);
 		free(o);
 	}
 	return ret;
@@ -502,8 +539,8 @@ static int flush(struct pw_wdev *w)
 			ret = resolve_exec(s, c);
 		else if (c->op == PWTPU_CMD_COPY_PEER)
 			ret = resolve_peer(s, c);
-		else
-			ret = 0;
+		else	/* a NOP names nothing, as the module checks */
+			ret = c->nhandles || c->has_gang ? -EINVAL : 0;
 		if (ret) {
 			c->fw.result = ret;
 			c->fw.start_ns = c->submit_ns;
@@ -607,8 +644,7 @@ static void free_objs(struct sim_dev *d)
 	for (b = 0; b < SIM_BUCKETS; b++)
 		while ((o = d->objs[b])) {
 			d->objs[b] = o->next;
-			free(o->base);
-			free(o);
+			obj_free(o);
 		}
 }
 
@@ -661,6 +697,12 @@ static const struct pw_wdev_ops sim_ops = {
 	.prog_unload = prog_unload,
 };
 
+static void sim_log(void *arg, const char *msg)
+{
+	(void)arg;
+	pw_log("simulated device: %s", msg);
+}
+
 int pw_wdev_open_sim(struct pw_wdev *w, const struct pw_wdev_sim_cfg *cfg)
 {
 	struct runner_arg *arg;
@@ -694,9 +736,15 @@ int pw_wdev_open_sim(struct pw_wdev *w, const struct pw_wdev_sim_cfg *cfg)
 	w->ndev = cfg->ndev;
 	w->gang_fd = -1;
 	w->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	s->isl = pwfw_island_create(&s->ui, &s->spec, &s->mesh, cfg->ndev,
-				    SIM_GANG_TIMEOUT_NS);
-	ret = w->efd < 0 ? -errno : s->isl ? 0 : -ENOMEM;
+	ret = w->efd < 0 ? -errno : 0;
+	/* What the firmware would say in the kernel log goes to ours. */
+	s->ui.log_fn = sim_log;
+	s->ui.log_arg = s;
+	if (!ret) {
+		s->isl = pwfw_island_create(&s->ui, &s->spec, &s->mesh,
+					    cfg->ndev, SIM_GANG_TIMEOUT_NS);
+		ret = s->isl ? 0 : -ENOMEM;
+	}
 	for (i = 0; i < cfg->ndev; i++)
 		pthread_cond_init(&s->dev[i].cond, NULL);
 	for (i = 0; !ret && i < cfg->ndev; i++) {

@@ -12,6 +12,7 @@
 int test_run(const char *cmd, char *out, size_t max)
 {
 	FILE *f = popen(cmd, "r");
+	char rest[4096];
 	size_t n = 0, r;
 
 	out[0] = '\0';
@@ -20,6 +21,9 @@ int test_run(const char *cmd, char *out, size_t max)
 	while (n < max - 1 && (r = fread(out + n, 1, max - 1 - n, f)) > 0)
 		n += r;
 	out[n] = '\0';
+	/* Read to the end: a command blocked on a full pipe never exits. */
+	while (fread(rest, 1, sizeof(rest), f) > 0)
+		;
 	return pclose(f);
 }
 

@@ -9,9 +9,9 @@
 #include <stddef.h>
 
 /*
- * Run @cmd with the shell; what it prints (up to @max - 1 bytes, both
- * streams if @cmd says 2>&1) into @out, NUL ended. Its wait status, or
- * -1 when it could not be started.
+ * Run @cmd with the shell; what it prints (the first @max - 1 bytes, both
+ * streams if @cmd says 2>&1; the rest is read and dropped) into @out, NUL
+ * ended. Its wait status, or -1 when it could not be started.
  */
 int test_run(const char *cmd, char *out, size_t max);
 /* @rel under this test binary's build tree: build/REL. */

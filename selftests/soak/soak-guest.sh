@@ -9,7 +9,8 @@
 # The same load at a tenth of the length (1000 at least) comes first (the
 # warm-up); then the baseline is taken: HBM in use (sysfs, every device
 # of the host) and each daemon's heap in use, resident set and open
-# files. The clients each run SOAK_PROGRAMS programs; two of them are
+# files. The clients each run SOAK_PROGRAMS programs (SOAK_WARM in the
+# warm-up, as tools/soak computes it); two of them are
 # killed (SIGKILL) a third of the way through and started again from
 # zero. Once all are done and the killed ones' time is up at the
 # controller (their objects freed), the same figures are taken again.
@@ -22,6 +23,7 @@ B=${BUILD:-build}
 D=$B/tools/pathwaysd
 C=$B/selftests/soak/soak_client
 N=${SOAK_PROGRAMS:-100000}
+warm=${SOAK_WARM:?tools/soak gives the warm-up length}
 NC=${SOAK_CLIENTS:-8}
 hosts=${PWTPU_HOSTS:-1}
 me=${PWTPU_HOST_INDEX:-0}
@@ -107,7 +109,7 @@ daemon_figures() {	# role pid log base|end
 # so that the baseline is not taken over them. One that never goes shows
 # in the figures (worker_live_objects) and fails the soak.
 no_objects() {	# pid log
-	local t
+	local t live
 	for ((t = 0; t < 60; t++)); do
 		read -r _ _ live < <(memory "$1" "$2")
 		[[ $live == 0 ]] && return 0
@@ -209,7 +211,6 @@ phase() {
 # clients killed and started again, every client in flight at once,
 # READYs come before their PLAN (the worker's table for those is made at
 # the first).
-warm=${SOAK_WARM:?tools/soak gives the warm-up length}
 phase warm "$warm" >"$out/warm.out"
 sed 's/^soak_client /warm-up /' "$out/warm.out"
 figures base >"$out/host0.base"
