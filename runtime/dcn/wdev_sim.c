@@ -23,7 +23,6 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../../firmware/pwfw.h"
@@ -31,6 +30,7 @@
 #include "../../firmware/pwfw_island.h"
 #include "../../firmware/user/pwfw_user.h"
 #include "../util/log.h"
+#include "node.h"
 #include "wdev.h"
 
 #define SIM_BUCKETS	1024
@@ -104,14 +104,6 @@ struct wdev_sim {
 static struct wdev_sim *sdev(const struct pw_wdev *w)
 {
 	return w->be;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -497,7 +489,7 @@ static int cmd_stop(struct pwfw_cmd *cmd, bool watchdog)
 
 	if (atomic_load(&sdev(c->w)->stopping))
 		return -PWFW_ECANCELED;
-	if (watchdog && now_ns() > cmd->deadline_ns)
+	if (watchdog && pw_now_ns() > cmd->deadline_ns)
 		return -PWFW_ETIME;
 	return 0;
 }
@@ -530,7 +522,7 @@ static int flush(struct pw_wdev *w)
 	pthread_mutex_lock(&s->lock);
 	for (i = 0; i < n; i++) {
 		c = s->pending[i];
-		c->submit_ns = now_ns();
+		c->submit_ns = pw_now_ns();
 		c->fw.nr = _IOC_NR(c->op);
 		c->fw.dev = c->dev;
 		c->fw.stop = cmd_stop;
@@ -622,13 +614,13 @@ static void *runner(void *arg)
 		if (atomic_load(&s->stopping)) {
 			/* Queued when the devices close: never run. */
 			c->fw.result = -ECANCELED;
-			c->fw.start_ns = c->fw.end_ns = now_ns();
+			c->fw.start_ns = c->fw.end_ns = pw_now_ns();
 			cmd_done(s, c);
 			continue;
 		}
 		pthread_mutex_unlock(&s->lock);
 		pwfw_cmd_run(s->isl, &s->spec, s->cfg.timing,
-			     SIM_WATCHDOG_NS, &c->fw, now_ns());
+			     SIM_WATCHDOG_NS, &c->fw, pw_now_ns());
 		pthread_mutex_lock(&s->lock);
 		cmd_done(s, c);
 	}
