@@ -76,7 +76,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PW_WIRE_VERSION		8
+#define PW_WIRE_VERSION		9
 /* The bytes "PWDN" read as a little-endian u32. */
 #define PW_WIRE_MAGIC		0x4e445750u
 
@@ -103,7 +103,9 @@
 #define PW_WIRE_PLAN_CMDS	13	/* command records in one PLAN */
 #define PW_WIRE_MAX_PLAN_CMDS	8192	/* commands of one plan, in all */
 #define PW_WIRE_MAX_WINDOW	1024	/* seq - base of any sender */
-#define PW_WIRE_MAX_HOSTS	64	/* hosts (islands) of a cluster */
+#define PW_WIRE_MAX_HOSTS	512	/* hosts (islands) of a cluster (v9) */
+/* u64 words of a set of hosts, one bit each (PROGRAM_ACK's @hosts). */
+#define PW_WIRE_HOST_WORDS	(PW_WIRE_MAX_HOSTS / 64)
 #define PW_WIRE_FN_CHUNK	1312	/* payload bytes in one FUNCTION */
 #define PW_WIRE_MAX_FN_BYTES	(16u << 20)	/* a function's payload */
 #define PW_WIRE_BUF_CHUNK	1296	/* data bytes in one BUFFER */
@@ -399,15 +401,16 @@ struct pw_wire_program {
  * @status: 0, or the errno why it was refused.
  * @nnodes: nodes registered.
  * @reserved: zero.
- * @hosts: the hosts whose workers run it, one bit each: the only ones
- *	whose DONE a run of it takes (version 8).
+ * @hosts: the hosts whose workers run it, one bit each, host h at bit
+ *	h % 64 of word h / 64: the only ones whose DONE a run of it takes
+ *	(version 8; version 9: PW_WIRE_MAX_HOSTS bits, was 64).
  */
 struct pw_wire_program_ack {
 	uint32_t program_id;
 	uint32_t status;
 	uint32_t nnodes;
 	uint32_t reserved;
-	uint64_t hosts;
+	uint64_t hosts[PW_WIRE_HOST_WORDS];
 };
 
 /**
@@ -970,7 +973,7 @@ PW_WIRE_SIZE(struct pw_wire_heartbeat, 24);
 PW_WIRE_OFF(struct pw_wire_heartbeat, inflight, 16);
 PW_WIRE_SIZE(struct pw_wire_connect, 40);
 PW_WIRE_OFF(struct pw_wire_connect, name, 8);
-PW_WIRE_SIZE(struct pw_wire_connect_ack, 80);
+PW_WIRE_SIZE(struct pw_wire_connect_ack, 16 + PW_WIRE_MAX_HOSTS);
 
 PW_WIRE_SIZE(struct pw_wire_edge, 4);
 PW_WIRE_SIZE(struct pw_wire_prog_node, 96);
@@ -982,7 +985,7 @@ PW_WIRE_OFF(struct pw_wire_prog_node, in, 32);
 PW_WIRE_OFF(struct pw_wire_program, nnodes, 8);
 PW_WIRE_OFF(struct pw_wire_program, nodes, 16);
 PW_WIRE_OFF(struct pw_wire_program_ack, hosts, 16);
-PW_WIRE_SIZE(struct pw_wire_program_ack, 24);
+PW_WIRE_SIZE(struct pw_wire_program_ack, 16 + 8 * PW_WIRE_HOST_WORDS);
 
 PW_WIRE_OFF(struct pw_wire_run, client_send_ns, 8);
 PW_WIRE_OFF(struct pw_wire_run, nargs, 16);
@@ -1034,6 +1037,9 @@ _Static_assert(sizeof(struct pw_wire_program) <= PW_WIRE_MAX_BODY,
 	       "PROGRAM too big");
 _Static_assert(sizeof(struct pw_wire_run) <= PW_WIRE_MAX_BODY,
 	       "RUN too big");
+_Static_assert(sizeof(struct pw_wire_connect_ack) <= PW_WIRE_MAX_BODY,
+	       "CONNECT_ACK too big");
+_Static_assert(PW_WIRE_MAX_HOSTS % 64 == 0, "hosts fill whole words");
 _Static_assert(sizeof(struct pw_wire_plan) <= PW_WIRE_MAX_BODY,
 	       "PLAN too big");
 _Static_assert(sizeof(struct pw_wire_function) <= PW_WIRE_MAX_BODY,

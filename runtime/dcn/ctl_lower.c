@@ -61,6 +61,7 @@ struct lowering {
 	unsigned int ntemps;	/* temporaries, each of up to 64 shards */
 	unsigned int ngangs;
 	unsigned int cap;	/* room in prog->cmds */
+	unsigned int *host_cmds;	/* commands per host */
 	unsigned int moved_cap;	/* room in moved */
 };
 
@@ -209,7 +210,7 @@ static struct pw_ctl_cmd *emit(struct lowering *l, unsigned int host,
 	struct pw_ctl_program *prog = l->prog;
 	struct pw_ctl_cmd *k;
 
-	if (prog->host_cmds[host] == PW_WIRE_MAX_PLAN_CMDS ||
+	if (l->host_cmds[host] == PW_WIRE_MAX_PLAN_CMDS ||
 	    grow((void **)&prog->cmds, prog->ncmds, &l->cap,
 		 sizeof(*prog->cmds)))
 		return NULL;
@@ -218,8 +219,8 @@ static struct pw_ctl_cmd *emit(struct lowering *l, unsigned int host,
 	k->host = (uint16_t)host;
 	k->c.op = op;
 	k->c.dev = (uint8_t)dev;
-	prog->host_cmds[host]++;
-	prog->hosts |= 1ull << host;
+	l->host_cmds[host]++;
+	pw_hostset_add(&prog->hosts, host);
 	return k;
 }
 
@@ -494,6 +495,37 @@ static int emit_commands(struct lowering *l)
 	return 0;
 }
 
+/*
+ * Group @l's commands by host, each host's in their order (a stable
+ * counting sort), and note where each host's part is: a run then sends
+ * each host its part without passing over the others'.
+ */
+static int group_by_host(struct lowering *l)
+{
+	struct pw_ctl_program *prog = l->prog;
+	struct pw_ctl_cmd *sorted;
+	unsigned int h, i, at = 0, p = 0;
+
+	sorted = malloc(prog->ncmds * sizeof(*sorted));
+	prog->nparts = pw_hostset_count(&prog->hosts);
+	prog->parts = calloc(prog->nparts, sizeof(*prog->parts));
+	if (!sorted || !prog->parts) {
+		free(sorted);
+		return -ENOMEM;
+	}
+	pw_hostset_for_each(h, &prog->hosts) {
+		prog->parts[p++] = (struct pw_ctl_part){
+			.host = h, .first = at, .n = l->host_cmds[h] };
+		l->host_cmds[h] = at;	/* now where its next one goes */
+		at += prog->parts[p - 1].n;
+	}
+	for (i = 0; i < prog->ncmds; i++)
+		sorted[l->host_cmds[prog->cmds[i].host]++] = prog->cmds[i];
+	free(prog->cmds);
+	prog->cmds = sorted;
+	return 0;
+}
+
 int pw_ctl_lower(struct pw_controller *c, struct pw_ctl_program *prog)
 {
 	struct lowering l = { .c = c, .prog = prog };
@@ -510,8 +542,9 @@ int pw_ctl_lower(struct pw_controller *c, struct pw_ctl_program *prog)
 	l.cap = shards + 1;
 	l.vals = calloc(nvals, sizeof(*l.vals));
 	l.first = calloc(prog->nnodes + 1, sizeof(*l.first));
+	l.host_cmds = calloc(PW_MAX_HOSTS, sizeof(*l.host_cmds));
 	prog->cmds = calloc(l.cap, sizeof(*prog->cmds));
-	if (l.vals && l.first && prog->cmds)
+	if (l.vals && l.first && l.host_cmds && prog->cmds)
 		ret = assign_values(&l);
 	if (!ret)
 		ret = emit_commands(&l);
@@ -520,18 +553,22 @@ int pw_ctl_lower(struct pw_controller *c, struct pw_ctl_program *prog)
 	/* Temporaries' numbers must stay below the symbol bits. */
 	if (!ret && (uint64_t)l.ntemps << PW_WIRE_SHARD_BITS >= PW_WIRE_BUF_TEMP)
 		ret = -E2BIG;
+	if (!ret)
+		ret = group_by_host(&l);
 	free(l.vals);
 	free(l.first);
 	free(l.moved);
+	free(l.host_cmds);
 	if (ret) {
 		free(prog->cmds);
+		free(prog->parts);
 		prog->cmds = NULL;
+		prog->parts = NULL;
 		prog->ncmds = 0;
+		prog->nparts = 0;
+		pw_hostset_clear(&prog->hosts);
 		return ret;
 	}
-	/* Keep what the commands take, not the bound. */
-	prog->cmds = realloc(prog->cmds, prog->ncmds * sizeof(*prog->cmds)) ?:
-		prog->cmds;
 	prog->lowered = true;
 	return 0;
 }

@@ -129,7 +129,7 @@ static int fn_slot(struct pw_controller *c, uint32_t client,
 		f->id = w->fn_id;
 	}
 	/* Registering an id again replaces the function everywhere. */
-	f->sent = 0;
+	pw_hostset_clear(&f->sent);
 	f->begun = ++c->partial_seq;
 	*out = f;
 	return 0;
@@ -164,14 +164,14 @@ int pw_ctl_fn_ship(struct pw_controller *c, struct pw_ctl_fn *fn,
 	struct pw_node_peer *wp = pw_ctl_worker_peer(c, h);
 	int ret;
 
-	if (fn->sent & (1ull << h))
+	if (pw_hostset_has(&fn->sent, h))
 		return 0;
 	if (!wp)
 		return -EHOSTDOWN;
 	ret = pw_fn_payload_send(&c->node, wp, fn->id, fn->client,
 				 fn->pl.bytes, fn->pl.total);
 	if (!ret)
-		fn->sent |= 1ull << h;
+		pw_hostset_add(&fn->sent, h);
 	return ret;
 }
 
@@ -180,7 +180,7 @@ void pw_ctl_fn_host_reset(struct pw_controller *c, unsigned int h)
 	unsigned int i;
 
 	for (i = 0; i < c->nfns; i++)
-		c->fns[i].sent &= ~(1ull << h);
+		pw_hostset_del(&c->fns[i].sent, h);
 }
 
 int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,

@@ -56,6 +56,7 @@ static void program_free(struct pw_ctl_program *p)
 {
 	free(p->nodes);
 	free(p->cmds);
+	free(p->parts);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -91,7 +92,9 @@ static void send_program_ack(struct pw_controller *c, struct pw_node_peer *p,
 	m.body.program_ack.program_id = id;
 	m.body.program_ack.status = (uint32_t)-err;
 	m.body.program_ack.nnodes = prog ? prog->nnodes : 0;
-	m.body.program_ack.hosts = prog ? prog->hosts : 0;
+	if (prog)
+		memcpy(m.body.program_ack.hosts, prog->hosts.w,
+		       sizeof(m.body.program_ack.hosts));
 	pw_node_send(&c->node, p, &m, now);
 }
 
@@ -259,13 +262,14 @@ static uint32_t bind_sym(const struct pw_wire_run *run, uint32_t sym)
 	return run->ids[run->nargs + i] | shard;
 }
 
-/* Host @h's part of @prog for run @run, in PLAN messages. */
+/* Part @part of @prog for run @run, to its host in PLAN messages. */
 static int send_plan(struct pw_controller *c, const struct pw_ctl_program *prog,
+		     const struct pw_ctl_part *part,
 		     const struct pw_wire_run *run, uint32_t run_id,
-		     unsigned int h, uint64_t recv_ns, uint64_t now)
+		     uint64_t recv_ns, uint64_t now)
 {
-	struct pw_node_peer *wp = pw_node_find(&c->node, c->isl[h].node);
-	unsigned int i, b, total = prog->host_cmds[h], sent = 0;
+	struct pw_node_peer *wp = pw_node_find(&c->node, c->isl[part->host].node);
+	unsigned int i, b, total = part->n, sent = 0;
 	struct pw_wire_plan *pl;
 	struct pw_wire_msg m;
 	int ret;
@@ -275,11 +279,9 @@ static int send_plan(struct pw_controller *c, const struct pw_ctl_program *prog,
 	memset(&m, 0, sizeof(m));
 	m.hdr.type = PW_WIRE_PLAN;
 	pl = &m.body.plan;
-	for (i = 0; i < prog->ncmds; i++) {
+	for (i = part->first; i < part->first + part->n; i++) {
 		struct pw_wire_plan_cmd *cmd;
 
-		if (prog->cmds[i].host != h)
-			continue;
 		cmd = &pl->cmds[pl->ncmds++];
 		*cmd = prog->cmds[i].c;
 		for (b = 0; b < (unsigned int)cmd->nin + cmd->nout; b++)
@@ -290,7 +292,7 @@ static int send_plan(struct pw_controller *c, const struct pw_ctl_program *prog,
 		pl->program_id = run->program_id;
 		pl->client = prog->client;
 		pl->client_run = run->run_id;
-		pl->nhosts = (uint16_t)__builtin_popcountll(prog->hosts);
+		pl->nhosts = (uint16_t)prog->nparts;
 		pl->ncmds_total = (uint16_t)total;
 		pl->first_cmd = (uint16_t)sent;
 		pl->client_send_ns = run->client_send_ns;
@@ -316,16 +318,13 @@ static void cancel_rest(struct pw_controller *c, struct pw_ctl_run *r,
 	m.hdr.type = PW_WIRE_CANCEL;
 	m.body.cancel.run_id = r->id;
 	m.body.cancel.status = r->done.status ? r->done.status : ECANCELED;
-	for (h = 0; h < PW_MAX_HOSTS; h++) {
-		struct pw_node_peer *wp;
+	pw_hostset_for_each(h, &r->hosts) {
+		struct pw_node_peer *wp = pw_ctl_worker_peer(c, h);
 
-		if (!(r->hosts & (1ull << h)))
-			continue;
-		wp = pw_ctl_worker_peer(c, h);
 		if (wp)
 			pw_node_send(&c->node, wp, &m, now);
 	}
-	r->hosts = 0;
+	pw_hostset_clear(&r->hosts);
 }
 
 int pw_ctl_on_run(struct pw_controller *c, struct pw_node_peer *p,
@@ -392,9 +391,8 @@ static int devices_in_service(const struct pw_controller *c,
 	unsigned int i, h;
 	uint64_t out = 0;
 
-	for (h = 0; h < PW_MAX_HOSTS; h++)
-		if (prog->hosts & (1ull << h))
-			out |= c->isl[h].out;
+	pw_hostset_for_each(h, &prog->hosts)
+		out |= c->isl[h].out;
 	for (i = 0; out && i < prog->ncmds; i++)
 		if (c->isl[prog->cmds[i].host].out &
 		    (1ull << prog->cmds[i].c.dev))
@@ -406,7 +404,7 @@ void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
 		      struct pw_ctl_program *prog,
 		      const struct pw_wire_run *run, uint64_t now)
 {
-	unsigned int h;
+	unsigned int h, p;
 	int ret = 0;
 
 	/* A held run's program may have gone or changed since it came. */
@@ -416,25 +414,25 @@ void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
 		ret = -ESTALE;
 	else if (run->nargs != prog->nargs || run->nresults != prog->nresults)
 		ret = -EINVAL;
-	for (h = 0; !ret && h < PW_MAX_HOSTS; h++)
-		if (prog->hosts & (1ull << h) && !c->isl[h].up)
-			ret = -EHOSTDOWN;
+	if (!ret)
+		pw_hostset_for_each(h, &prog->hosts)
+			if (!c->isl[h].up)
+				ret = -EHOSTDOWN;
 	if (!ret)
 		ret = devices_in_service(c, prog);
 	if (!ret)
 		ret = ship_functions(c, prog);	/* a worker may be new */
-	for (h = 0; !ret && h < PW_MAX_HOSTS; h++) {
-		if (!(prog->hosts & (1ull << h)))
-			continue;
+	for (p = 0; !ret && p < prog->nparts; p++) {
+		h = prog->parts[p].host;
 		/* Before sending: a host with part of a plan must get CANCEL. */
-		r->hosts |= 1ull << h;
-		r->charged |= 1ull << h;
+		pw_hostset_add(&r->hosts, h);
+		pw_hostset_add(&r->charged, h);
 		c->inflight[h]++;
-		ret = send_plan(c, prog, run, r->id, h, r->done.ctrl_recv_ns,
-				now);
+		ret = send_plan(c, prog, &prog->parts[p], run, r->id,
+				r->done.ctrl_recv_ns, now);
 	}
 	/* No worker to answer (a program of no commands): answer here. */
-	if (!ret && !r->hosts)
+	if (!ret && pw_hostset_empty(&r->hosts))
 		pw_ctl_run_end(c, r, now);
 	if (ret) {
 		r->done.status = (uint32_t)-ret;
@@ -454,9 +452,9 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 		struct pw_ctl_run *r = &c->runs[i];
 
 		if (!r->used || r->id != d->run_id ||
-		    host >= PW_MAX_HOSTS || !(r->hosts & (1ull << host)))
+		    !pw_hostset_has(&r->hosts, host))
 			continue;
-		r->hosts &= ~(1ull << host);
+		pw_hostset_del(&r->hosts, host);
 		if (!r->done.status)
 			r->done.status = d->status;
 		r->done.ncmds += d->ncmds;
@@ -468,7 +466,7 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 		r->done.dev_end_ns = d->dev_end_ns;
 		r->done.worker_send_ns = d->worker_send_ns;
 		pw_ctl_share_host_done(c, r, host);
-		if (!r->hosts)
+		if (pw_hostset_empty(&r->hosts))
 			run_end(c, r, now, true);
 		/* Its islands have room: a held run may go. */
 		pw_ctl_share_pump(c, now);
@@ -508,7 +506,8 @@ void pw_ctl_programs_host_reset(struct pw_controller *c, unsigned int h)
 	unsigned int i;
 
 	for (i = 0; i < c->nprograms; i++)
-		if (c->programs[i].used && c->programs[i].hosts & (1ull << h))
+		if (c->programs[i].used &&
+		    pw_hostset_has(&c->programs[i].hosts, h))
 			c->programs[i].stale = true;
 }
 
@@ -520,9 +519,9 @@ void pw_ctl_host_down(struct pw_controller *c, unsigned int host,
 	for (i = 0; i < c->nruns; i++) {
 		struct pw_ctl_run *r = &c->runs[i];
 
-		if (!r->used || !(r->hosts & (1ull << host)))
+		if (!r->used || !pw_hostset_has(&r->hosts, host))
 			continue;
-		r->hosts &= ~(1ull << host);
+		pw_hostset_del(&r->hosts, host);
 		r->done.status = EHOSTDOWN;
 		cancel_rest(c, r, now);
 		pw_ctl_run_end(c, r, now);
@@ -544,9 +543,10 @@ uint64_t pw_ctl_runs_expire(struct pw_controller *c, uint64_t now)
 				next = r->deadline_ns;
 			continue;
 		}
-		pw_ctl_log("run %u of client %u: not done within its %u ms: ETIMEDOUT (hosts %#llx still working are cancelled)",
+		pw_ctl_log("run %u of client %u: not done within its %u ms: ETIMEDOUT (the %u hosts still working, the first %u, are cancelled)",
 			   r->done.run_id, r->client, r->timeout_ms,
-			   (unsigned long long)r->hosts);
+			   pw_hostset_count(&r->hosts),
+			   pw_hostset_next(&r->hosts, 0));
 		c->run_timeouts++;
 		r->done.status = ETIMEDOUT;
 		cancel_rest(c, r, now);

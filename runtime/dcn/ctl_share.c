@@ -199,14 +199,16 @@ static void send_frees(struct pw_controller *c, struct pw_ctl_tenant *t,
 }
 
 /* Room on every island of @hosts, none of them kept for a client first. */
-static bool fits(const struct pw_controller *c, uint64_t hosts,
-		 uint64_t kept)
+static bool fits(const struct pw_controller *c,
+		 const struct pw_hostset *hosts, const struct pw_hostset *kept)
 {
-	if (hosts & kept)
+	unsigned int h;
+
+	if (kept && pw_hostset_intersects(hosts, kept))
 		return false;
 	/* Every RUN asks: look at its hosts only. */
-	for (; hosts; hosts &= hosts - 1)
-		if (c->inflight[__builtin_ctzll(hosts)] >= c->share.window)
+	pw_hostset_for_each(h, hosts)
+		if (c->inflight[h] >= c->share.window)
 			return false;
 	return true;
 }
@@ -219,7 +221,7 @@ int pw_ctl_share_submit(struct pw_controller *c, struct pw_ctl_run *r,
 	int idx = (int)(r - c->runs);
 
 	/* Nothing waits and its islands have room: it goes now. */
-	if (!c->nheld && fits(c, prog->hosts, 0)) {
+	if (!c->nheld && fits(c, &prog->hosts, NULL)) {
 		pw_ctl_run_start(c, r, prog, run, now);
 		return 0;
 	}
@@ -246,22 +248,13 @@ int pw_ctl_share_submit(struct pw_controller *c, struct pw_ctl_run *r,
 	return 0;
 }
 
-static void uncharge(struct pw_controller *c, struct pw_ctl_run *r,
-		     uint64_t hosts)
-{
-	unsigned int h;
-
-	hosts &= r->charged;
-	r->charged &= ~hosts;
-	for (h = 0; hosts; h++, hosts >>= 1)
-		if (hosts & 1)
-			c->inflight[h]--;
-}
-
 void pw_ctl_share_host_done(struct pw_controller *c, struct pw_ctl_run *r,
 			    unsigned int h)
 {
-	uncharge(c, r, 1ull << h);
+	if (!pw_hostset_has(&r->charged, h))
+		return;
+	pw_hostset_del(&r->charged, h);
+	c->inflight[h]--;
 }
 
 /* Take held run @idx out of @t's queue. */
@@ -303,7 +296,11 @@ static void retag_frees(struct pw_controller *c, struct pw_ctl_tenant *t,
 
 void pw_ctl_share_end(struct pw_controller *c, struct pw_ctl_run *r)
 {
-	uncharge(c, r, r->charged);
+	unsigned int h;
+
+	pw_hostset_for_each(h, &r->charged)
+		c->inflight[h]--;
+	pw_hostset_clear(&r->charged);
 	if (r->held) {
 		struct pw_ctl_tenant *t = tenant_find(c, r->client);
 
@@ -347,7 +344,7 @@ void pw_ctl_share_pump(struct pw_controller *c, uint64_t now)
 	bool share = c->share.policy == PW_WIRE_SCHED_SHARE;
 	struct pw_ctl_program *prog;
 	struct pw_ctl_tenant *t;
-	uint64_t kept = 0;
+	struct pw_hostset kept = { { 0 } };
 
 	if (!c->nheld)
 		return;
@@ -368,8 +365,8 @@ void pw_ctl_share_pump(struct pw_controller *c, uint64_t now)
 		 * others go only elsewhere, so a run over several islands
 		 * is not starved by runs on one of them.
 		 */
-		if (prog && !fits(c, prog->hosts, kept)) {
-			kept |= prog->hosts;
+		if (prog && !fits(c, &prog->hosts, &kept)) {
+			pw_hostset_or(&kept, &prog->hosts);
 			t->skipped = c->pick_round;
 			continue;
 		}

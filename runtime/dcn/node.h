@@ -39,7 +39,7 @@
 #define PW_NODE_WORKER_BASE	0x100u
 #define PW_NODE_CLIENT_BASE	0x80000000u
 
-#define PW_NODE_MAX_PEERS	256
+#define PW_NODE_MAX_PEERS	1024
 /* Descriptors besides the transport's that pw_node_step() wakes for. */
 #define PW_NODE_EXTRA_FDS	2
 /*

@@ -67,23 +67,21 @@ static int on_done(struct pw_remote *r, const struct pw_wire_done *d,
 	if (!run->used || run->run_id != d->run_id || run->have_done)
 		return 0;	/* a run given up on, or ended already */
 	if (part) {
-		uint64_t bit = 1ull << d->host_id;
 		uint32_t ncmds = run->done.ncmds + d->ncmds;
 
 		/* A worker the run is not on lies (or is confused): refused. */
-		if (!(run->hosts & bit))
+		if (!pw_hostset_has(&run->hosts, d->host_id))
 			return -EPERM;
 		if (d->nhosts != run->nhosts)
 			return -EPROTO;
-		if (run->hosts_done & bit)
+		if (pw_hostset_has(&run->hosts_done, d->host_id))
 			return 0;	/* that worker's, again */
-		run->hosts_done |= bit;
+		pw_hostset_add(&run->hosts_done, d->host_id);
 		/* The last worker's timestamps stand for the run's. */
 		run->done = *d;
 		run->done.ncmds = ncmds;
 		if (!d->status &&
-		    (unsigned int)__builtin_popcountll(run->hosts_done) <
-		    run->nhosts)
+		    pw_hostset_count(&run->hosts_done) < run->nhosts)
 			return 0;
 	} else {
 		run->done = *d;
@@ -219,7 +217,7 @@ static void log_long_wait(struct pw_remote *r, const struct pw_rc_run *run)
 
 	pw_log("client node %u: run %u: %u of %u worker DONEs after %llu s; %llu datagrams from strangers",
 	       r->node.id, run->run_id,
-	       (unsigned int)__builtin_popcountll(run->hosts_done), run->nhosts,
+	       pw_hostset_count(&run->hosts_done), run->nhosts,
 	       (unsigned long long)((pw_now_ns() - run->sent_ns) / 1000000000ull),
 	       (unsigned long long)r->node.stats.strangers);
 	for (i = 0; i < r->node.npeers; i++) {
@@ -460,7 +458,7 @@ void pw_remote_shut(struct pw_remote *r)
 
 int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
 			  unsigned int ncomp, const uint32_t *slice,
-			  uint64_t hosts)
+			  const struct pw_hostset *hosts)
 {
 	struct pw_rc_prog *p = realloc(r->progs,
 				       (r->nprogs + 1) * sizeof(*p));
@@ -472,7 +470,7 @@ int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
 	p->id = id;
 	p->nres = nres;
 	p->ncomp = ncomp;
-	p->hosts = hosts;
+	p->hosts = *hosts;
 	memcpy(p->slice, slice, nres * sizeof(*slice));
 	return 0;
 }
@@ -538,7 +536,7 @@ uint32_t pw_remote_next_id(struct pw_remote *r)
 	return r->next_id;
 }
 
-int pw_remote_program_wait(struct pw_remote *r, uint64_t *hosts)
+int pw_remote_program_wait(struct pw_remote *r, struct pw_hostset *hosts)
 {
 	int ret;
 
@@ -546,7 +544,7 @@ int pw_remote_program_wait(struct pw_remote *r, uint64_t *hosts)
 	ret = rc_wait(r, &r->have_program_ack, PW_REMOTE_TIMEOUT_MS);
 	if (!ret)
 		ret = -(int)r->program_ack.status;
-	*hosts = r->program_ack.hosts;
+	memcpy(hosts->w, r->program_ack.hosts, sizeof(hosts->w));
 	pw_rc_unlock(r);
 	return ret;
 }
@@ -1178,8 +1176,9 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	run->used = true;
 	run->ncomp = p ? p->ncomp : 0;
 	/* Only these workers' DONEs count; none for a program not ours. */
-	run->hosts = p ? p->hosts : 0;
-	run->nhosts = (uint32_t)__builtin_popcountll(run->hosts);
+	if (p)
+		run->hosts = p->hosts;
+	run->nhosts = pw_hostset_count(&run->hosts);
 	run->run_id = r->next_run;
 	run->timeout_ms = m.body.run.timeout_ms = r->run_timeout_ms;
 	m.body.run.client_send_ns = run->sent_ns = pw_now_ns();

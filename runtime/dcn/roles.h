@@ -16,11 +16,12 @@
 
 #include "../net/dp.h"
 #include "fnpayload.h"
+#include "hostset.h"
 #include "node.h"
 #include "wdev.h"
 #include "wstore.h"
 
-#define PW_MAX_HOSTS		64
+#define PW_MAX_HOSTS		PW_WIRE_MAX_HOSTS
 #define PW_HEARTBEAT_MS		100
 #define PW_DOWN_MS		1000
 /* A client that acknowledges nothing for this long has gone. */
@@ -79,7 +80,7 @@ struct pw_ctl_fn {
 	uint32_t client;
 	uint32_t id;
 	struct pw_fn_payload pl;
-	uint64_t sent;
+	struct pw_hostset sent;
 	uint64_t begun;
 };
 
@@ -121,6 +122,13 @@ struct pw_ctl_cmd {
 	struct pw_wire_plan_cmd c;
 };
 
+/* Host @host's part of a lowered program: @n commands from @first. */
+struct pw_ctl_part {
+	unsigned int host;
+	unsigned int first;
+	unsigned int n;
+};
+
 /**
  * struct pw_ctl_program - a client's registered program
  * @used: the slot holds one.
@@ -135,10 +143,13 @@ struct pw_ctl_cmd {
  *	run fails ESTALE until it is registered again.
  * @nargs: arguments a run binds.
  * @nresults: results a run names.
- * @ncmds: commands of all hosts in @cmds, in program order.
+ * @ncmds: commands of all hosts in @cmds: grouped by host, in @parts'
+ *	order, each host's in program order (a run sends each host its
+ *	part without looking at the others').
  * @cmds: see @ncmds.
  * @hosts: hosts with commands, one bit each.
- * @host_cmds: commands per host.
+ * @parts: one per host of @hosts, in ascending host order.
+ * @nparts: see @parts.
  * @execs: its computations (EXEC commands): what a run costs under SHARE.
  * @begun: the controller's partial_seq at its first part (the oldest
  *	partial one is evicted first).
@@ -156,8 +167,9 @@ struct pw_ctl_program {
 	unsigned int nresults;
 	unsigned int ncmds;
 	struct pw_ctl_cmd *cmds;
-	uint64_t hosts;
-	unsigned int host_cmds[PW_MAX_HOSTS];
+	struct pw_hostset hosts;
+	struct pw_ctl_part *parts;
+	unsigned int nparts;
 	unsigned int execs;
 	uint64_t begun;
 };
@@ -182,13 +194,13 @@ struct pw_ctl_run {
 	bool used;
 	uint32_t id;
 	uint32_t client;
-	uint64_t hosts;
+	struct pw_hostset hosts;
 	uint64_t deadline_ns;
 	uint32_t timeout_ms;
 	struct pw_wire_done done;
 	struct pw_wire_run *held;
 	int next_held;
-	uint64_t charged;
+	struct pw_hostset charged;
 };
 
 /*
@@ -928,8 +940,8 @@ struct pw_rc_run {
 	uint64_t sent_ns;
 	uint64_t recv_ns;
 	struct pw_wire_done done;
-	uint64_t hosts;
-	uint64_t hosts_done;
+	struct pw_hostset hosts;
+	struct pw_hostset hosts_done;
 	uint32_t nhosts;
 	unsigned int ncomp;
 };
@@ -944,7 +956,7 @@ struct pw_rc_prog {
 	unsigned int nres;
 	uint32_t slice[PW_WIRE_MAX_BUFS];
 	unsigned int ncomp;
-	uint64_t hosts;
+	struct pw_hostset hosts;
 };
 
 /* A buffer a remote client made and has not freed: @n shards on @slice. */
@@ -1139,14 +1151,14 @@ uint32_t pw_remote_next_obj_id(struct pw_remote *r);
  * Wait for the PROGRAM_ACK of the program just sent: 0 or -errno; the
  * hosts it runs on into @hosts.
  */
-int pw_remote_program_wait(struct pw_remote *r, uint64_t *hosts);
+int pw_remote_program_wait(struct pw_remote *r, struct pw_hostset *hosts);
 /*
  * Remember program @id's results live on @slice[@nres]; @ncomp calls;
  * it runs on the workers of @hosts (one bit each).
  */
 int pw_remote_program_add(struct pw_remote *r, uint32_t id, unsigned int nres,
 			  unsigned int ncomp, const uint32_t *slice,
-			  uint64_t hosts);
+			  const struct pw_hostset *hosts);
 /* Remember buffer @id on @slice, to free it at close. */
 int pw_remote_track(struct pw_remote *r, uint32_t id, uint32_t slice);
 /* The slice @id of @r, or NULL. */

@@ -328,7 +328,7 @@ int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 	unsigned int i = 0, n, nres = 0, ncomp = 0;
 	struct pw_wire_program *w;
 	struct pw_wire_msg m;
-	uint64_t hosts = 0;
+	struct pw_hostset hosts = { { 0 } };
 	uint32_t id;
 	int ret = 0;
 
@@ -385,7 +385,7 @@ int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 			       p->nnodes, strerror(-ret));
 	for (n = 0; n < p->nnodes; n++)
 		ncomp += p->nodes[n].kind == PW_WIRE_NODE_COMPUTE;
-	ret = pw_remote_program_add(r, id, nres, ncomp, res_slice, hosts);
+	ret = pw_remote_program_add(r, id, nres, ncomp, res_slice, &hosts);
 	if (ret)
 		return pw_fail(ret, "program: no memory");
 	*prog_id = id;

@@ -272,7 +272,8 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 		ORD(b->status);
 		ORD(b->nnodes);
 		ORD(b->reserved);
-		ORD(b->hosts);
+		for (i = 0; i < PW_WIRE_HOST_WORDS; i++)
+			ORD(b->hosts[i]);
 		break;
 	}
 	case PW_WIRE_RUN: {

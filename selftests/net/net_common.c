@@ -145,6 +145,8 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 		m->body.program_ack.program_id = net_rand(rng);
 		m->body.program_ack.status = net_rand(rng);
 		m->body.program_ack.nnodes = net_rand(rng);
+		for (i = 0; i < PW_WIRE_HOST_WORDS; i++)
+			m->body.program_ack.hosts[i] = net_rand(rng);
 		break;
 	case PW_WIRE_RUN: {
 		struct pw_wire_run *b = &m->body.run;

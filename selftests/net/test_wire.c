@@ -226,8 +226,14 @@ TEST(round_trip_at_bounds)
 	m.body.connect_ack.client_id = 4;
 	for (i = 0; i < PW_WIRE_MAX_HOSTS; i++)
 		m.body.connect_ack.host_devices[i] = i % 2 ?
-						     PW_WIRE_MAX_DEVICES : i;
-	ASSERT_EQ(0, round_trips(&m, H + 80));
+			PW_WIRE_MAX_DEVICES : i % PW_WIRE_MAX_DEVICES;
+	ASSERT_EQ(0, round_trips(&m, H + 16 + PW_WIRE_MAX_HOSTS));
+
+	/* PROGRAM_ACK: every host of the largest cluster. */
+	hdr_init(&m, PW_WIRE_PROGRAM_ACK);
+	memset(m.body.program_ack.hosts, 0xff,
+	       sizeof(m.body.program_ack.hosts));
+	ASSERT_EQ(0, round_trips(&m, H + 16 + PW_WIRE_MAX_HOSTS / 8));
 
 	/* RUN: every id slot, arguments and results; and none at all. */
 	hdr_init(&m, PW_WIRE_RUN);
@@ -469,9 +475,19 @@ TEST(little_endian_layout_v2)
 	m.body.connect_ack.host_devices[0] = 8;
 	m.body.connect_ack.host_devices[PW_WIRE_MAX_HOSTS - 1] = 64;
 	len = pw_wire_encode(&m, buf, sizeof(buf));
-	ASSERT_EQ(H + 80, len);
+	ASSERT_EQ(H + 16 + PW_WIRE_MAX_HOSTS, len);
 	ASSERT_EQ(0, memcmp(&buf[H + 12], "\x02\x01\x00\x00\x08", 5));
-	ASSERT_EQ(64, buf[H + 79]);
+	ASSERT_EQ(64, buf[H + 16 + PW_WIRE_MAX_HOSTS - 1]);
+
+	/* v9: host h is bit h % 64 of little-endian word h / 64. */
+	hdr_init(&m, PW_WIRE_PROGRAM_ACK);
+	m.body.program_ack.hosts[0] = 1ull << 0 | 1ull << 9;
+	m.body.program_ack.hosts[1] = 1ull << 1;		/* host 65 */
+	m.body.program_ack.hosts[PW_WIRE_HOST_WORDS - 1] = 1ull << 63;
+	len = pw_wire_encode(&m, buf, sizeof(buf));
+	ASSERT_EQ(H + 16 + PW_WIRE_MAX_HOSTS / 8, len);
+	ASSERT_EQ(0, memcmp(&buf[H + 16], "\x01\x02\0\0\0\0\0\0\x02", 9));
+	ASSERT_EQ(0x80, buf[H + 16 + PW_WIRE_MAX_HOSTS / 8 - 1]);
 }
 
 TEST(encode_refuses_invalid)
@@ -984,12 +1000,16 @@ TEST(reject_v2_fields)
 	craft_resize(&c, c.len + 88);
 	REJECT(&c, PW_WIRE_E_BODY_SIZE);
 
-	/* CONNECT_ACK: 80 bytes, no island past PW_WIRE_MAX_DEVICES. */
+	/*
+	 * CONNECT_ACK: 16 + PW_WIRE_MAX_HOSTS bytes, no island past
+	 * PW_WIRE_MAX_DEVICES, the last host's too.
+	 */
 	CRAFT(&c, PW_WIRE_CONNECT_ACK, 1);
-	c.buf[BODY(struct pw_wire_connect_ack, host_devices[63])] =
-		PW_WIRE_MAX_DEVICES;
+	c.buf[BODY(struct pw_wire_connect_ack,
+		   host_devices[PW_WIRE_MAX_HOSTS - 1])] = PW_WIRE_MAX_DEVICES;
 	REJECT(&c, PW_WIRE_OK);
-	c.buf[BODY(struct pw_wire_connect_ack, host_devices[63])] =
+	c.buf[BODY(struct pw_wire_connect_ack,
+		   host_devices[PW_WIRE_MAX_HOSTS - 1])] =
 		PW_WIRE_MAX_DEVICES + 1;
 	REJECT(&c, PW_WIRE_E_VALUE);
 	CRAFT(&c, PW_WIRE_CONNECT_ACK, 1);
