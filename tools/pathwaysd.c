@@ -8,6 +8,7 @@
  *   pathwaysd --role worker --listen IP:PORT --controller IP:PORT
  *             --host-id N [--data-port N] [--data auto|rdma|tcp]
  *             [--devices kernel|sim:MESH[,hbm_mib=N][,timing=MODE]]
+ *             [--down-ms N]
  *   pathwaysd --role status --controller IP:PORT [--listen IP:PORT]
  *   every role: [--transport udp|dpdk [--interface IF]] [--run-for S]
  *               [--key FILE]
@@ -20,7 +21,9 @@
  * clients' plans, moving
  * cross-island values over its data plane (RDMA verbs where the listen
  * address has an RDMA device, else TCP; --data forces one); status connects as a client and prints
- * what the controller knows. The controller keeps at most --window runs
+ * what the controller knows. A worker's --down-ms is how long it waits for
+ * the controller's first answer before registering afresh (1000; once
+ * registered, the controller's own). The controller keeps at most --window runs
  * in flight per island (64) and releases the others FIFO or by
  * proportional share (--sched share: clients weighted by the name they
  * connect with, --weight NAME=W, 1 for names not given); these are the operator's, and
@@ -155,6 +158,7 @@ static void usage(FILE *f)
 		"       pathwaysd --role worker --listen IP:PORT --controller IP:PORT --host-id N\n"
 		"                 [--data-port N] [--data auto|rdma|tcp]\n"
 		"                 [--devices kernel|sim:MESH[,hbm_mib=N][,timing=native|modeled|skip]]\n"
+		"                 [--down-ms N]  wait for the controller's first answer (1000)\n"
 		"       pathwaysd --role status --controller IP:PORT [--listen IP:PORT]\n"
 		"  --transport %s  control-plane datagrams (default udp); dpdk polls\n"
 		"                  the interface holding the --listen address\n"
@@ -502,6 +506,9 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 	if (!ret)
 		ret = pw_worker_init(&w, t, &o->key, (uint32_t)o->host_id,
 				     &o->controller, &reg, &dp, sim);
+	/* Until the controller's REGISTER_ACK brings its own. */
+	if (!ret && o->down_ms)
+		w.down_ms = o->down_ms;
 	if (ret) {
 		/* -EBUSY: another process drives the island; it says which. */
 		fprintf(stderr, "pathwaysd: worker %ld: %s\n", o->host_id,

@@ -20,11 +20,18 @@
 #include <string.h>
 #include <time.h>
 
+#include <pathways/wire.h>
+
 #include "../runtime/dcn/rclient.h"
 
 #include "pwbench.h"
 
-#define MAX_PLACES	64	/* hosts x devices */
+/*
+ * hosts x devices: each place's x is one of a run's results, and a
+ * program has at most PW_WIRE_MAX_BUFS; more needs values sharded over
+ * several islands, which the runtime does not have yet.
+ */
+#define MAX_PLACES	PW_WIRE_MAX_BUFS
 
 enum tput_mode { OPBYOP, CHAINED, FUSED, NMODES };
 
@@ -89,8 +96,12 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 		default: usage(stderr); return -EINVAL;
 		}
 	}
-	if (!o->controller || !o->hosts || !o->devices ||
-	    o->hosts * o->devices > MAX_PLACES || !o->chain ||
+	if (o->hosts * o->devices > MAX_PLACES) {
+		fprintf(stderr, "pwbench: --hosts x --devices is at most %u (a program's results)\n",
+			MAX_PLACES);
+		return -EINVAL;
+	}
+	if (!o->controller || !o->hosts || !o->devices || !o->chain ||
 	    o->chain > 1000 || !o->window || o->window > 256 || !o->reps ||
 	    o->computations < o->chain || o->computations % o->chain ||
 	    optind != argc) {

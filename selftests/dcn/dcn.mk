@@ -75,9 +75,20 @@ HOST_TESTS += $(DCN_TEST_DIR)/test_simdev
 # A pathwaysd cluster of simulated hosts on loopback, and the examples on
 # it: no kernel module, so it runs with the host tests.
 $(DCN_TEST_DIR)/test_simcluster: $(DCN_TEST_DIR)/test_simcluster.o \
+		$(BUILD)/selftests/lib/test_daemon.o \
 		$(BUILD)/selftests/lib/test_key.o \
 		$(BUILD)/selftests/lib/test_run.o $(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 $(DCN_TEST_DIR)/test_simcluster: | $(BUILD)/tools/pathwaysd $(EXAMPLE_BINS)
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_simcluster
+
+# More hosts than one 64-bit mask holds, simulated, on loopback.
+$(DCN_TEST_DIR)/test_manyhosts: $(DCN_TEST_DIR)/test_manyhosts.o \
+		$(BUILD)/selftests/lib/test_daemon.o \
+		$(BUILD)/selftests/lib/test_key.o \
+		$(BUILD)/selftests/lib/test_run.o $(PATHWAYS_LIBS)
+	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
+$(DCN_TEST_DIR)/test_manyhosts: | $(BUILD)/tools/pathwaysd
+
+HOST_TESTS += $(DCN_TEST_DIR)/test_manyhosts

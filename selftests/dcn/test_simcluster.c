@@ -7,58 +7,19 @@
  * the wire and the clients are the real ones; the examples run on it as
  * on testbed hosts, moving values between hosts.
  */
-#include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "../lib/test_daemon.h"
 #include "../lib/test_key.h"
 #include "../lib/test_run.h"
 #include "kselftest_harness.h"
 
 #define HOSTS		2
 #define OUT_MAX		65536
-
-/* Start pathwaysd with @args (after its path), its output to @log. */
-static pid_t daemon_start(const char *const *args, const char *log)
-{
-	char exe[PATH_MAX];
-	const char *argv[24];
-	unsigned int i;
-	pid_t pid;
-
-	test_build_path(exe, sizeof(exe), "tools/pathwaysd");
-	argv[0] = exe;
-	for (i = 0; args[i] && i < 22; i++)
-		argv[i + 1] = args[i];
-	argv[i + 1] = NULL;
-	pid = fork();
-	if (pid == 0) {
-		if (!freopen(log, "w", stdout) || dup2(1, 2) < 0)
-			_exit(126);
-		execv(exe, (char *const *)argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-static bool log_has(const char *log, const char *what)
-{
-	char line[512];
-	bool found = false;
-	FILE *f = fopen(log, "r");
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = strstr(line, what);
-	if (f)
-		fclose(f);
-	return found;
-}
 
 FIXTURE(cluster) {
 	pid_t pid[HOSTS + 1];
@@ -85,7 +46,7 @@ FIXTURE_SETUP(cluster)
 	snprintf(self->ctl, sizeof(self->ctl), "127.0.0.1:%u", port);
 	snprintf(log[HOSTS], sizeof(log[HOSTS]), "%s/controller.log",
 		 self->dir);
-	self->pid[HOSTS] = daemon_start((const char *const[]){
+	self->pid[HOSTS] = test_daemon_start((const char *const[]){
 		"--role", "controller", "--listen", self->ctl, NULL },
 		log[HOSTS]);
 	ASSERT_LT(0, self->pid[HOSTS]);
@@ -95,7 +56,7 @@ FIXTURE_SETUP(cluster)
 		snprintf(host[h], sizeof(host[h]), "%u", h);
 		snprintf(log[h], sizeof(log[h]), "%s/worker%u.log", self->dir,
 			 h);
-		self->pid[h] = daemon_start((const char *const[]){
+		self->pid[h] = test_daemon_start((const char *const[]){
 			"--role", "worker", "--listen", listen[h],
 			"--controller", self->ctl, "--host-id", host[h],
 			"--data", "tcp",
@@ -110,8 +71,8 @@ FIXTURE_SETUP(cluster)
 	for (tries = 0; tries < 200; tries++) {
 		for (h = 0; h < HOSTS; h++) {
 			snprintf(want, sizeof(want), "host %u registered", h);
-			if (!log_has(log[HOSTS], want) ||
-			    !log_has(log[h], "4 simulated devices (2x2)"))
+			if (!test_log_has(log[HOSTS], want) ||
+			    !test_log_has(log[h], "4 simulated devices (2x2)"))
 				break;
 		}
 		if (h == HOSTS)
@@ -127,19 +88,13 @@ FIXTURE_TEARDOWN(cluster)
 	unsigned int h;
 
 	for (h = 0; h <= HOSTS; h++) {
-		if (self->pid[h] <= 0)
-			continue;
-		kill(self->pid[h], SIGTERM);
-		waitpid(self->pid[h], NULL, 0);
-		/* A sanitized tree's daemons report into their logs. */
 		if (h < HOSTS)
 			snprintf(log, sizeof(log), "%s/worker%u.log", self->dir,
 				 h);
 		else
 			snprintf(log, sizeof(log), "%s/controller.log",
 				 self->dir);
-		EXPECT_FALSE(log_has(log, "Sanitizer"));
-		EXPECT_FALSE(log_has(log, "runtime error:"));
+		EXPECT_TRUE(test_daemon_stop(self->pid[h], log)) TH_LOG("%s", log);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
 	if (system(cmd))
