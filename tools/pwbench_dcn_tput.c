@@ -96,7 +96,8 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 		default: usage(stderr); return -EINVAL;
 		}
 	}
-	if (o->hosts * o->devices > MAX_PLACES) {
+	if (o->hosts > MAX_PLACES || o->devices > MAX_PLACES ||
+	    o->hosts * o->devices > MAX_PLACES) {
 		fprintf(stderr, "pwbench: --hosts x --devices is at most %u (a program's results)\n",
 			MAX_PLACES);
 		return -EINVAL;

@@ -543,10 +543,14 @@ uint64_t pw_ctl_runs_expire(struct pw_controller *c, uint64_t now)
 				next = r->deadline_ns;
 			continue;
 		}
-		pw_ctl_log("run %u of client %u: not done within its %u ms: ETIMEDOUT (the %u hosts still working, the first %u, are cancelled)",
-			   r->done.run_id, r->client, r->timeout_ms,
-			   pw_hostset_count(&r->hosts),
-			   pw_hostset_next(&r->hosts, 0));
+		if (pw_hostset_empty(&r->hosts))
+			pw_ctl_log("run %u of client %u: not done within its %u ms: ETIMEDOUT (held, not started)",
+				   r->done.run_id, r->client, r->timeout_ms);
+		else
+			pw_ctl_log("run %u of client %u: not done within its %u ms: ETIMEDOUT (the %u hosts still working, host %u first, are cancelled)",
+				   r->done.run_id, r->client, r->timeout_ms,
+				   pw_hostset_count(&r->hosts),
+				   pw_hostset_next(&r->hosts, 0));
 		c->run_timeouts++;
 		r->done.status = ETIMEDOUT;
 		cancel_rest(c, r, now);

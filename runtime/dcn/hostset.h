@@ -18,6 +18,10 @@ struct pw_hostset {
 	uint64_t w[PW_WIRE_HOST_WORDS];
 };
 
+_Static_assert(sizeof(struct pw_hostset) ==
+	       sizeof(((struct pw_wire_program_ack *)0)->hosts),
+	       "a set of hosts is PROGRAM_ACK's");
+
 static inline void pw_hostset_clear(struct pw_hostset *s)
 {
 	memset(s, 0, sizeof(*s));

@@ -92,3 +92,9 @@ $(DCN_TEST_DIR)/test_manyhosts: $(DCN_TEST_DIR)/test_manyhosts.o \
 $(DCN_TEST_DIR)/test_manyhosts: | $(BUILD)/tools/pathwaysd
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_manyhosts
+
+# Sets of hosts, the bitmaps the controller and clients keep.
+$(DCN_TEST_DIR)/test_hostset: $(DCN_TEST_DIR)/test_hostset.o
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+HOST_TESTS += $(DCN_TEST_DIR)/test_hostset

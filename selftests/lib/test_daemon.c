@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,15 +20,25 @@ pid_t test_daemon_start(const char *const *args, const char *log)
 	char exe[PATH_MAX];
 	const char *argv[MAX_ARGS + 2];
 	unsigned int i;
-	pid_t pid;
+	pid_t pid, parent;
 
 	test_build_path(exe, sizeof(exe), "tools/pathwaysd");
 	argv[0] = exe;
-	for (i = 0; args[i] && i < MAX_ARGS; i++)
+	for (i = 0; args[i]; i++) {
+		if (i == MAX_ARGS)
+			return -1;
 		argv[i + 1] = args[i];
+	}
 	argv[i + 1] = NULL;
+	parent = getpid();
 	pid = fork();
 	if (pid == 0) {
+		/*
+		 * A test that fails before its teardown (which the harness
+		 * then skips) must not leave daemons holding CPU and ports.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(125);
 		if (!freopen(log, "w", stdout) || dup2(1, 2) < 0)
 			_exit(126);
 		execv(exe, (char *const *)argv);

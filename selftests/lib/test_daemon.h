@@ -11,7 +11,8 @@
 
 /*
  * Start this tree's pathwaysd with @args (NULL-ended, at most 22), its
- * output and errors to the file @log. Its pid, or -1.
+ * output and errors to the file @log. Its pid, or -1. It gets SIGTERM
+ * when the calling process ends, teardown or not.
  */
 pid_t test_daemon_start(const char *const *args, const char *log);
 /* Whether a line of the file @log holds @what. */
