@@ -95,6 +95,8 @@ struct wdev_sim {
 	struct pwfw_island *isl;
 	pthread_mutex_t lock;
 	atomic_bool stopping;		/* closing: cancel, as for a dead owner */
+	unsigned int cancelled;		/* closing: queued ones never run */
+	unsigned int stopped;		/* closing: running ones stopped */
 	struct sim_cmd *pending[PW_WDEV_RING];	/* queued, not flushed */
 	unsigned int npending;
 	struct sim_cmd *done_head, *done_tail;
@@ -615,6 +617,7 @@ static void *runner(void *arg)
 			/* Queued when the devices close: never run. */
 			c->fw.result = -ECANCELED;
 			c->fw.start_ns = c->fw.end_ns = pw_now_ns();
+			s->cancelled++;
 			cmd_done(s, c);
 			continue;
 		}
@@ -622,6 +625,7 @@ static void *runner(void *arg)
 		pwfw_cmd_run(s->isl, &s->spec, s->cfg.timing,
 			     SIM_WATCHDOG_NS, &c->fw, pw_now_ns());
 		pthread_mutex_lock(&s->lock);
+		s->stopped += c->fw.result == -ECANCELED;
 		cmd_done(s, c);
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -657,6 +661,9 @@ static void close_sim(struct pw_wdev *w)
 			pthread_join(s->dev[i].runner, NULL);
 		pthread_cond_destroy(&s->dev[i].cond);
 	}
+	if (s->cancelled || s->stopped)
+		pw_log("simulated devices closed: %u queued commands cancelled, %u running stopped",
+		       s->cancelled, s->stopped);
 	for (i = 0; i < s->npending; i++)
 		free(s->pending[i]);
 	while ((c = s->done_head)) {
