@@ -83,26 +83,6 @@ static inline void pw_hostset_or(struct pw_hostset *a,
 		a->w[i] |= b->w[i];
 }
 
-/* @a &= @b. */
-static inline void pw_hostset_and(struct pw_hostset *a,
-				  const struct pw_hostset *b)
-{
-	unsigned int i;
-
-	for (i = 0; i < PW_WIRE_HOST_WORDS; i++)
-		a->w[i] &= b->w[i];
-}
-
-/* @a &= ~@b. */
-static inline void pw_hostset_andnot(struct pw_hostset *a,
-				     const struct pw_hostset *b)
-{
-	unsigned int i;
-
-	for (i = 0; i < PW_WIRE_HOST_WORDS; i++)
-		a->w[i] &= ~b->w[i];
-}
-
 /* The first host of @s at or after @h, PW_WIRE_MAX_HOSTS if none. */
 static inline unsigned int pw_hostset_next(const struct pw_hostset *s,
 					   unsigned int h)

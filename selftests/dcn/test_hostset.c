@@ -48,7 +48,7 @@ TEST(members_at_word_edges_and_the_last_host)
 	EXPECT_EQ(6u, pw_hostset_count(&s));
 }
 
-TEST(union_intersection_and_difference)
+TEST(union_and_intersection)
 {
 	struct pw_hostset a, b;
 
@@ -62,13 +62,7 @@ TEST(union_intersection_and_difference)
 	EXPECT_TRUE(pw_hostset_intersects(&a, &b));
 	pw_hostset_or(&a, &b);		/* 1 200 201 */
 	EXPECT_EQ(3u, pw_hostset_count(&a));
-	pw_hostset_andnot(&a, &b);	/* 1 */
-	EXPECT_EQ(1u, pw_hostset_count(&a));
-	EXPECT_TRUE(pw_hostset_has(&a, 1));
-	pw_hostset_add(&a, 201);
-	pw_hostset_and(&a, &b);		/* 201 */
-	EXPECT_EQ(1u, pw_hostset_count(&a));
-	EXPECT_EQ(201u, pw_hostset_next(&a, 0));
+	EXPECT_EQ(201u, pw_hostset_next(&a, 201));
 }
 
 /* Host h is bit h % 64 of word h / 64, as PROGRAM_ACK carries it. */
