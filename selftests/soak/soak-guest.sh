@@ -152,7 +152,10 @@ worker=$!
 
 if ((me != 0)); then
 	wait_file "$out/warm-done" || exit 1
-	figures base >"$out/host$me.base"
+	# Written whole, then renamed: host 0 starts the clients when the
+	# file exists, and none of theirs may be in it.
+	figures base >"$out/host$me.base.part"
+	mv "$out/host$me.base.part" "$out/host$me.base"
 	wait_file "$out/clients-done" || exit 1
 	figures end >"$out/host$me.end"
 	touch "$out/host$me-measured"
@@ -215,6 +218,12 @@ phase warm "$warm" >"$out/warm.out"
 sed 's/^soak_client /warm-up /' "$out/warm.out"
 figures base >"$out/host0.base"
 touch "$out/warm-done"
+# Every host's baseline is taken before the clients start: the other
+# hosts wait for their workers to free the warm-up's objects, and a
+# client started meanwhile would put its own in their baseline.
+for ((h = 1; h < hosts; h++)); do
+	wait_file "$out/host$h.base" || rc=1
+done
 phase c "$N"
 figures end >"$out/host0.end"
 touch "$out/clients-done"
