@@ -8,6 +8,7 @@
  *   dcn-throughput  Figure 5 through pathwaysd, over 1, 2, 4... hosts
  *   host-data    a remote client's shards over the data plane and in parts
  *   echo         a datagram echo, the DCN floor `dispatch --dcn --echo` uses
+ *   peers        a DCN node's peer lookup and idle step against its peers
  *   matmul       the firmware's MATMUL paths on the host CPU against OpenBLAS
  */
 #include <stdio.h>
@@ -30,6 +31,8 @@ static void usage(FILE *f)
 		"  host-data    host data over the data plane against control-plane "
 		"parts (pwbench host-data -h)\n"
 		"  echo         --serve IP:PORT: the DCN floor's other end\n"
+		"  peers        a DCN node's peer lookup and step against its "
+		"peer count (pwbench peers -h)\n"
 		"  matmul       the firmware's MATMUL on this CPU against OpenBLAS "
 		"(pwbench matmul -h)\n");
 }
@@ -52,6 +55,8 @@ int main(int argc, char **argv)
 		return pwbench_host_data_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "echo"))
 		return pwbench_echo_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "peers"))
+		return pwbench_peers_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "matmul"))
 		return pwbench_matmul_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

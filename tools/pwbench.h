@@ -52,6 +52,8 @@ int pwbench_host_data_main(int argc, char **argv);
 int pwbench_collective_main(int argc, char **argv);
 /* `pwbench pathways ...`: argv[0] is "pathways" (pwbench_paper.c). */
 int pwbench_paper_main(int argc, char **argv);
+/* `pwbench peers ...`: a DCN node's peer bookkeeping (pwbench_peers.c). */
+int pwbench_peers_main(int argc, char **argv);
 /* `pwbench matmul ...`: the firmware's MATMUL paths against OpenBLAS. */
 int pwbench_matmul_main(int argc, char **argv);
 

@@ -4,7 +4,7 @@
 PWBENCH_SRCS := tools/pwbench.c tools/pwbench_dispatch.c tools/pwbench_stats.c \
 	tools/pwbench_machine.c \
 	tools/pwbench_collective.c tools/pwbench_dcn.c tools/pwbench_dcn_tput.c tools/pwbench_echo.c \
-	tools/pwbench_host_data.c \
+	tools/pwbench_host_data.c tools/pwbench_peers.c \
 	tools/pwbench_paper.c \
 	tools/pwbench_paper_tput.c tools/pwbench_paper_multi.c \
 	tools/pwbench_paper_dispatch.c tools/pwbench_paper_clients.c \
