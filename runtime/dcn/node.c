@@ -113,14 +113,55 @@ void pw_node_fini(struct pw_node *node)
 	explicit_bzero(&node->key, sizeof(node->key));
 }
 
+_Static_assert(PW_NODE_INDEX_SLOTS >= 2 * PW_NODE_MAX_PEERS &&
+	       PW_NODE_MAX_PEERS < UINT16_MAX,
+	       "the peer index must stay half empty, its entries fit u16");
+
+#define INDEX_MASK	(PW_NODE_INDEX_SLOTS - 1)
+
+/* Fibonacci hashing: client ids are random, worker ids consecutive. */
+static unsigned int index_home(uint32_t id)
+{
+	return (id * 2654435769u) >> (32 - PW_NODE_INDEX_BITS);
+}
+
+/* Where @id is in the index, or the empty entry that ends its probe. */
+static unsigned int index_pos(const struct pw_node *node, uint32_t id)
+{
+	unsigned int i = index_home(id);
+
+	while (node->index[i] && node->peers[node->index[i] - 1].id != id)
+		i = (i + 1) & INDEX_MASK;
+	return i;
+}
+
 struct pw_node_peer *pw_node_find(struct pw_node *node, uint32_t id)
 {
-	unsigned int i;
+	unsigned int i = index_pos(node, id);
 
-	for (i = 0; i < node->npeers; i++)
-		if (node->peers[i].ch && node->peers[i].id == id)
-			return &node->peers[i];
-	return NULL;
+	return node->index[i] ? &node->peers[node->index[i] - 1] : NULL;
+}
+
+/*
+ * Take @peer out of the index, shifting back the entries after it that
+ * probed past its place, so that no probe ends early at the hole.
+ */
+static void index_remove(struct pw_node *node, const struct pw_node_peer *peer)
+{
+	unsigned int hole = index_pos(node, peer->id), i, home;
+
+	if (!node->index[hole])
+		return;
+	for (i = (hole + 1) & INDEX_MASK; node->index[i];
+	     i = (i + 1) & INDEX_MASK) {
+		home = index_home(node->peers[node->index[i] - 1].id);
+		/* It stays if its home lies cyclically in (hole, i]. */
+		if (((i - home) & INDEX_MASK) < ((i - hole) & INDEX_MASK))
+			continue;
+		node->index[hole] = node->index[i];
+		hole = i;
+	}
+	node->index[hole] = 0;
 }
 
 struct pw_node_peer *pw_node_peer(struct pw_node *node, uint32_t id,
@@ -151,6 +192,7 @@ struct pw_node_peer *pw_node_peer(struct pw_node *node, uint32_t id,
 		return NULL;
 	if (i == node->npeers)
 		node->npeers++;
+	node->index[index_pos(node, id)] = (uint16_t)(i + 1);
 	return p;
 }
 
@@ -167,6 +209,7 @@ static void add_channel(struct pw_node_totals *tot, const struct pw_rchan *ch)
 
 void pw_node_drop_peer(struct pw_node *node, struct pw_node_peer *peer)
 {
+	index_remove(node, peer);
 	add_channel(&node->dropped_peers, peer->ch);
 	queue_free(peer);
 	pw_rchan_destroy(peer->ch);

@@ -40,6 +40,12 @@
 #define PW_NODE_CLIENT_BASE	0x80000000u
 
 #define PW_NODE_MAX_PEERS	1024
+/*
+ * Slots of the index of peers by id (a power of two, twice the peers so
+ * that a probe stays short at the fullest).
+ */
+#define PW_NODE_INDEX_BITS	11
+#define PW_NODE_INDEX_SLOTS	(1u << PW_NODE_INDEX_BITS)
 /* Descriptors besides the transport's that pw_node_step() wakes for. */
 #define PW_NODE_EXTRA_FDS	2
 /*
@@ -152,6 +158,8 @@ struct pw_node_totals {
  * @ctx: the role's state.
  * @npeers: slots of @peers ever used (free ones have no channel).
  * @peers: the peers; a slot's address never changes.
+ * @index: the live peers by id, for pw_node_find(): open addressing with
+ *	linear probing, each entry a slot of @peers plus one (0: empty).
  * @stats: drops before any channel.
  * @dropped_peers: the channel counters of peers already dropped, so that
  *	totals cover clients that came and went.
@@ -174,6 +182,7 @@ struct pw_node {
 	void *ctx;
 	unsigned int npeers;
 	struct pw_node_peer peers[PW_NODE_MAX_PEERS];
+	uint16_t index[PW_NODE_INDEX_SLOTS];
 	struct pw_node_stats stats;
 	struct pw_node_totals dropped_peers;
 	int extra_fd[PW_NODE_EXTRA_FDS];

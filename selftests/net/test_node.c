@@ -10,12 +10,15 @@
  * once the queue drains; bad messages are refused whether they would go
  * to the channel or to the queue; dropping a peer or ending the node with
  * a full queue frees it (run under valgrind to see), and the node's totals
- * keep a dropped peer's counts; and pw_node_step() wakes for its second
- * extra descriptor.
+ * keep a dropped peer's counts; pw_node_step() wakes for its second
+ * extra descriptor; and the index of peers by id finds exactly the live
+ * ones through any churn of adds and drops, up to a full table.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -763,6 +766,92 @@ TEST_F(nodes, a_live_peers_id_is_not_taken_from_elsewhere)
 	EXPECT_EQ(2u, self->ctl_log.registers);
 	EXPECT_EQ(imp_addr.sin_port, from_wk->addr.sin_port);
 	pw_node_fini(&imp);
+}
+
+/* xorshift: the churn below is the same in every run. */
+static uint32_t next_rand(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+#define CHURN_IDS	(3 * PW_NODE_MAX_PEERS)
+
+/* Every candidate id is found iff it is live, and found as itself. */
+static void expect_index(struct __test_metadata *_metadata,
+			 struct pw_node *node, const uint32_t *ids,
+			 const bool *live)
+{
+	struct pw_node_peer *p;
+	unsigned int i;
+
+	for (i = 0; i < CHURN_IDS; i++) {
+		p = pw_node_find(node, ids[i]);
+		if (!live[i]) {
+			ASSERT_EQ(NULL, p);
+			continue;
+		}
+		ASSERT_NE(NULL, p);
+		ASSERT_EQ(ids[i], p->id);
+		ASSERT_NE(NULL, p->ch);
+	}
+}
+
+TEST(peer_index_finds_exactly_the_live_peers_through_churn)
+{
+	static uint32_t ids[CHURN_IDS];
+	static bool live[CHURN_IDS];
+	struct sockaddr_in any = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct pw_node *node = calloc(1, sizeof(*node));
+	struct rx_log log = { 0 };
+	unsigned int i, op, nlive = 0;
+	struct pw_transport *t;
+	struct pw_auth_key key;
+	uint32_t seed = 12345;
+
+	ASSERT_NE(NULL, node);
+	ASSERT_EQ(0, test_cluster_key(&key));
+	ASSERT_EQ(0, pw_loop_open(&t, &any));
+	ASSERT_EQ(0, pw_node_init(node, PW_NODE_CONTROLLER, t, &key,
+				  log_handler, &log));
+	/* Consecutive worker ids and random client ids, as in a cluster. */
+	for (i = 0; i < CHURN_IDS; i++)
+		ids[i] = i % 2 ? PW_NODE_CLIENT_BASE | next_rand(&seed) :
+				 PW_NODE_WORKER_BASE + i / 2;
+	/* Fill the table, then one more is refused. */
+	for (i = 0; i < PW_NODE_MAX_PEERS; i++) {
+		ASSERT_NE(NULL, pw_node_peer(node, ids[i], &any));
+		live[i] = true;
+	}
+	nlive = PW_NODE_MAX_PEERS;
+	ASSERT_EQ(NULL, pw_node_peer(node, ids[PW_NODE_MAX_PEERS], &any));
+	expect_index(_metadata, node, ids, live);
+	/* Drops and adds at random, checked all along. */
+	for (op = 0; op < 20000; op++) {
+		i = next_rand(&seed) % CHURN_IDS;
+		if (live[i]) {
+			struct pw_node_peer *p = pw_node_find(node, ids[i]);
+
+			ASSERT_NE(NULL, p);
+			pw_node_drop_peer(node, p);
+			live[i] = false;
+			nlive--;
+		} else if (nlive < PW_NODE_MAX_PEERS) {
+			ASSERT_NE(NULL, pw_node_peer(node, ids[i], &any));
+			live[i] = true;
+			nlive++;
+		}
+		if (op % 500 == 0)
+			expect_index(_metadata, node, ids, live);
+	}
+	expect_index(_metadata, node, ids, live);
+	pw_node_fini(node);
+	free(node);
 }
 
 TEST_HARNESS_MAIN
