@@ -87,45 +87,60 @@ static unsigned int island_load(struct pw_controller *c, unsigned int h)
 	return load;
 }
 
-/* Place @req on some island, least loaded first. */
+struct host_load {
+	uint32_t load;
+	uint16_t host;
+};
+
+/* Least loaded first; the lowest host id among equals. */
+static int by_load(const void *a, const void *b)
+{
+	const struct host_load *x = a, *y = b;
+
+	if (x->load != y->load)
+		return x->load < y->load ? -1 : 1;
+	return (int)x->host - (int)y->host;
+}
+
+/*
+ * Place @req on some island, least loaded first. The loads are taken
+ * once and sorted: a failed try changes none, and a request that fits
+ * nowhere would otherwise cost hosts^2 load sums at 512 hosts.
+ */
 static int place(struct pw_controller *c, const struct pw_wire_slice *req,
 		 struct pw_ctl_slice *s)
 {
 	struct pw_rm_shape shape = { .ndims = req->ndims };
-	bool tried[PW_MAX_HOSTS] = { false };
+	struct host_load order[PW_MAX_HOSTS];
+	unsigned int h, k, n = 0, v;
 	int ret = -ENODEV;
-	unsigned int k, v;
 
 	if (req->ndims > PW_RM_MAX_DIMS)
 		return -EINVAL;
 	for (v = 0; v < req->ndims; v++)
 		shape.extent[v] = req->shape[v];
-	for (k = 0; k < PW_MAX_HOSTS; k++) {
-		unsigned int h, best = PW_MAX_HOSTS, best_load = 0;
-		struct pw_rm_vset *vs;
+	for (h = 0; h < PW_MAX_HOSTS; h++) {
+		if (!c->isl[h].used || !c->isl[h].up)
+			continue;
+		order[n].load = island_load(c, h);
+		order[n++].host = (uint16_t)h;
+	}
+	qsort(order, n, sizeof(order[0]), by_load);
+	for (k = 0; k < n; k++) {
+		unsigned int had = c->nvsets;
+		struct pw_rm_vset *vs = vset_of(c, s->client, order[k].host);
 
-		for (h = 0; h < PW_MAX_HOSTS; h++) {
-			unsigned int load;
-
-			if (tried[h] || !c->isl[h].used || !c->isl[h].up)
-				continue;
-			load = island_load(c, h);
-			if (best == PW_MAX_HOSTS || load < best_load) {
-				best = h;
-				best_load = load;
-			}
-		}
-		if (best == PW_MAX_HOSTS)
-			break;
-		tried[best] = true;
-		vs = vset_of(c, s->client, best);
 		if (!vs)
 			return -ENOMEM;
 		ret = pw_rm_add_slice(vs, req->n, req->ndims ? &shape : NULL,
 				      &s->rs);
-		if (ret)
+		if (ret) {
+			/* A set made for this try alone goes with it. */
+			if (c->nvsets > had)
+				pw_rm_vset_destroy(c->vsets[--c->nvsets].vs);
 			continue;
-		s->host = (uint16_t)best;
+		}
+		s->host = order[k].host;
 		for (v = 0; v < req->n; v++)
 			s->devs[v] = (uint8_t)pw_rm_slice_device(s->rs, v);
 		return 0;

@@ -11,7 +11,8 @@
  * test_remote checks the same with real workers. The controller's
  * tables grow past their old fixed sizes; a client's own bound on
  * programs is refused with a message naming it; a program on a worker
- * that registered again fails ESTALE until registered again. A wait
+ * that registered again fails ESTALE until registered again. A slice
+ * that fits nowhere leaves no device set behind. A wait
  * lasts as long as the run while the controller answers; buffer ids
  * that come round pass over live ones.
  *
@@ -568,6 +569,47 @@ TEST_F_TIMEOUT(ctl, tables_grow_and_a_clients_bound_is_named, 120)
 	EXPECT_NE(NULL, strstr(pw_last_error(), "its limit"))
 		TH_LOG("%s", pw_last_error());
 	pw_rprog_free(p);
+}
+
+/* The controller's count of virtual device sets, read while it is held. */
+static unsigned int held_nvsets(FIXTURE_DATA(ctl) *self)
+{
+	unsigned int n;
+
+	hold_serving(self);
+	n = self->c.nvsets;
+	atomic_store(&self->pause, false);
+	return n;
+}
+
+/*
+ * A slice that fits on no island leaves no device set behind for the
+ * client (at 512 hosts it would leave one per island tried); one that
+ * fits makes the set it is in.
+ */
+TEST_F_TIMEOUT(ctl, a_slice_that_fits_nowhere_leaves_no_set, 60)
+{
+	struct sockaddr_in ctl_addr;
+	struct pw_remote *r2;
+	unsigned int before;
+	char ctl_str[32];
+	uint32_t slice;
+	int ret;
+
+	ASSERT_EQ(0, pw_transport_local_addr(self->c.node.t, &ctl_addr));
+	snprintf(ctl_str, sizeof(ctl_str), "127.0.0.1:%u",
+		 ntohs(ctl_addr.sin_port));
+	ASSERT_EQ(0, pw_remote_connect(ctl_str, "second", &r2));
+	before = held_nvsets(self);
+	ret = pw_remote_slice(r2, 2, NULL, &slice);
+	EXPECT_TRUE(ret == -ENOSPC || ret == -E2BIG)
+		TH_LOG("a slice of 2 on one device: %d (%s)", ret,
+		       pw_last_error());
+	EXPECT_EQ(before, held_nvsets(self));
+	ASSERT_EQ(0, pw_remote_slice(r2, 1, NULL, &slice));
+	EXPECT_EQ(0, pw_remote_slice_host(r2, slice));
+	EXPECT_EQ(before + 1, held_nvsets(self));
+	pw_remote_close(r2);
 }
 
 /*
