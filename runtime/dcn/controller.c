@@ -385,6 +385,7 @@ int pw_controller_init(struct pw_controller *c, struct pw_transport *t,
 	c->client_timeout_ms = client_timeout_ms ? client_timeout_ms :
 						   PW_CLIENT_TIMEOUT_MS;
 	c->share.window = PW_CTL_SHARE_WINDOW;
+	c->program_cmds = PW_CTL_PROGRAM_CMDS;
 	if (c->down_ms <= c->heartbeat_ms)
 		return -EINVAL;
 	ret = pw_node_init(&c->node, PW_NODE_CONTROLLER, t, key, ctl_handle, c);

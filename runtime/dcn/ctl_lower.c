@@ -211,6 +211,7 @@ static struct pw_ctl_cmd *emit(struct lowering *l, unsigned int host,
 	struct pw_ctl_cmd *k;
 
 	if (l->host_cmds[host] == PW_WIRE_MAX_PLAN_CMDS ||
+	    prog->ncmds >= l->c->program_cmds ||
 	    grow((void **)&prog->cmds, prog->ncmds, &l->cap,
 		 sizeof(*prog->cmds)))
 		return NULL;

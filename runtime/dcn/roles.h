@@ -56,6 +56,12 @@ struct pw_ctl_island {
 #define PW_CTL_CLIENT_FNS	4096
 #define PW_CTL_CLIENT_SLICES	4096
 /*
+ * Commands one program may lower to over all its hosts (a host's part is
+ * also bounded, by PW_WIRE_MAX_PLAN_CMDS): 2^18, 27 MiB at the
+ * controller, where the per-host bound alone allowed 512 times 8192.
+ */
+#define PW_CTL_PROGRAM_CMDS	(1u << 18)
+/*
  * Programs, and functions, of one client whose parts have not all come:
  * a client sends each one's parts in a row, so one is the rule; this
  * bounds what a client that starts them and never ends them makes us
@@ -292,6 +298,8 @@ struct pw_ctl_tenant {
  * @nslices: see @slices.
  * @vsets: clients' virtual device sets, one per (client, island).
  * @nvsets: see @vsets.
+ * @program_cmds: commands a program may lower to, over all its hosts;
+ *	PW_CTL_PROGRAM_CMDS after pw_controller_init() (a test may lower it).
  */
 struct pw_controller {
 	struct pw_node node;
@@ -321,6 +329,7 @@ struct pw_controller {
 	unsigned int nslices;
 	struct pw_ctl_vset *vsets;
 	unsigned int nvsets;
+	unsigned int program_cmds;
 	struct pw_ctl_share_cfg share;
 	struct pw_ctl_tenant *tenants;
 	unsigned int ntenants;

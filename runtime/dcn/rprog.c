@@ -380,6 +380,10 @@ int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 	if (ret == -ENOSPC)
 		return pw_fail(ret, "program of %u nodes: the controller holds %u programs of this client, its limit",
 			       p->nnodes, PW_CTL_CLIENT_PROGRAMS);
+	if (ret == -E2BIG)
+		return pw_fail(ret, "program of %u nodes: too big to lower: more than %u commands on one host or %u in all, or a shard of 4 GiB or more",
+			       p->nnodes, PW_WIRE_MAX_PLAN_CMDS,
+			       PW_CTL_PROGRAM_CMDS);
 	if (ret)
 		return pw_fail(ret, "program of %u nodes: the controller refused it: %s",
 			       p->nnodes, strerror(-ret));

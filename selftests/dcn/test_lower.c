@@ -8,7 +8,8 @@
  * to a slice of as many shards; to a slice of another size it is
  * resharded, each consumer shard gathering its byte range of the value
  * with one COPY_PEER (inputs, the bytes skipped, the bytes it makes), in
- * groups when more than 15 source shards hold it. The testbed's
+ * groups when more than 15 source shards hold it. A program's commands
+ * are bounded over all its hosts, not only per host. The testbed's
  * test_program checks the values such plans compute on the devices.
  */
 #include <arpa/inet.h>
@@ -316,24 +317,14 @@ static unsigned int host_cmds_of(FIXTURE_DATA(lower) *self, unsigned int h,
 }
 
 /*
- * Across islands: a value of 64 shards on one island consumed in 4 on
- * the other. Each source shard crosses once, a DCN_RECV (one output of
- * its 4 bytes) on the consumer's host and a DCN_SEND writing it on the
- * producer's, whole commands however the lowering's table grew between
- * the two; then each consumer shard gathers its 16 there.
+ * Host 1 registers a 2x2 island; a slice of 64 devices goes to host 0
+ * (only it has them), then one of 4 to the idle host 1.
  */
-TEST_F(lower, a_reshard_across_islands_moves_each_source_shard_once)
+static void two_islands(struct __test_metadata *_metadata,
+			FIXTURE_DATA(lower) *self, uint32_t *sa, uint32_t *sb)
 {
-	const uint32_t one = 1;
-	static struct pw_wire_plan_cmd recv[80], send[80], copy[20];
-	uint32_t sa, sb, fid, prog, out;
-	struct pw_fn *fn = plus_fn(16);
-	struct pw_rprog *p;
-	unsigned int i, j, matched = 0;
-	int x, y;
+	unsigned int i;
 
-	ASSERT_NE(NULL, fn);
-	/* Host 1 registers a 2x2 island. */
 	pthread_mutex_lock(&self->pl1.lock);
 	ASSERT_EQ(0, fake_worker_register(&self->wk1,
 					  pw_node_peer(&self->wk1,
@@ -349,20 +340,54 @@ TEST_F(lower, a_reshard_across_islands_moves_each_source_shard_once)
 		usleep(1000);
 	}
 	ASSERT_TRUE(self->pl1.registered);
-	/* 64 fit only host 0; then 4 go to the idle island. */
-	ASSERT_EQ(0, pw_remote_slice(self->r, 64, NULL, &sa));
-	ASSERT_EQ(0, pw_remote_slice(self->r, 4, NULL, &sb));
-	ASSERT_EQ(0, pw_remote_slice_host(self->r, sa));
-	ASSERT_EQ(1, pw_remote_slice_host(self->r, sb));
-	ASSERT_EQ(0, pw_remote_function(self->r, fn, &fid));
+	ASSERT_EQ(0, pw_remote_slice(self->r, 64, NULL, sa));
+	ASSERT_EQ(0, pw_remote_slice(self->r, 4, NULL, sb));
+	ASSERT_EQ(0, pw_remote_slice_host(self->r, *sa));
+	ASSERT_EQ(1, pw_remote_slice_host(self->r, *sb));
+}
+
+/* y = x + 1: x of 64 shards of one f32 on @sa, y of 4 shards on @sb. */
+static int reshard_program(FIXTURE_DATA(lower) *self, uint32_t sa,
+			   uint32_t sb, uint32_t *prog)
+{
+	const uint32_t one = 1;
+	struct pw_fn *fn = plus_fn(16);
+	struct pw_rprog *p;
+	uint32_t fid;
+	int x, y, ret;
+
+	if (!fn)
+		return -ENOMEM;
+	ret = pw_remote_function(self->r, fn, &fid);
 	p = pw_rprog_begin();
 	x = pw_rprog_arg_sharded(p, sa, 64, PWTPU_DT_F32, 1, &one);
-	ASSERT_EQ(0, pw_rprog_call_sharded(p, fn, fid, sb, 4, &x, 1, &y));
-	ASSERT_EQ(0, pw_rprog_results(p, &y, 1));
-	ASSERT_EQ(0, pw_remote_program(self->r, p, &prog))
-		TH_LOG("%s", pw_last_error());
+	if (!ret)
+		ret = pw_rprog_call_sharded(p, fn, fid, sb, 4, &x, 1, &y);
+	if (!ret)
+		ret = pw_rprog_results(p, &y, 1);
+	if (!ret)
+		ret = pw_remote_program(self->r, p, prog);
 	pw_rprog_free(p);
 	pw_fn_put(fn);
+	return ret;
+}
+
+/*
+ * Across islands: a value of 64 shards on one island consumed in 4 on
+ * the other. Each source shard crosses once, a DCN_RECV (one output of
+ * its 4 bytes) on the consumer's host and a DCN_SEND writing it on the
+ * producer's, whole commands however the lowering's table grew between
+ * the two; then each consumer shard gathers its 16 there.
+ */
+TEST_F(lower, a_reshard_across_islands_moves_each_source_shard_once)
+{
+	static struct pw_wire_plan_cmd recv[80], send[80], copy[20];
+	uint32_t sa, sb, prog, out;
+	unsigned int i, j, matched = 0;
+
+	two_islands(_metadata, self, &sa, &sb);
+	ASSERT_EQ(0, reshard_program(self, sa, sb, &prog))
+		TH_LOG("%s", pw_last_error());
 	ASSERT_EQ(0, pw_remote_run(self->r, prog,
 				   (uint32_t[]){ 1u << PW_WIRE_SHARD_BITS }, 1,
 				   &out, 1)) TH_LOG("%s", pw_last_error());
@@ -380,6 +405,25 @@ TEST_F(lower, a_reshard_across_islands_moves_each_source_shard_once)
 				   recv[i].bufs[0] == send[j].peer_buf;
 	}
 	EXPECT_EQ(64u, matched);
+}
+
+/*
+ * The reshard above lowers to 144 commands: 64 DCN_SEND on host 0 and
+ * 80 on host 1. A bound on a program's commands in all refuses it though
+ * each host's part is under it, by name; at 144 it is taken.
+ */
+TEST_F(lower, a_programs_commands_are_bounded_in_all)
+{
+	uint32_t sa, sb, prog;
+
+	two_islands(_metadata, self, &sa, &sb);
+	self->c.program_cmds = 100;
+	EXPECT_EQ(-E2BIG, reshard_program(self, sa, sb, &prog));
+	EXPECT_NE(NULL, strstr(pw_last_error(), "too big to lower"))
+		TH_LOG("%s", pw_last_error());
+	self->c.program_cmds = 144;
+	EXPECT_EQ(0, reshard_program(self, sa, sb, &prog))
+		TH_LOG("%s", pw_last_error());
 }
 
 /* Bytes that do not match are refused before anything is registered. */
