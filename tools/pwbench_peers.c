@@ -10,7 +10,8 @@
  * bookkeeping is timed:
  *
  *   find    pw_node_find() of every known id once, in a shuffled order
- *           (a liveness pass): the time per lookup and per whole pass;
+ *           (a liveness pass): the time per whole pass, and per lookup as
+ *           a pass's time over its lookups (p99: of those averages);
  *   step    pw_node_step() with nothing to receive or send.
  *
  * Half the peers are workers (0x100 + host), half clients (random ids),
@@ -198,6 +199,7 @@ int pwbench_peers_main(int argc, char **argv)
 	const char *list = PEERS_DEFAULT;
 	struct peers_row first = { 0 }, row;
 	char machine[128];
+	unsigned long v;
 	char *end;
 	int c;
 
@@ -207,13 +209,14 @@ int pwbench_peers_main(int argc, char **argv)
 			list = optarg;
 			break;
 		case 'r':
-			rounds = strtoul(optarg, &end, 10);
-			if (*end || !rounds || rounds > 1000000) {
+			v = strtoul(optarg, &end, 10);
+			if (*end || !v || v > 1000000) {
 				fprintf(stderr,
 					"pwbench peers: --rounds must be 1 to 1000000, not \"%s\"\n",
 					optarg);
 				return 2;
 			}
+			rounds = (unsigned int)v;
 			break;
 		case 'h':
 			usage(stdout);

@@ -63,6 +63,7 @@ struct lowering {
 	unsigned int cap;	/* room in prog->cmds */
 	unsigned int *host_cmds;	/* commands per host */
 	unsigned int moved_cap;	/* room in moved */
+	int err;	/* why emit() gave no command */
 };
 
 /* Inputs a COPY_PEER gathers at most: every binding but its output. */
@@ -203,7 +204,10 @@ static int grow(void **tab, unsigned int n, unsigned int *cap, size_t size)
 	return 0;
 }
 
-/* A new command; the table may move: pointers to earlier ones go stale. */
+/*
+ * A new command; the table may move: pointers to earlier ones go stale.
+ * NULL when a bound is reached or memory is short (@l->err says which).
+ */
 static struct pw_ctl_cmd *emit(struct lowering *l, unsigned int host,
 			       uint8_t op, unsigned int dev)
 {
@@ -211,10 +215,15 @@ static struct pw_ctl_cmd *emit(struct lowering *l, unsigned int host,
 	struct pw_ctl_cmd *k;
 
 	if (l->host_cmds[host] == PW_WIRE_MAX_PLAN_CMDS ||
-	    prog->ncmds >= l->c->program_cmds ||
-	    grow((void **)&prog->cmds, prog->ncmds, &l->cap,
-		 sizeof(*prog->cmds)))
+	    prog->ncmds >= l->c->program_cmds) {
+		l->err = -E2BIG;
 		return NULL;
+	}
+	if (grow((void **)&prog->cmds, prog->ncmds, &l->cap,
+		 sizeof(*prog->cmds))) {
+		l->err = -ENOMEM;
+		return NULL;
+	}
 	k = &prog->cmds[prog->ncmds++];
 	memset(k, 0, sizeof(*k));
 	k->host = (uint16_t)host;
@@ -254,7 +263,7 @@ static int shard_at(struct lowering *l, unsigned int v, unsigned int s,
 	if (src->at.host == host) {
 		k = emit(l, host, PW_WIRE_CMD_COPY_PEER, dev);
 		if (!k)
-			return -E2BIG;
+			return l->err;
 		k->c.peer_dev = (uint8_t)sdev;
 		k->c.nin = 1;
 		k->c.nout = 1;
@@ -270,11 +279,11 @@ static int shard_at(struct lowering *l, unsigned int v, unsigned int s,
 	/* The target first: its READY can go while the value is made. */
 	k = emit(l, host, PW_WIRE_CMD_DCN_RECV, dev);
 	if (!k)
-		return -E2BIG;
+		return l->err;
 	recv = (unsigned int)(k - l->prog->cmds);
 	snd = emit(l, src->at.host, PW_WIRE_CMD_DCN_SEND, sdev);
 	if (!snd)
-		return -E2BIG;
+		return l->err;
 	k = &l->prog->cmds[recv];	/* the table may have moved */
 	k->c.peer_dev = (uint8_t)sdev;
 	k->c.peer_host = src->at.host;
@@ -324,7 +333,7 @@ static int gather(struct lowering *l, unsigned int host, unsigned int dev,
 		return -E2BIG;	/* a shard of 4 GiB and more */
 	k = emit(l, host, PW_WIRE_CMD_COPY_PEER, dev);
 	if (!k)
-		return -E2BIG;
+		return l->err;
 	k->c.peer_dev = (uint8_t)dev;
 	k->c.nin = (uint8_t)n;
 	k->c.nout = 1;
@@ -396,7 +405,7 @@ static int unalias(struct lowering *l, const struct place *at, unsigned int s,
 		return 0;
 	k = emit(l, at->host, PW_WIRE_CMD_COPY_PEER, at->devs[s]);
 	if (!k)
-		return -E2BIG;
+		return l->err;
 	k->c.peer_dev = at->devs[s];
 	k->c.nin = 1;
 	k->c.nout = 1;
@@ -437,7 +446,7 @@ static int emit_shard(struct lowering *l, unsigned int n, unsigned int s,
 	}
 	k = emit(l, at->host, PW_WIRE_CMD_EXEC, at->devs[s]);
 	if (!k)
-		return -E2BIG;
+		return l->err;
 	k->c.fn_id = nd->fn_id;
 	k->c.nin = nd->nin;
 	k->c.nout = (uint8_t)nout;

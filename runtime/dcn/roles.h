@@ -57,7 +57,7 @@ struct pw_ctl_island {
 #define PW_CTL_CLIENT_SLICES	4096
 /*
  * Commands one program may lower to over all its hosts (a host's part is
- * also bounded, by PW_WIRE_MAX_PLAN_CMDS): 2^18, 27 MiB at the
+ * also bounded, by PW_WIRE_MAX_PLAN_CMDS): 2^18, 26 MiB at the
  * controller, where the per-host bound alone allowed 512 times 8192.
  */
 #define PW_CTL_PROGRAM_CMDS	(1u << 18)

@@ -381,7 +381,7 @@ int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 		return pw_fail(ret, "program of %u nodes: the controller holds %u programs of this client, its limit",
 			       p->nnodes, PW_CTL_CLIENT_PROGRAMS);
 	if (ret == -E2BIG)
-		return pw_fail(ret, "program of %u nodes: too big to lower: more than %u commands on one host or %u in all, or a shard of 4 GiB or more",
+		return pw_fail(ret, "program of %u nodes: too big to lower (a controller's bounds: %u commands on one host, %u in all by default, shards under 4 GiB, temporaries and gathers in their symbol bits)",
 			       p->nnodes, PW_WIRE_MAX_PLAN_CMDS,
 			       PW_CTL_PROGRAM_CMDS);
 	if (ret)

@@ -410,17 +410,23 @@ TEST_F(lower, a_reshard_across_islands_moves_each_source_shard_once)
 /*
  * The reshard above lowers to 144 commands: 64 DCN_SEND on host 0 and
  * 80 on host 1. A bound on a program's commands in all refuses it though
- * each host's part is under it, by name; at 144 it is taken.
+ * each host's part is under it, by name, and at 143; at 144 it is taken.
  */
 TEST_F(lower, a_programs_commands_are_bounded_in_all)
 {
 	uint32_t sa, sb, prog;
 
 	two_islands(_metadata, self, &sa, &sb);
+	/*
+	 * Set while the controller is idle: it reads the bound only when
+	 * the program sent after the store arrives.
+	 */
 	self->c.program_cmds = 100;
 	EXPECT_EQ(-E2BIG, reshard_program(self, sa, sb, &prog));
 	EXPECT_NE(NULL, strstr(pw_last_error(), "too big to lower"))
 		TH_LOG("%s", pw_last_error());
+	self->c.program_cmds = 143;
+	EXPECT_EQ(-E2BIG, reshard_program(self, sa, sb, &prog));
 	self->c.program_cmds = 144;
 	EXPECT_EQ(0, reshard_program(self, sa, sb, &prog))
 		TH_LOG("%s", pw_last_error());
