@@ -6,6 +6,9 @@
  *   throughput  Figure 5: computations/s of OpByOp, Chained and Fused
  *               programs, single-controller (libpathways) next to a
  *               multi-controller baseline (one process per device)
+ *   parity      Figure 6: the same over computations of growing size,
+ *               up to the smallest at which the single controller
+ *               keeps up with the baseline
  *   dispatch    Figure 7: parallel vs sequential dispatch of chains of
  *               1..16 stages on 1-device slices
  *   clients     Figures 8, 9: aggregate throughput of 1..8 concurrent
@@ -31,30 +34,45 @@
 #define DEFAULT_DISPATCH_RUNS	100
 #define DEFAULT_REPS		5
 #define DEFAULT_INTERVAL_MS	3000
+#define DEFAULT_PARITY_N	PWP_CHAIN
+#define DEFAULT_PARITY_REPS	3
+#define MAX_DELAY_US		(PWTPU_MAX_PROG_NS / PWP_CHAIN / 1000)
+
+static const char default_delays[] = "0,250,500,1000,2000,4000,8000,16000";
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pwbench pathways [throughput|dispatch|clients|all]\n"
+		"usage: pwbench pathways [throughput|parity|dispatch|clients|all]\n"
 		"         [-n N] [-r REPS] [-t MS] [--no-multi] [--csv DIR]\n"
+		"         [--delays US,...]\n"
 		"  throughput  Figure 5: OpByOp, Chained, Fused\n"
 		"              computations/s, single- vs multi-controller\n"
+		"  parity      Figure 6: the same with each step also\n"
+		"              computing for --delays microseconds, each\n"
+		"              mode until single/multi >= %.2f\n"
 		"  dispatch    Figure 7: parallel vs sequential dispatch\n"
 		"  clients     Figures 8, 9: concurrent clients, SHARE\n"
-		"  all         all three (default)\n"
-		"  -n N        throughput: computations per repetition\n"
-		"              (default %d, rounded up to a multiple of\n"
-		"              %d); dispatch: timed runs per chain length\n"
-		"              and mode (default %d)\n"
-		"  -r REPS     throughput: timed repetitions, median\n"
-		"              reported (default %d)\n"
+		"  all         throughput, dispatch and clients (default)\n"
+		"  -n N        throughput, parity: computations per\n"
+		"              repetition (default %d and %d, rounded up to a\n"
+		"              multiple of %d); dispatch: timed runs per\n"
+		"              chain length and mode (default %d)\n"
+		"  -r REPS     throughput, parity: timed repetitions,\n"
+		"              median reported (default %d and %d)\n"
 		"  -t MS       clients: measured interval per\n"
 		"              configuration (default %d)\n"
 		"  --no-multi  throughput: no multi-controller baseline\n"
-		"  --csv DIR   write DIR/fig5.csv, fig7.csv, fig8.csv and\n"
-		"              fig9.csv (tools/pwbench-plot DIR draws them)\n",
-		DEFAULT_N, PWP_CHAIN, DEFAULT_DISPATCH_RUNS, DEFAULT_REPS,
-		DEFAULT_INTERVAL_MS);
+		"  --delays L  parity: compute per step in microseconds,\n"
+		"              ascending, at most %d of them, each at most\n"
+		"              %llu (default %s)\n"
+		"  --csv DIR   write DIR/fig5.csv, fig6.csv, fig7.csv,\n"
+		"              fig8.csv and fig9.csv (tools/pwbench-plot DIR\n"
+		"              draws them)\n",
+		PWP_PARITY, DEFAULT_N, DEFAULT_PARITY_N, PWP_CHAIN,
+		DEFAULT_DISPATCH_RUNS, DEFAULT_REPS, DEFAULT_PARITY_REPS,
+		DEFAULT_INTERVAL_MS, PWP_MAX_DELAYS, MAX_DELAY_US,
+		default_delays);
 }
 
 int pwp_fail(int err, const char *what)
@@ -72,7 +90,7 @@ bool pwp_devices_compute(void)
 	       strcmp(mode, "skip");
 }
 
-int pwp_step_fn(unsigned int steps, struct pw_fn **fn)
+int pwp_step_fn(unsigned int steps, uint64_t delay_ns, struct pw_fn **fn)
 {
 	const uint32_t shape[1] = { 1 };
 	struct pw_fn_builder *b = pw_fn_begin(steps == 1 ? "step" :
@@ -83,9 +101,12 @@ int pwp_step_fn(unsigned int steps, struct pw_fn **fn)
 	int ret;
 
 	/* Builder errors stick: checked once at pw_fn_build(). */
-	for (i = 0; i < steps; i++)
+	for (i = 0; i < steps; i++) {
 		x = pw_fn_binary(b, PWTPU_OP_ADD,
 				 pw_fn_all_reduce(b, PWTPU_REDUCE_MAX, x), one);
+		if (delay_ns)
+			pw_fn_delay(b, delay_ns);
+	}
 	pw_fn_result(b, x);
 	ret = pw_fn_build(b, fn);
 	return ret ? pwp_fail(ret, "building the step function") : 0;
@@ -118,19 +139,47 @@ int pwp_csv_close(FILE *f)
 	return fclose(f) ? -errno : 0;
 }
 
+/* "0,250,..." ascending microseconds into @o->delays_us; -EINVAL if not. */
+static int parse_delays(const char *list, struct pwp_opts *o)
+{
+	const char *p = list;
+	char *end;
+
+	o->ndelays = 0;
+	while (*p) {
+		unsigned long us;
+
+		errno = 0;
+		us = strtoul(p, &end, 10);
+		if (end == p || errno || us > MAX_DELAY_US ||
+		    (*end && *end != ',') || o->ndelays == PWP_MAX_DELAYS ||
+		    (o->ndelays && us <= o->delays_us[o->ndelays - 1])) {
+			fprintf(stderr, "pwbench: --delays '%s': want up to %d ascending microseconds, each at most %llu\n",
+				list, PWP_MAX_DELAYS, MAX_DELAY_US);
+			return -EINVAL;
+		}
+		o->delays_us[o->ndelays++] = (unsigned int)us;
+		p = *end ? end + 1 : end;
+	}
+	return o->ndelays ? 0 : -EINVAL;
+}
+
 static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 		      const char **what)
 {
 	static const struct option longopts[] = {
 		{ "csv", required_argument, NULL, 'C' },
 		{ "no-multi", no_argument, NULL, 'M' },
+		{ "delays", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool have_n = false;
+	bool have_n = false, have_r = false;
 	int opt;
 
 	memset(o, 0, sizeof(*o));
+	if (parse_delays(default_delays, o))
+		return 2;
 	o->reps = DEFAULT_REPS;
 	o->interval_ms = DEFAULT_INTERVAL_MS;
 	o->multi = true;
@@ -143,6 +192,7 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 			break;
 		case 'r':
 			o->reps = (unsigned int)strtoul(optarg, NULL, 10);
+			have_r = true;
 			break;
 		case 't':
 			o->interval_ms = (unsigned int)strtoul(optarg, NULL,
@@ -154,6 +204,10 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 		case 'C':
 			o->csv_dir = optarg;
 			break;
+		case 'D':
+			if (parse_delays(optarg, o))
+				return 2;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -163,6 +217,9 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 		}
 	}
 	*what = optind < argc ? argv[optind++] : "all";
+	/* Each step of parity computes for up to ms: fewer, by default. */
+	if (!strcmp(*what, "parity") && !have_r)
+		o->reps = DEFAULT_PARITY_REPS;
 	if (optind != argc || (have_n && (!o->n || o->n > 1000000)) ||
 	    !o->reps || o->reps > 1000 || o->interval_ms < 10 ||
 	    o->interval_ms > 3600000) {
@@ -182,8 +239,8 @@ int pwbench_paper_main(int argc, char **argv)
 	if (parse_opts(argc, argv, &o, &what))
 		return 2;
 	all = !strcmp(what, "all");
-	if (!all && strcmp(what, "throughput") && strcmp(what, "dispatch") &&
-	    strcmp(what, "clients")) {
+	if (!all && strcmp(what, "throughput") && strcmp(what, "parity") &&
+	    strcmp(what, "dispatch") && strcmp(what, "clients")) {
 		fprintf(stderr, "pwbench: pathways: unknown part '%s'\n",
 			what);
 		usage(stderr);
@@ -201,6 +258,13 @@ int pwbench_paper_main(int argc, char **argv)
 			t.n = DEFAULT_N;
 		t.n = (t.n + PWP_CHAIN - 1) / PWP_CHAIN * PWP_CHAIN;
 		ret = pwp_throughput(&t);
+	}
+	t = o;
+	if (!ret && !strcmp(what, "parity")) {
+		if (!t.n)
+			t.n = DEFAULT_PARITY_N;
+		t.n = (t.n + PWP_CHAIN - 1) / PWP_CHAIN * PWP_CHAIN;
+		ret = pwp_parity(&t);
 	}
 	t = o;
 	if (!ret && (all || !strcmp(what, "dispatch"))) {

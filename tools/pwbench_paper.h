@@ -16,6 +16,14 @@
 /* Computations of a Chained program and of one Fused function. */
 #define PWP_CHAIN	128
 
+/*
+ * Figure 6: at most this many compute times per sweep, and the ratio
+ * single/multi at which the single controller counts as at parity
+ * (the paper's "matches"; on a noisy emulator, within 5%).
+ */
+#define PWP_MAX_DELAYS	16
+#define PWP_PARITY	0.95
+
 /**
  * struct pwp_opts - options of `pwbench pathways`
  * @n: throughput: computations per repetition (a multiple of PWP_CHAIN);
@@ -24,6 +32,8 @@
  * @interval_ms: clients: measured interval per configuration.
  * @multi: throughput: also run the multi-controller baseline.
  * @csv_dir: directory for one CSV file per figure, or NULL.
+ * @delays_us: parity: the compute times per step to try, ascending.
+ * @ndelays: how many.
  */
 struct pwp_opts {
 	unsigned int n;
@@ -31,20 +41,24 @@ struct pwp_opts {
 	unsigned int interval_ms;
 	bool multi;
 	const char *csv_dir;
+	unsigned int delays_us[PWP_MAX_DELAYS];
+	unsigned int ndelays;
 };
 
-/* Figure 5, 7 and 8/9; each returns 0 or -errno. */
+/* Figure 5, 6, 7 and 8/9; each returns 0 or -errno. */
 int pwp_throughput(const struct pwp_opts *o);
+int pwp_parity(const struct pwp_opts *o);
 int pwp_dispatch(const struct pwp_opts *o);
 int pwp_clients(const struct pwp_opts *o);
 
 /*
  * The paper's unit of work over f32[1] per device, @steps times:
- *	x = all-reduce(max, x) + 1
+ *	x = all-reduce(max, x) + 1, then @delay_ns of compute
  * Max rather than sum keeps the value exact: after k steps on every
- * device it is k more than it was, which checks the whole run.
+ * device it is k more than it was, which checks the whole run. The
+ * delay (the device's DELAY op) stands for the computation's size.
  */
-int pwp_step_fn(unsigned int steps, struct pw_fn **fn);
+int pwp_step_fn(unsigned int steps, uint64_t delay_ns, struct pw_fn **fn);
 
 /* Whether devices compute (timing=skip leaves results unspecified). */
 bool pwp_devices_compute(void);
@@ -85,9 +99,9 @@ struct pwp_multi;
 
 /*
  * Fork one process per island device (before any thread exists), each
- * ready to run @n computations per repetition.
+ * ready to run @n computations per repetition, @delay_ns per step.
  */
-int pwp_multi_start(unsigned int ndev, unsigned int n,
+int pwp_multi_start(unsigned int ndev, unsigned int n, uint64_t delay_ns,
 		    struct pwp_multi **mc);
 /*
  * One repetition of @mode on every process at once: *@ns from the start

@@ -101,7 +101,7 @@ static int worker_setup(struct worker *w)
 				   NULL, &w->slice);
 	if (ret)
 		return pwp_fail(ret, "a slice of every device");
-	ret = pwp_step_fn(1, &w->fn);
+	ret = pwp_step_fn(1, 0, &w->fn);
 	if (ret)
 		return ret;
 	ret = pw_buffer_from_host(w->cl, w->slice, PWTPU_DT_F32, 1,

@@ -9,7 +9,8 @@
  * computation meet on the devices without any message between the
  * processes, and no other process can meet them.
  *
- * Modes, each over n computations (x = all-reduce(max, x) + 1):
+ * Modes, each over n computations (x = all-reduce(max, x) + 1, then the
+ * step's DELAY when it has one):
  *   OpByOp   one EXEC of a 1-step program per io_uring_submit()
  *   Chained  PWP_CHAIN EXECs of it per io_uring_submit()
  *   Fused    one EXEC of a PWP_CHAIN-step program per io_uring_submit()
@@ -58,6 +59,7 @@ struct mc_child {
 	unsigned int dev;
 	unsigned int ndev;
 	unsigned int n;
+	uint64_t delay_ns;
 	int fd;
 	struct pwtpu_bo bo;
 	uint32_t prog_step;
@@ -73,8 +75,11 @@ struct mc_child {
 	struct pwtpu_gang gang[MC_SLOTS];
 };
 
-static int load_steps(int fd, unsigned int steps, uint32_t *handle)
+static int load_steps(int fd, unsigned int steps, uint64_t delay_ns,
+		      uint32_t *handle)
 {
+	const uint32_t delay[2] = { (uint32_t)delay_ns,
+				    (uint32_t)(delay_ns >> 32) };
 	const uint32_t shape[1] = { 1 };
 	struct pwtpu_prog_load res;
 	struct pwprog *p = pwprog_new(1);
@@ -94,6 +99,10 @@ static int load_steps(int fd, unsigned int steps, uint32_t *handle)
 				  x, PWTPU_NO_TENSOR, PWTPU_NO_TENSOR, NULL, 0);
 		if (ret >= 0)
 			ret = pwprog_binary(p, PWTPU_OP_ADD, x, t, one);
+		if (ret >= 0 && delay_ns)
+			ret = pwprog_insn(p, PWTPU_OP_DELAY, 0, PWTPU_NO_TENSOR,
+					  PWTPU_NO_TENSOR, PWTPU_NO_TENSOR,
+					  PWTPU_NO_TENSOR, delay, 2);
 	}
 	img = x < 0 || one < 0 || t < 0 || ret < 0 ? NULL :
 	      pwprog_image(p, &size);
@@ -118,9 +127,10 @@ static int child_prepare(struct mc_child *c)
 		return c->fd;
 	ret = pwtpu_bo_alloc(c->fd, BO_BYTES, &c->bo);
 	if (!ret)
-		ret = load_steps(c->fd, 1, &c->prog_step);
+		ret = load_steps(c->fd, 1, c->delay_ns, &c->prog_step);
 	if (!ret)
-		ret = load_steps(c->fd, PWP_CHAIN, &c->prog_fused);
+		ret = load_steps(c->fd, PWP_CHAIN, c->delay_ns,
+				 &c->prog_fused);
 	if (!ret)
 		ret = pwtpu_ring_init(&c->ring, MC_SLOTS, 0);
 	c->ring_ok = !ret;
@@ -296,7 +306,8 @@ static int gang_file(void)
 	return gang_fd;
 }
 
-int pwp_multi_start(unsigned int ndev, unsigned int n, struct pwp_multi **out)
+int pwp_multi_start(unsigned int ndev, unsigned int n, uint64_t delay_ns,
+		    struct pwp_multi **out)
 {
 	struct pwp_multi *mc;
 	struct mc_child *c;
@@ -339,6 +350,7 @@ int pwp_multi_start(unsigned int ndev, unsigned int n, struct pwp_multi **out)
 			c->dev = i;
 			c->ndev = ndev;
 			c->n = n;
+			c->delay_ns = delay_ns;
 			c->gang_fd = gang_fd;
 			child_main(c, go[0], done[1]);
 		}

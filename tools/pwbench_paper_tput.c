@@ -11,6 +11,11 @@
  * next to the same programs submitted by one process per device
  * (pwbench_paper_multi.c). Each repetition starts from x = 0 and checks
  * x = n on every device at the end.
+ *
+ * Figure 6 (parity) repeats it with every step also computing for a
+ * while (the device's DELAY), from small to large, until the single
+ * controller's rate is within PWP_PARITY of the baseline's: what it
+ * costs per computation is then hidden behind the computation.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -65,7 +70,7 @@ static int trace_chain(struct single *s)
 	return ret ? pwp_fail(ret, "tracing the chained program") : 0;
 }
 
-static int single_setup(struct single *s)
+static int single_setup(struct single *s, uint64_t delay_ns)
 {
 	struct pw_vset *vs;
 	int ret = pw_connect(NULL, &s->cl);
@@ -78,9 +83,9 @@ static int single_setup(struct single *s)
 		ret = pw_add_slice(vs, s->ndev, NULL, &s->slice);
 	if (ret)
 		return pwp_fail(ret, "a slice of every device");
-	ret = pwp_step_fn(1, &s->step);
+	ret = pwp_step_fn(1, delay_ns, &s->step);
 	if (!ret)
-		ret = pwp_step_fn(PWP_CHAIN, &s->fused);
+		ret = pwp_step_fn(PWP_CHAIN, delay_ns, &s->fused);
 	if (!ret)
 		ret = trace_chain(s);
 	return ret;
@@ -181,12 +186,17 @@ static double median_rate(const uint64_t *ns, unsigned int reps,
 	return pwp_rate(n, sum.p50);
 }
 
-static int run_mode(const struct pwp_opts *o, struct single *s,
-		    struct pwp_multi *mc, enum pwp_mode mode, FILE *csv)
+/*
+ * Median computations/s of @mode, single-controller and (with @mc)
+ * multi-controller, over @o->reps repetitions after an untimed one;
+ * -EIO when a result is wrong.
+ */
+static int measure(const struct pwp_opts *o, struct single *s,
+		   struct pwp_multi *mc, enum pwp_mode mode,
+		   double *single_cps, double *multi_cps)
 {
 	uint64_t *sns = calloc(o->reps, sizeof(*sns));
 	uint64_t *mns = calloc(o->reps, sizeof(*mns));
-	double single_cps, multi_cps = 0.0;
 	bool ok = true, sok = true, mok = true;
 	uint64_t ns;
 	unsigned int r;
@@ -204,23 +214,12 @@ static int run_mode(const struct pwp_opts *o, struct single *s,
 			ret = pwp_multi_run(mc, mode, &mns[r], &mok);
 		ok = ok && sok && mok;
 	}
+	*single_cps = 0.0;
+	*multi_cps = 0.0;
 	if (!ret) {
-		single_cps = median_rate(sns, o->reps, o->n);
+		*single_cps = median_rate(sns, o->reps, o->n);
 		if (mc)
-			multi_cps = median_rate(mns, o->reps, o->n);
-		if (mc)
-			printf("%-8s %14.0f %14.0f %12.2f %6s\n",
-			       pwp_mode_name[mode], single_cps, multi_cps,
-			       single_cps / multi_cps, ok ? "ok" : "BAD");
-		else
-			printf("%-8s %14.0f %14s %12s %6s\n",
-			       pwp_mode_name[mode], single_cps, "-", "-",
-			       ok ? "ok" : "BAD");
-		fflush(stdout);
-		if (csv)
-			fprintf(csv, "%s,%.1f,%.1f,%.4f\n",
-				pwp_mode_name[mode], single_cps, multi_cps,
-				multi_cps > 0 ? single_cps / multi_cps : 0.0);
+			*multi_cps = median_rate(mns, o->reps, o->n);
 	}
 	free(sns);
 	free(mns);
@@ -230,6 +229,32 @@ static int run_mode(const struct pwp_opts *o, struct single *s,
 		ret = -EIO;
 	}
 	return ret;
+}
+
+static double ratio(double single_cps, double multi_cps)
+{
+	return multi_cps > 0 ? single_cps / multi_cps : 0.0;
+}
+
+static int run_mode(const struct pwp_opts *o, struct single *s,
+		    struct pwp_multi *mc, enum pwp_mode mode, FILE *csv)
+{
+	double single_cps, multi_cps;
+	int ret = measure(o, s, mc, mode, &single_cps, &multi_cps);
+
+	if (ret)
+		return ret;
+	if (mc)
+		printf("%-8s %14.0f %14.0f %12.2f\n", pwp_mode_name[mode],
+		       single_cps, multi_cps, ratio(single_cps, multi_cps));
+	else
+		printf("%-8s %14.0f %14s %12s\n", pwp_mode_name[mode],
+		       single_cps, "-", "-");
+	fflush(stdout);
+	if (csv)
+		fprintf(csv, "%s,%.1f,%.1f,%.4f\n", pwp_mode_name[mode],
+			single_cps, multi_cps, ratio(single_cps, multi_cps));
+	return 0;
 }
 
 int pwp_throughput(const struct pwp_opts *o)
@@ -250,7 +275,7 @@ int pwp_throughput(const struct pwp_opts *o)
 		return ret;
 	/* The processes are forked before libpathways starts threads. */
 	if (o->multi) {
-		ret = pwp_multi_start(ndev, o->n, &mc);
+		ret = pwp_multi_start(ndev, o->n, 0, &mc);
 		if (ret) {
 			fprintf(stderr, "pwbench: multi-controller baseline: "
 				"%s\n", strerror(-ret));
@@ -258,7 +283,7 @@ int pwp_throughput(const struct pwp_opts *o)
 			return ret;
 		}
 	}
-	ret = single_setup(&s);
+	ret = single_setup(&s, 0);
 	if (!ret) {
 		printf("pwbench pathways throughput (Figure 5): x = "
 		       "all-reduce(max, x) + 1, f32[1] on each of %u devices\n"
@@ -269,8 +294,8 @@ int pwp_throughput(const struct pwp_opts *o)
 		       "  per device submitting the same programs to its "
 		       "device; check: every device ends at x = %u\n\n",
 		       s.ndev, o->reps, o->n, PWP_CHAIN, o->n);
-		printf("%-8s %14s %14s %12s %6s\n", "mode", "single /s",
-		       "multi /s", "single/multi", "check");
+		printf("%-8s %14s %14s %12s\n", "mode", "single /s",
+		       "multi /s", "single/multi");
 	}
 	for (mode = 0; mode < PWP_NR_MODES && !ret; mode++)
 		ret = run_mode(o, &s, mc, (enum pwp_mode)mode, csv);
@@ -279,4 +304,99 @@ int pwp_throughput(const struct pwp_opts *o)
 	cret = pwp_csv_close(csv);
 	printf("\n");
 	return ret ? ret : cret;
+}
+
+/*
+ * Figure 6 at one compute time per step: the modes still in @todo, each
+ * taken out of it once at parity.
+ */
+static int parity_at(const struct pwp_opts *o, unsigned int ndev,
+		     unsigned int delay_us, bool *todo, FILE *csv)
+{
+	struct pwp_multi *mc = NULL;
+	struct single s = { 0 };
+	double single_cps, multi_cps;
+	int mode, ret;
+
+	ret = pwp_multi_start(ndev, o->n, delay_us * 1000ull, &mc);
+	if (ret) {
+		fprintf(stderr, "pwbench: multi-controller baseline: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	ret = single_setup(&s, delay_us * 1000ull);
+	for (mode = 0; mode < PWP_NR_MODES && !ret; mode++) {
+		if (!todo[mode])
+			continue;
+		ret = measure(o, &s, mc, (enum pwp_mode)mode, &single_cps,
+			      &multi_cps);
+		if (ret)
+			break;
+		printf("%8u %-8s %14.1f %14.1f %12.2f\n", delay_us,
+		       pwp_mode_name[mode], single_cps, multi_cps,
+		       ratio(single_cps, multi_cps));
+		fflush(stdout);
+		if (csv)
+			fprintf(csv, "%u,%s,%.2f,%.2f,%.4f\n", delay_us,
+				pwp_mode_name[mode], single_cps, multi_cps,
+				ratio(single_cps, multi_cps));
+		if (ratio(single_cps, multi_cps) >= PWP_PARITY)
+			todo[mode] = false;
+	}
+	single_teardown(&s);
+	pwp_multi_stop(mc);
+	return ret;
+}
+
+int pwp_parity(const struct pwp_opts *o)
+{
+	bool todo[PWP_NR_MODES] = { true, true, true };
+	unsigned int ndev = island_size(), i, first[PWP_NR_MODES];
+	FILE *csv;
+	int ret, mode, cret;
+
+	if (!ndev) {
+		fprintf(stderr, "pwbench: no pwtpu devices (module loaded?)\n");
+		return -ENOENT;
+	}
+	csv = pwp_csv_open(o, "fig6.csv",
+			   "delay_us,mode,single_cps,multi_cps,ratio", &ret);
+	if (ret)
+		return ret;
+	printf("pwbench pathways parity (Figure 6): x = all-reduce(max, x) + 1, "
+	       "then DELAY us of compute,\n"
+	       "  f32[1] on each of %u devices; computations/s, median of %u "
+	       "repetitions of %u computations;\n"
+	       "  each mode until single/multi >= %.2f\n\n",
+	       ndev, o->reps, o->n, PWP_PARITY);
+	printf("%8s %-8s %14s %14s %12s\n", "delay us", "mode", "single /s",
+	       "multi /s", "single/multi");
+	ret = 0;
+	for (mode = 0; mode < PWP_NR_MODES; mode++)
+		first[mode] = 0;
+	for (i = 0; i < o->ndelays && !ret; i++) {
+		bool before[PWP_NR_MODES];
+
+		memcpy(before, todo, sizeof(before));
+		if (!memchr(before, true, sizeof(before)))
+			break;
+		ret = parity_at(o, ndev, o->delays_us[i], todo, csv);
+		for (mode = 0; mode < PWP_NR_MODES; mode++)
+			if (before[mode] && !todo[mode])
+				first[mode] = o->delays_us[i];
+	}
+	cret = pwp_csv_close(csv);
+	if (ret)
+		return ret;
+	printf("\nparity (single/multi >= %.2f):", PWP_PARITY);
+	for (mode = 0; mode < PWP_NR_MODES; mode++) {
+		if (todo[mode])
+			printf(" %s not by %u us;", pwp_mode_name[mode],
+			       o->delays_us[o->ndelays - 1]);
+		else
+			printf(" %s at %u us;", pwp_mode_name[mode],
+			       first[mode]);
+	}
+	printf("\n\n");
+	return cret;
 }
