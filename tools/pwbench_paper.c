@@ -11,8 +11,9 @@
  *               keeps up with the baseline
  *   dispatch    Figure 7: parallel vs sequential dispatch of chains of
  *               1..16 stages on 1-device slices
- *   clients     Figures 8, 9: aggregate throughput of 1..8 concurrent
- *               clients, and their work shares under SHARE weights
+ *   clients     Figure 8: aggregate throughput of 1..8 client
+ *               processes of pathwaysd, and the devices' busy time
+ *   share       Figure 9: their work shares under SHARE weights
  *
  * Each part prints a table; with --csv DIR each also writes DIR/figN.csv
  * for tools/pwbench-plot. A benchmark reports: it fails only when a
@@ -43,29 +44,34 @@ static const char default_delays[] = "0,250,500,1000,2000,4000,8000,16000";
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pwbench pathways [throughput|parity|dispatch|clients|all]\n"
+		"usage: pwbench pathways [throughput|parity|dispatch|clients|share|all]\n"
 		"         [-n N] [-r REPS] [-t MS] [--no-multi] [--csv DIR]\n"
-		"         [--delays US,...]\n"
+		"         [--delays US,...] [--clients N,...]\n"
 		"  throughput  Figure 5: OpByOp, Chained, Fused\n"
 		"              computations/s, single- vs multi-controller\n"
 		"  parity      Figure 6: the same with each step also\n"
 		"              computing for --delays microseconds, each\n"
 		"              mode until single/multi >= %.2f\n"
 		"  dispatch    Figure 7: parallel vs sequential dispatch\n"
-		"  clients     Figures 8, 9: concurrent clients, SHARE\n"
-		"  all         throughput, dispatch and clients (default)\n"
+		"  clients     Figure 8: 1..8 client processes of a\n"
+		"              pathwaysd this starts, FIFO, for each size\n"
+		"              in --delays (default 0,330,1000)\n"
+		"  share       Figure 9: 4 client processes under SHARE\n"
+		"  all         all but parity (default)\n"
 		"  -n N        throughput, parity: computations per\n"
 		"              repetition (default %d and %d, rounded up to a\n"
 		"              multiple of %d); dispatch: timed runs per\n"
 		"              chain length and mode (default %d)\n"
 		"  -r REPS     throughput, parity: timed repetitions,\n"
 		"              median reported (default %d and %d)\n"
-		"  -t MS       clients: measured interval per\n"
+		"  -t MS       clients, share: measured interval per\n"
 		"              configuration (default %d)\n"
 		"  --no-multi  throughput: no multi-controller baseline\n"
-		"  --delays L  parity: compute per step in microseconds,\n"
-		"              ascending, at most %d of them, each at most\n"
-		"              %llu (default %s)\n"
+		"  --delays L  parity, clients: compute per step in\n"
+		"              microseconds, ascending, at most %d of them,\n"
+		"              each at most %llu (parity's default:\n"
+		"              %s)\n"
+		"  --clients L clients: client counts (default 1,2,4,8)\n"
 		"  --csv DIR   write DIR/fig5.csv, fig6.csv, fig7.csv,\n"
 		"              fig8.csv and fig9.csv (tools/pwbench-plot DIR\n"
 		"              draws them)\n",
@@ -139,29 +145,35 @@ int pwp_csv_close(FILE *f)
 	return fclose(f) ? -errno : 0;
 }
 
-/* "0,250,..." ascending microseconds into @o->delays_us; -EINVAL if not. */
-static int parse_delays(const char *list, struct pwp_opts *o)
+/*
+ * "0,250,..." into @v[*@n]: ascending numbers of at most @max each;
+ * -EINVAL with a message naming @what if not.
+ */
+static int parse_list(const char *what, const char *list, unsigned int *v,
+		      unsigned int *n, unsigned long min, unsigned long max)
 {
 	const char *p = list;
 	char *end;
 
-	o->ndelays = 0;
+	*n = 0;
 	while (*p) {
-		unsigned long us;
+		unsigned long x;
 
 		errno = 0;
-		us = strtoul(p, &end, 10);
-		if (end == p || errno || us > MAX_DELAY_US ||
-		    (*end && *end != ',') || o->ndelays == PWP_MAX_DELAYS ||
-		    (o->ndelays && us <= o->delays_us[o->ndelays - 1])) {
-			fprintf(stderr, "pwbench: --delays '%s': want up to %d ascending microseconds, each at most %llu\n",
-				list, PWP_MAX_DELAYS, MAX_DELAY_US);
-			return -EINVAL;
-		}
-		o->delays_us[o->ndelays++] = (unsigned int)us;
+		x = strtoul(p, &end, 10);
+		if (end == p || errno || x < min || x > max ||
+		    (*end && *end != ',') || *n == PWP_MAX_DELAYS ||
+		    (*n && x <= v[*n - 1]))
+			break;
+		v[(*n)++] = (unsigned int)x;
 		p = *end ? end + 1 : end;
 	}
-	return o->ndelays ? 0 : -EINVAL;
+	if (*p || !*n) {
+		fprintf(stderr, "pwbench: %s '%s': want up to %d ascending numbers, each %lu..%lu\n",
+			what, list, PWP_MAX_DELAYS, min, max);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int parse_opts(int argc, char **argv, struct pwp_opts *o,
@@ -171,6 +183,7 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 		{ "csv", required_argument, NULL, 'C' },
 		{ "no-multi", no_argument, NULL, 'M' },
 		{ "delays", required_argument, NULL, 'D' },
+		{ "clients", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -178,8 +191,6 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 	int opt;
 
 	memset(o, 0, sizeof(*o));
-	if (parse_delays(default_delays, o))
-		return 2;
 	o->reps = DEFAULT_REPS;
 	o->interval_ms = DEFAULT_INTERVAL_MS;
 	o->multi = true;
@@ -205,7 +216,13 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 			o->csv_dir = optarg;
 			break;
 		case 'D':
-			if (parse_delays(optarg, o))
+			if (parse_list("--delays", optarg, o->delays_us,
+				       &o->ndelays, 0, MAX_DELAY_US))
+				return 2;
+			break;
+		case 'c':
+			if (parse_list("--clients", optarg, o->clients,
+				       &o->nclients, 1, PWP_MAX_CLIENTS))
 				return 2;
 			break;
 		case 'h':
@@ -240,7 +257,8 @@ int pwbench_paper_main(int argc, char **argv)
 		return 2;
 	all = !strcmp(what, "all");
 	if (!all && strcmp(what, "throughput") && strcmp(what, "parity") &&
-	    strcmp(what, "dispatch") && strcmp(what, "clients")) {
+	    strcmp(what, "dispatch") && strcmp(what, "clients") &&
+	    strcmp(what, "share")) {
 		fprintf(stderr, "pwbench: pathways: unknown part '%s'\n",
 			what);
 		usage(stderr);
@@ -263,6 +281,10 @@ int pwbench_paper_main(int argc, char **argv)
 	if (!ret && !strcmp(what, "parity")) {
 		if (!t.n)
 			t.n = DEFAULT_PARITY_N;
+		if (!t.ndelays && parse_list("delays", default_delays,
+					     t.delays_us, &t.ndelays, 0,
+					     MAX_DELAY_US))
+			return 1;
 		t.n = (t.n + PWP_CHAIN - 1) / PWP_CHAIN * PWP_CHAIN;
 		ret = pwp_parity(&t);
 	}
@@ -274,5 +296,7 @@ int pwbench_paper_main(int argc, char **argv)
 	}
 	if (!ret && (all || !strcmp(what, "clients")))
 		ret = pwp_clients(&o);
+	if (!ret && (all || !strcmp(what, "share")))
+		ret = pwp_share(&o);
 	return ret ? 1 : 0;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <pathways/pathways.h>
 
@@ -24,6 +25,9 @@
 #define PWP_MAX_DELAYS	16
 #define PWP_PARITY	0.95
 
+/* Figure 8: at most this many client processes at once. */
+#define PWP_MAX_CLIENTS	8
+
 /**
  * struct pwp_opts - options of `pwbench pathways`
  * @n: throughput: computations per repetition (a multiple of PWP_CHAIN);
@@ -32,8 +36,10 @@
  * @interval_ms: clients: measured interval per configuration.
  * @multi: throughput: also run the multi-controller baseline.
  * @csv_dir: directory for one CSV file per figure, or NULL.
- * @delays_us: parity: the compute times per step to try, ascending.
- * @ndelays: how many.
+ * @delays_us: parity, clients: compute times per step, ascending.
+ * @ndelays: how many (0: the part's own).
+ * @clients: clients: how many client processes, in turn.
+ * @nclients: how many counts (0: the part's own).
  */
 struct pwp_opts {
 	unsigned int n;
@@ -43,13 +49,16 @@ struct pwp_opts {
 	const char *csv_dir;
 	unsigned int delays_us[PWP_MAX_DELAYS];
 	unsigned int ndelays;
+	unsigned int clients[PWP_MAX_DELAYS];
+	unsigned int nclients;
 };
 
-/* Figure 5, 6, 7 and 8/9; each returns 0 or -errno. */
+/* Figure 5, 6, 7, 8 and 9; each returns 0 or -errno. */
 int pwp_throughput(const struct pwp_opts *o);
 int pwp_parity(const struct pwp_opts *o);
 int pwp_dispatch(const struct pwp_opts *o);
 int pwp_clients(const struct pwp_opts *o);
+int pwp_share(const struct pwp_opts *o);
 
 /*
  * The paper's unit of work over f32[1] per device, @steps times:
@@ -81,6 +90,26 @@ static inline double pwp_rate(uint64_t count, uint64_t ns)
 {
 	return ns ? (double)count * 1e9 / (double)ns : 0.0;
 }
+
+/*
+ * pathwaysd's controller and worker on 127.0.0.1 (pwbench_pathwaysd.c),
+ * for clients in other processes: @address is the controller's.
+ */
+struct pwp_daemons {
+	pid_t ctl;
+	pid_t worker;
+	char address[32];
+	char log[64];
+	char key[64];
+};
+
+/*
+ * Start them, the controller with @ctl_args (NULL-terminated, or NULL)
+ * after its own; they may still be registering when this returns.
+ */
+int pwp_daemons_start(struct pwp_daemons *d, const char *const *ctl_args);
+/* SIGTERM both and reap them; 0 when both exited cleanly. @ok: so far. */
+int pwp_daemons_stop(struct pwp_daemons *d, bool ok);
 
 /*
  * Multi-controller baseline (pwbench_paper_multi.c): one process per

@@ -1,143 +1,212 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pwbench_paper_clients.c - Figures 8 and 9 of the Pathways paper: many
- * clients sharing one island. Each client is a thread with its own
- * pw_client and its own slice of every device, issuing small
- * computations (x = all-reduce(max, x) + 1, OpByOp) with a fixed number
- * outstanding, so it is always backlogged: its oldest must finish before
- * it issues another.
- *   Figure 8: aggregate computations/s of 1, 2, 4, 8 clients (FIFO).
+ * client processes sharing one island. pwbench starts pathwaysd's
+ * controller and this host's worker on the loopback
+ * (pwbench_pathwaysd.c) and forks the clients, each a process with its
+ * own pw_client connected to that controller and its own slice of every
+ * device, issuing small computations (x = all-reduce(max, x) + 1, then
+ * DELAY of compute, OpByOp) with a fixed number outstanding, so it is
+ * always backlogged: its oldest must finish before it issues another.
+ *   Figure 8: aggregate computations/s of 1, 2, 4, 8 clients (FIFO), for
+ *	computations from tiny to about 1 ms, and how busy the devices
+ *	were: the devices' own busy time (sysfs busy_ns) over the interval.
  *   Figure 9: the share of computations each of 4 clients completes
  *	under SHARE with weights 1:1:1:1 and 1:2:4:8 and a small window,
- *	next to the share the weights ask for.
- * Counts come from pw_client_stats() over a fixed interval, after a
- * warm-up that lasts until every client has completed a computation
- * (loaded its function). The interval is also cut in ticks of TICK_MS:
- * the median rate of the ticks is less disturbed by a stall of the
- * whole emulation (another guest on the host) than the mean.
+ *	next to the share the weights ask for. The weights are the
+ *	operator's, so they are pathwaysd's: client "wN" has weight N.
+ * Each client publishes its completed count (pw_client_stats()) in
+ * memory shared with pwbench, which reads them over a fixed interval
+ * after a warm-up that lasts until every client has completed a
+ * computation (loaded its function). The interval is also cut in ticks
+ * of TICK_MS: the median rate of the ticks is less disturbed by a stall
+ * of the whole emulation (another guest on the host) than the mean.
  */
 #include <errno.h>
-#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "pwtpu/pwtpu_dev.h"
 
 #include "pwbench.h"
 #include "pwbench_paper.h"
 
-#define MAX_CLIENTS	8
+#define MAX_CLIENTS	PWP_MAX_CLIENTS
 #define OUTSTANDING	16
 #define WARMUP_MS	300
-#define WARMUP_MAX_MS	30000
+#define WARMUP_MAX_MS	60000
 #define TICK_MS		100
 #define SHARE_WINDOW	8
 
-struct worker {
-	unsigned int index;
-	unsigned int weight;
-	struct pw_client *cl;
-	struct pw_slice *slice;
-	struct pw_fn *fn;
-	struct pw_buffer *x;
-	struct pw_buffer *out[OUTSTANDING];
-	atomic_bool *stop;
-	pthread_t thread;
-	bool started;
+static const unsigned int default_counts[] = { 1, 2, 4, MAX_CLIENTS };
+/* From tiny to about a millisecond; the paper's is 0.33 ms. */
+static const unsigned int default_delays_us[] = { 0, 330, 1000 };
+
+enum client_state { STARTING, RUNNING, ENDED };
+
+/* What a client process and pwbench share (MAP_SHARED). */
+struct client_slot {
+	_Atomic uint64_t completed;
+	_Atomic int state;
 	int err;
 	char msg[160];
 };
 
-static void *worker_main(void *arg)
-{
-	struct worker *w = arg;
-	unsigned int i, j;
-	int ret = 0, wret;
+struct board {
+	atomic_bool stop;
+	struct client_slot c[MAX_CLIENTS];
+};
 
-	for (i = 0; !ret && !atomic_load(w->stop); i++) {
-		j = i % OUTSTANDING;
-		if (w->out[j]) {
-			ret = pw_buffer_wait(w->out[j]);
-			pw_buffer_put(w->out[j]);
-			w->out[j] = NULL;
-		}
-		if (!ret)
-			ret = pw_call(w->cl, w->fn, w->slice, &w->x, 1,
-				      &w->out[j], 1);
-	}
-	if (ret)
-		snprintf(w->msg, sizeof(w->msg), "%s", pw_last_error());
-	for (j = 0; j < OUTSTANDING; j++) {
-		if (!w->out[j])
-			continue;
-		wret = pw_buffer_wait(w->out[j]);
-		if (wret && !ret) {
-			ret = wret;
-			snprintf(w->msg, sizeof(w->msg), "%s",
-				 pw_last_error());
-		}
-		pw_buffer_put(w->out[j]);
-	}
-	w->err = ret;
-	return NULL;
-}
-
-static int worker_setup(struct worker *w)
-{
-	struct pw_connect_opts opts = { .weight = w->weight };
-	const float zero = 0.0f;
-	struct pw_vset *vs;
-	char name[16];
-	int ret;
-
-	snprintf(name, sizeof(name), "client%u", w->index);
-	opts.name = name;
-	ret = pw_connect(&opts, &w->cl);
-	if (ret)
-		return pwp_fail(ret, "connect");
-	ret = pw_make_virtual_device_set(w->cl, &vs);
-	if (!ret)
-		ret = pw_add_slice(vs, (unsigned int)pw_num_devices(w->cl),
-				   NULL, &w->slice);
-	if (ret)
-		return pwp_fail(ret, "a slice of every device");
-	ret = pwp_step_fn(1, 0, &w->fn);
-	if (ret)
-		return ret;
-	ret = pw_buffer_from_host(w->cl, w->slice, PWTPU_DT_F32, 1,
-				  (const uint32_t[]){ 1 }, &zero, true, &w->x);
-	return ret ? pwp_fail(ret, "input buffer") : 0;
-}
+/* One configuration: @n clients of @weights on the controller @address. */
+struct config {
+	const char *address;
+	unsigned int n;
+	const unsigned int *weights;
+	uint64_t delay_ns;
+	unsigned int ndev;
+	unsigned int interval_ms;
+};
 
 static void sleep_ms(unsigned int ms)
 {
 	usleep(ms * 1000u);
 }
 
-/* Completed computations of each client, and of all of them. */
-static uint64_t snapshot(struct worker *w, unsigned int n, uint64_t *done)
+/* Connect once the worker's island is up (pathwaysd may be starting). */
+static int client_connect(const struct config *cf, unsigned int weight,
+			  struct pw_client **cl)
 {
+	char name[16];
+	struct pw_connect_opts opts = { .address = cf->address, .name = name };
+	unsigned int ms;
+	int ret = 0;
+
+	snprintf(name, sizeof(name), "w%u", weight);
+	for (ms = 0; ms < WARMUP_MAX_MS; ms += 100) {
+		ret = pw_connect(&opts, cl);
+		if (!ret && pw_num_devices(*cl) >= (int)cf->ndev)
+			return 0;
+		if (!ret)
+			pw_disconnect(*cl);
+		sleep_ms(100);
+	}
+	return ret ? ret : -ENODEV;
+}
+
+/* Issue until told to stop, OUTSTANDING in flight; 0 or -errno. */
+static int client_loop(struct board *b, struct client_slot *slot,
+		       struct pw_client *cl, struct pw_slice *slice,
+		       struct pw_fn *fn, struct pw_buffer *x)
+{
+	struct pw_buffer *out[OUTSTANDING] = { NULL };
 	struct pw_client_stats st;
+	unsigned int i, j;
+	int ret = 0, wret;
+
+	for (i = 0; !ret && !atomic_load(&b->stop); i++) {
+		j = i % OUTSTANDING;
+		if (out[j]) {
+			ret = pw_buffer_wait(out[j]);
+			pw_buffer_put(out[j]);
+			out[j] = NULL;
+			pw_client_stats(cl, &st);
+			atomic_store(&slot->completed, st.completed);
+		}
+		if (!ret)
+			ret = pw_call(cl, fn, slice, &x, 1, &out[j], 1);
+	}
+	for (j = 0; j < OUTSTANDING; j++) {
+		if (!out[j])
+			continue;
+		wret = pw_buffer_wait(out[j]);
+		ret = ret ? ret : wret;
+		pw_buffer_put(out[j]);
+	}
+	pw_client_stats(cl, &st);
+	if (!ret && st.failed)
+		ret = -EIO;
+	return ret;
+}
+
+static void __attribute__((noreturn))
+client_main(struct board *b, const struct config *cf, unsigned int i)
+{
+	struct client_slot *slot = &b->c[i];
+	const float zero = 0.0f;
+	struct pw_client *cl = NULL;
+	struct pw_slice *slice;
+	struct pw_buffer *x;
+	struct pw_vset *vs;
+	struct pw_fn *fn = NULL;
+	int ret;
+
+	ret = client_connect(cf, cf->weights ? cf->weights[i] : 1, &cl);
+	if (!ret)
+		ret = pw_make_virtual_device_set(cl, &vs);
+	if (!ret)
+		ret = pw_add_slice(vs, cf->ndev, NULL, &slice);
+	if (!ret)
+		ret = pwp_step_fn(1, cf->delay_ns, &fn);
+	if (!ret)
+		ret = pw_buffer_from_host(cl, slice, PWTPU_DT_F32, 1,
+					  (const uint32_t[]){ 1 }, &zero, true,
+					  &x);
+	if (!ret) {
+		atomic_store(&slot->state, RUNNING);
+		ret = client_loop(b, slot, cl, slice, fn, x);
+	}
+	if (ret)
+		snprintf(slot->msg, sizeof(slot->msg), "%s", ret == -EIO ?
+			 "computations failed" : pw_last_error());
+	slot->err = ret;
+	atomic_store(&slot->state, ENDED);
+	pw_fn_put(fn);
+	pw_disconnect(cl);
+	_exit(ret ? 1 : 0);
+}
+
+/* Completed computations of each client, and of all of them. */
+static uint64_t snapshot(struct board *b, unsigned int n, uint64_t *done)
+{
 	uint64_t total = 0;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		pw_client_stats(w[i].cl, &st);
-		done[i] = st.completed;
-		total += st.completed;
+		done[i] = atomic_load(&b->c[i].completed);
+		total += done[i];
 	}
 	return total;
 }
 
+/* A client that ended before it was told to: its error. */
+static int ended_early(struct board *b, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (atomic_load(&b->c[i].state) == ENDED)
+			return b->c[i].err ? b->c[i].err : -EPIPE;
+	return 0;
+}
+
 /* Until every client completed one computation, at least WARMUP_MS. */
-static int warm_up(struct worker *w, unsigned int n)
+static int warm_up(struct board *b, unsigned int n)
 {
 	uint64_t done[MAX_CLIENTS];
 	unsigned int ms, i, ready;
+	int ret;
 
 	for (ms = 0; ms < WARMUP_MAX_MS; ms += 10) {
 		sleep_ms(10);
-		snapshot(w, n, done);
+		ret = ended_early(b, n);
+		if (ret)
+			return ret;
+		snapshot(b, n, done);
 		for (i = 0, ready = 0; i < n; i++)
 			ready += done[i] > 0;
 		if (ready == n && ms >= WARMUP_MS)
@@ -148,189 +217,251 @@ static int warm_up(struct worker *w, unsigned int n)
 	return -ETIMEDOUT;
 }
 
+/* The devices' busy time so far, summed (sysfs busy_ns). */
+static uint64_t devices_busy_ns(void)
+{
+	unsigned int idx[PWTPU_MAX_GANG], n, i;
+	uint64_t sum = 0, v;
+	int got = pwtpu_list_devices(idx, PWTPU_MAX_GANG);
+
+	n = got > 0 ? (unsigned int)got : 0;
+	for (i = 0; i < n; i++)
+		if (!pwtpu_sysfs_u64(idx[i], "busy_ns", &v))
+			sum += v;
+	return sum;
+}
+
 /**
  * struct interval - what the clients did in the measured interval
  * @done: computations each client completed.
  * @ns: length of the interval.
  * @median_cps: median over its ticks of all clients' computations/s.
+ * @util: the devices' busy time over ndev x @ns.
  */
 struct interval {
 	uint64_t done[MAX_CLIENTS];
 	uint64_t ns;
 	uint64_t median_cps;
+	double util;
 };
 
-static int measure(struct worker *w, unsigned int n, unsigned int ms,
+static int measure(struct board *b, const struct config *cf,
 		   struct interval *iv)
 {
-	unsigned int ticks = ms / TICK_MS ? ms / TICK_MS : 1, t, i;
+	unsigned int ms = cf->interval_ms, n = cf->n, i, t;
+	unsigned int ticks = ms / TICK_MS ? ms / TICK_MS : 1;
 	uint64_t before[MAX_CLIENTS], *rate = calloc(ticks, sizeof(*rate));
-	uint64_t t0, prev_t, prev_total, total, now;
+	uint64_t t0, prev_t, prev_total, total, now, busy0;
 	struct pwbench_summary sum;
 
 	if (!rate)
 		return -ENOMEM;
-	prev_total = snapshot(w, n, before);
+	busy0 = devices_busy_ns();
+	prev_total = snapshot(b, n, before);
 	t0 = prev_t = pwbench_now_ns();
 	for (t = 0; t < ticks; t++) {
 		sleep_ms(t + 1 < ticks ? TICK_MS : ms - t * TICK_MS);
-		total = snapshot(w, n, iv->done);
+		total = snapshot(b, n, iv->done);
 		now = pwbench_now_ns();
 		rate[t] = (uint64_t)pwp_rate(total - prev_total, now - prev_t);
 		prev_total = total;
 		prev_t = now;
 	}
 	iv->ns = prev_t - t0;
+	iv->util = (double)(devices_busy_ns() - busy0) /
+		   ((double)cf->ndev * (double)iv->ns);
 	for (i = 0; i < n; i++)
 		iv->done[i] -= before[i];
 	pwbench_summarize(rate, ticks, &sum);
 	iv->median_cps = sum.p50;
 	free(rate);
-	return 0;
+	return ended_early(b, n);
 }
 
-/*
- * @n clients of @weights (NULL: all 1), under SHARE when @share, for
- * @interval_ms.
- */
-static int run_clients(unsigned int n, const unsigned int *weights,
-		       bool share, unsigned int interval_ms,
-		       struct interval *iv)
+/* Tell the clients to stop and reap them; the first error wins. */
+static int stop_clients(struct board *b, const pid_t *pid, unsigned int n,
+			int ret)
 {
-	struct worker w[MAX_CLIENTS];
-	struct pw_client_stats st;
-	atomic_bool stop = false;
 	unsigned int i;
-	int ret = 0;
+	int status;
 
-	memset(w, 0, sizeof(w));
-	memset(iv, 0, sizeof(*iv));
-	for (i = 0; i < n && !ret; i++) {
-		w[i].index = i;
-		w[i].weight = weights ? weights[i] : 1;
-		w[i].stop = &stop;
-		ret = worker_setup(&w[i]);
-	}
-	/* The policy is the island's: one client sets it for all. */
-	if (!ret && share) {
-		ret = pw_set_sched_policy(w[0].cl, PW_SCHED_SHARE,
-					  SHARE_WINDOW);
-		if (ret)
-			pwp_fail(ret, "SHARE policy");
-	}
-	for (i = 0; i < n && !ret; i++) {
-		ret = -pthread_create(&w[i].thread, NULL, worker_main, &w[i]);
-		w[i].started = !ret;
-	}
-	if (!ret)
-		ret = warm_up(w, n);
-	if (!ret)
-		ret = measure(w, n, interval_ms, iv);
-	atomic_store(&stop, true);
+	atomic_store(&b->stop, true);
 	for (i = 0; i < n; i++) {
-		if (w[i].started)
-			pthread_join(w[i].thread, NULL);
-		if (w[i].err && !ret) {
-			ret = w[i].err;
+		if (pid[i] <= 0 || waitpid(pid[i], &status, 0) != pid[i])
+			continue;
+		if (b->c[i].err && !ret) {
+			ret = b->c[i].err;
 			fprintf(stderr, "pwbench: client %u: %s (%s)\n", i,
-				strerror(-ret), w[i].msg);
+				strerror(-ret), b->c[i].msg);
+		} else if ((!WIFEXITED(status) || WEXITSTATUS(status)) &&
+			   !ret) {
+			fprintf(stderr, "pwbench: client %u died\n", i);
+			ret = -EPIPE;
 		}
-		if (w[i].cl) {
-			pw_client_stats(w[i].cl, &st);
-			if (st.failed && !ret) {
-				fprintf(stderr, "pwbench: client %u: %llu "
-					"computations failed\n", i,
-					(unsigned long long)st.failed);
-				ret = -EIO;
-			}
-		}
-	}
-	for (i = 0; i < n; i++) {
-		pw_fn_put(w[i].fn);
-		pw_disconnect(w[i].cl);
 	}
 	return ret;
 }
 
-static int figure8(const struct pwp_opts *o)
+static int run_clients(const struct config *cf, struct interval *iv)
 {
-	static const unsigned int counts[] = { 1, 2, 4, MAX_CLIENTS };
-	uint64_t total, lo, hi;
-	struct interval iv;
-	unsigned int i, k;
-	FILE *csv;
-	int ret, cret;
+	pid_t pid[MAX_CLIENTS] = { 0 };
+	struct board *b;
+	unsigned int i;
+	int ret = 0;
 
-	csv = pwp_csv_open(o, "fig8.csv",
-			   "clients,total_cps,median_cps,min_client_cps,"
-			   "max_client_cps", &ret);
-	if (ret)
-		return ret;
-	printf("pwbench pathways clients (Figure 8): concurrent clients, "
-	       "each a thread with its own\n"
-	       "  pw_client and a slice of every device, issuing x = "
-	       "all-reduce(max, x) + 1 OpByOp with\n"
-	       "  %d outstanding; FIFO; computations/s over %u ms after "
-	       "warm-up: all clients together\n"
-	       "  (mean, and median of %d ms ticks), the slowest and the "
-	       "fastest client\n\n", OUTSTANDING, o->interval_ms, TICK_MS);
-	printf("%7s %12s %12s %12s %12s\n", "clients", "total /s",
-	       "median /s", "slowest /s", "fastest /s");
-	for (i = 0, ret = 0; i < sizeof(counts) / sizeof(counts[0]) && !ret;
-	     i++) {
-		ret = run_clients(counts[i], NULL, false, o->interval_ms, &iv);
-		if (ret)
-			break;
-		total = 0;
-		lo = UINT64_MAX;
-		hi = 0;
-		for (k = 0; k < counts[i]; k++) {
-			total += iv.done[k];
-			lo = iv.done[k] < lo ? iv.done[k] : lo;
-			hi = iv.done[k] > hi ? iv.done[k] : hi;
-		}
-		printf("%7u %12.0f %12llu %12.0f %12.0f\n", counts[i],
-		       pwp_rate(total, iv.ns),
-		       (unsigned long long)iv.median_cps, pwp_rate(lo, iv.ns),
-		       pwp_rate(hi, iv.ns));
-		fflush(stdout);
-		if (csv)
-			fprintf(csv, "%u,%.1f,%llu,%.1f,%.1f\n", counts[i],
-				pwp_rate(total, iv.ns),
-				(unsigned long long)iv.median_cps,
-				pwp_rate(lo, iv.ns), pwp_rate(hi, iv.ns));
+	memset(iv, 0, sizeof(*iv));
+	b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (b == MAP_FAILED)
+		return -errno;
+	fflush(NULL);	/* the children must not write our buffers again */
+	for (i = 0; i < cf->n && !ret; i++) {
+		pid[i] = fork();
+		if (!pid[i])
+			client_main(b, cf, i);
+		if (pid[i] < 0)
+			ret = -errno;
 	}
-	cret = pwp_csv_close(csv);
-	printf("\n");
-	return ret ? ret : cret;
+	if (!ret)
+		ret = warm_up(b, cf->n);
+	if (!ret)
+		ret = measure(b, cf, iv);
+	ret = stop_clients(b, pid, cf->n, ret);
+	munmap(b, sizeof(*b));
+	return ret;
 }
 
-static int figure9(const struct pwp_opts *o)
+static unsigned int island_devices(void)
+{
+	unsigned int idx[PWTPU_MAX_GANG];
+	int n = pwtpu_list_devices(idx, PWTPU_MAX_GANG);
+
+	return n > 0 ? (unsigned int)n : 0;
+}
+
+static int figure8_row(const struct config *cf, FILE *csv)
+{
+	uint64_t total = 0, lo = UINT64_MAX, hi = 0;
+	unsigned int us = (unsigned int)(cf->delay_ns / 1000), k;
+	struct interval iv;
+	int ret = run_clients(cf, &iv);
+
+	if (ret)
+		return ret;
+	for (k = 0; k < cf->n; k++) {
+		total += iv.done[k];
+		lo = iv.done[k] < lo ? iv.done[k] : lo;
+		hi = iv.done[k] > hi ? iv.done[k] : hi;
+	}
+	printf("%8u %7u %12.0f %12llu %12.0f %12.0f %9.1f\n", us, cf->n,
+	       pwp_rate(total, iv.ns), (unsigned long long)iv.median_cps,
+	       pwp_rate(lo, iv.ns), pwp_rate(hi, iv.ns), 100.0 * iv.util);
+	fflush(stdout);
+	if (csv)
+		fprintf(csv, "%u,%u,%.1f,%llu,%.1f,%.1f,%.4f\n", us, cf->n,
+			pwp_rate(total, iv.ns),
+			(unsigned long long)iv.median_cps, pwp_rate(lo, iv.ns),
+			pwp_rate(hi, iv.ns), iv.util);
+	return 0;
+}
+
+int pwp_clients(const struct pwp_opts *o)
+{
+	const unsigned int *counts = o->nclients ? o->clients : default_counts;
+	const unsigned int *delays = o->ndelays ? o->delays_us :
+				     default_delays_us;
+	unsigned int ncounts = o->nclients ? o->nclients :
+			       sizeof(default_counts) / sizeof(*counts);
+	unsigned int ndelays = o->ndelays ? o->ndelays :
+			       sizeof(default_delays_us) / sizeof(*delays);
+	struct config cf = { .interval_ms = o->interval_ms };
+	struct pwp_daemons d;
+	unsigned int i, k;
+	FILE *csv;
+	int ret, sret;
+
+	cf.ndev = island_devices();
+	if (!cf.ndev) {
+		fprintf(stderr, "pwbench: no pwtpu devices (module loaded?)\n");
+		return -ENOENT;
+	}
+	csv = pwp_csv_open(o, "fig8.csv",
+			   "delay_us,clients,total_cps,median_cps,"
+			   "min_client_cps,max_client_cps,device_util", &ret);
+	if (ret)
+		return ret;
+	printf("pwbench pathways clients (Figure 8): concurrent client "
+	       "processes of pathwaysd (FIFO),\n"
+	       "  each with a slice of all %u devices, issuing x = "
+	       "all-reduce(max, x) + 1 then DELAY us\n"
+	       "  of compute, OpByOp, %d outstanding; computations/s over "
+	       "%u ms after warm-up: all\n"
+	       "  clients (mean, and median of %d ms ticks), the slowest "
+	       "and the fastest client; and\n"
+	       "  the devices' busy time over the interval\n\n", cf.ndev,
+	       OUTSTANDING, o->interval_ms, TICK_MS);
+	printf("%8s %7s %12s %12s %12s %12s %9s\n", "delay us", "clients",
+	       "total /s", "median /s", "slowest /s", "fastest /s",
+	       "busy %");
+	ret = pwp_daemons_start(&d, NULL);
+	cf.address = d.address;
+	for (i = 0; i < ndelays && !ret; i++) {
+		cf.delay_ns = delays[i] * 1000ull;
+		for (k = 0; k < ncounts && !ret; k++) {
+			cf.n = counts[k];
+			ret = figure8_row(&cf, csv);
+		}
+	}
+	sret = pwp_daemons_stop(&d, !ret);
+	ret = ret ? ret : sret;
+	sret = pwp_csv_close(csv);
+	printf("\n");
+	return ret ? ret : sret;
+}
+
+int pwp_share(const struct pwp_opts *o)
 {
 	static const unsigned int weights[][4] = {
 		{ 1, 1, 1, 1 },
 		{ 1, 2, 4, 8 },
 	};
+	static const char *const share_args[] = {
+		"--sched", "share", "--window", "8", "--weight", "w1=1",
+		"--weight", "w2=2", "--weight", "w4=4", "--weight", "w8=8",
+		NULL
+	};
+	struct config cf = { .interval_ms = o->interval_ms, .n = 4 };
 	unsigned int i, k, wsum;
+	struct pwp_daemons d;
 	struct interval iv;
 	char label[32];
 	uint64_t total;
 	FILE *csv;
-	int ret, cret;
+	int ret, sret;
 
+	_Static_assert(SHARE_WINDOW == 8, "share_args says --window 8");
+	cf.ndev = island_devices();
+	if (!cf.ndev) {
+		fprintf(stderr, "pwbench: no pwtpu devices (module loaded?)\n");
+		return -ENOENT;
+	}
 	csv = pwp_csv_open(o, "fig9.csv",
 			   "weights,client,weight,completed,share,expected",
 			   &ret);
 	if (ret)
 		return ret;
-	printf("pwbench pathways clients (Figure 9): 4 backlogged clients "
-	       "under SHARE (window %d);\n"
-	       "  share of the computations completed in %u ms, next to "
-	       "weight / sum of weights\n\n", SHARE_WINDOW, o->interval_ms);
+	printf("pwbench pathways share (Figure 9): 4 backlogged client "
+	       "processes of pathwaysd under\n"
+	       "  SHARE (window %d); share of the computations completed in "
+	       "%u ms, next to\n"
+	       "  weight / sum of weights\n\n", SHARE_WINDOW, o->interval_ms);
 	printf("%-8s %6s %6s %10s %9s %9s\n", "weights", "client", "weight",
 	       "completed", "share %", "expect %");
-	for (i = 0, ret = 0; i < 2 && !ret; i++) {
-		ret = run_clients(4, weights[i], true, o->interval_ms, &iv);
+	ret = pwp_daemons_start(&d, share_args);
+	cf.address = d.address;
+	for (i = 0; i < 2 && !ret; i++) {
+		cf.weights = weights[i];
+		ret = run_clients(&cf, &iv);
 		if (ret)
 			break;
 		snprintf(label, sizeof(label), "%u:%u:%u:%u", weights[i][0],
@@ -355,14 +486,9 @@ static int figure9(const struct pwp_opts *o)
 		}
 		fflush(stdout);
 	}
-	cret = pwp_csv_close(csv);
+	sret = pwp_daemons_stop(&d, !ret);
+	ret = ret ? ret : sret;
+	sret = pwp_csv_close(csv);
 	printf("\n");
-	return ret ? ret : cret;
-}
-
-int pwp_clients(const struct pwp_opts *o)
-{
-	int ret = figure8(o);
-
-	return ret ? ret : figure9(o);
+	return ret ? ret : sret;
 }
