@@ -3,6 +3,8 @@
 #   make deps       install every Debian package the project needs
 #   make check      run every test (see tools/run-tests)
 #   make demo       the main job (see tools/demo)
+#   make paper      the Pathways paper's evaluation, build/paper/REPORT.md
+#                   (see tools/paper)
 #   make fuzz SECONDS=N   run each libFuzzer harness N seconds (tools/fuzz)
 #   make soak [PROGRAMS=N]  many clients for a long time, then check that
 #                   nothing grew (tools/soak; N per client, 100000)
@@ -49,7 +51,7 @@ USER_BINS :=
 HOST_TESTS :=
 GUEST_TESTS :=
 
-.PHONY: all module user host-tests deps check demo soak clean
+.PHONY: all module user host-tests deps check demo paper soak clean
 all: module user
 
 include firmware/user.mk
@@ -94,6 +96,9 @@ check:
 
 demo:
 	tools/demo
+
+paper:
+	tools/paper
 
 PROGRAMS ?= 100000
 soak:
