@@ -344,9 +344,19 @@ static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
 	if (!pc->nin || pc->nin >= PW_WIRE_MAX_BUFS || pc->nout != 1 ||
 	    pc->dev >= w->dev.ndev)
 		return -EINVAL;
-	for (i = 0; i < pc->nin; i++)
-		if (!input_ok(cmd_buf(w, r, c, i), pc->dev, false, &err))
+	/*
+	 * Each piece goes in its input's device queue, so an input made by
+	 * a command already queued there can go now, right behind its
+	 * maker. Waiting for it to be final would queue the copy behind
+	 * the work queued on that device meanwhile: a pipeline's next
+	 * stage would wait for the whole of this stage's later work.
+	 */
+	for (i = 0; i < pc->nin; i++) {
+		struct pw_wbuf *in = cmd_buf(w, r, c, i);
+
+		if (!input_ok(in, in ? in->dev : 0, true, &err))
 			return err;
+	}
 	/* All pieces or none: room on the ring for each (else: later). */
 	if (pw_wdev_reserve(&w->dev, pc->nin))
 		return 0;

@@ -72,6 +72,12 @@ $(DCN_TEST_DIR)/test_simdev: $(DCN_TEST_DIR)/test_simdev.o $(PATHWAYS_LIBS)
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_simdev
 
+# A pipeline's stages overlap, on simulated devices in this process.
+$(DCN_TEST_DIR)/test_pipelining: $(DCN_TEST_DIR)/test_pipelining.o $(PATHWAYS_LIBS)
+	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
+
+HOST_TESTS += $(DCN_TEST_DIR)/test_pipelining
+
 # A pathwaysd cluster of simulated hosts on loopback, and the examples on
 # it: no kernel module, so it runs with the host tests.
 $(DCN_TEST_DIR)/test_simcluster: $(DCN_TEST_DIR)/test_simcluster.o \
