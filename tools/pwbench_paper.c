@@ -14,6 +14,7 @@
  *   clients     Figure 8: aggregate throughput of 1..8 client
  *               processes of pathwaysd, and the devices' busy time
  *   share       Figure 9: their work shares under SHARE weights
+ *   pipeline    Table 2: one model pipelined over 4, 8 and 16 stages
  *
  * Each part prints a table; with --csv DIR each also writes DIR/figN.csv
  * for tools/pwbench-plot. A benchmark reports: it fails only when a
@@ -40,13 +41,19 @@
 #define MAX_DELAY_US		(PWTPU_MAX_PROG_NS / PWP_CHAIN / 1000)
 
 static const char default_delays[] = "0,250,500,1000,2000,4000,8000,16000";
+static const char default_stages[] = "4,8,16";
+#define DEFAULT_MICRO		PWP_PIPE_MAX_MICRO
+#define DEFAULT_LAYER_US	8000
+#define MAX_LAYER_US		100000
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pwbench pathways [throughput|parity|dispatch|clients|share|all]\n"
-		"         [-n N] [-r REPS] [-t MS] [--no-multi] [--csv DIR]\n"
-		"         [--delays US,...] [--clients N,...]\n"
+		"usage: pwbench pathways [throughput|parity|dispatch|clients|share|\n"
+		"         pipeline|all] [-n N] [-r REPS] [-t MS] [--no-multi]\n"
+		"         [--csv DIR] [--delays US,...] [--clients N,...]\n"
+		"         [--stages S,...] [--micro M] [--layer-us US]\n"
+		"         [--dcn IP:PORT]\n"
 		"  throughput  Figure 5: OpByOp, Chained, Fused\n"
 		"              computations/s, single- vs multi-controller\n"
 		"  parity      Figure 6: the same with each step also\n"
@@ -57,13 +64,16 @@ static void usage(FILE *f)
 		"              pathwaysd this starts, FIFO, for each size\n"
 		"              in --delays (default 0,330,1000)\n"
 		"  share       Figure 9: 4 client processes under SHARE\n"
-		"  all         all but parity (default)\n"
+		"  pipeline    Table 2: %d layers pipelined over --stages\n"
+		"              (default %s) stages of all devices / S\n"
+		"  all         all but parity and pipeline (default)\n"
 		"  -n N        throughput, parity: computations per\n"
 		"              repetition (default %d and %d, rounded up to a\n"
 		"              multiple of %d); dispatch: timed runs per\n"
 		"              chain length and mode (default %d)\n"
-		"  -r REPS     throughput, parity: timed repetitions,\n"
-		"              median reported (default %d and %d)\n"
+		"  -r REPS     throughput, parity, pipeline: timed\n"
+		"              repetitions or steps, median reported\n"
+		"              (default %d, and %d for the others)\n"
 		"  -t MS       clients, share: measured interval per\n"
 		"              configuration (default %d)\n"
 		"  --no-multi  throughput: no multi-controller baseline\n"
@@ -72,13 +82,20 @@ static void usage(FILE *f)
 		"              each at most %llu (parity's default:\n"
 		"              %s)\n"
 		"  --clients L clients: client counts (default 1,2,4,8)\n"
+		"  --micro M   pipeline: micro-batches per step, 1..%d\n"
+		"              (default %d)\n"
+		"  --layer-us U  pipeline: compute of a layer of a\n"
+		"              micro-batch on one device (default %d)\n"
+		"  --dcn A     pipeline: run through pathwaysd's controller\n"
+		"              at A (default: this process's own)\n"
 		"  --csv DIR   write DIR/fig5.csv, fig6.csv, fig7.csv,\n"
 		"              fig8.csv and fig9.csv (tools/pwbench-plot DIR\n"
 		"              draws them)\n",
-		PWP_PARITY, DEFAULT_N, DEFAULT_PARITY_N, PWP_CHAIN,
-		DEFAULT_DISPATCH_RUNS, DEFAULT_REPS, DEFAULT_PARITY_REPS,
-		DEFAULT_INTERVAL_MS, PWP_MAX_DELAYS, MAX_DELAY_US,
-		default_delays);
+		PWP_PARITY, PWP_PIPE_LAYERS, default_stages, DEFAULT_N,
+		DEFAULT_PARITY_N, PWP_CHAIN, DEFAULT_DISPATCH_RUNS,
+		DEFAULT_REPS, DEFAULT_PARITY_REPS, DEFAULT_INTERVAL_MS,
+		PWP_MAX_DELAYS, MAX_DELAY_US, default_delays,
+		PWP_PIPE_MAX_MICRO, DEFAULT_MICRO, DEFAULT_LAYER_US);
 }
 
 int pwp_fail(int err, const char *what)
@@ -184,6 +201,10 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 		{ "no-multi", no_argument, NULL, 'M' },
 		{ "delays", required_argument, NULL, 'D' },
 		{ "clients", required_argument, NULL, 'c' },
+		{ "stages", required_argument, NULL, 'S' },
+		{ "micro", required_argument, NULL, 'm' },
+		{ "layer-us", required_argument, NULL, 'L' },
+		{ "dcn", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -192,6 +213,8 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 
 	memset(o, 0, sizeof(*o));
 	o->reps = DEFAULT_REPS;
+	o->micro = DEFAULT_MICRO;
+	o->layer_us = DEFAULT_LAYER_US;
 	o->interval_ms = DEFAULT_INTERVAL_MS;
 	o->multi = true;
 	while ((opt = getopt_long(argc, argv, "n:r:t:h", longopts,
@@ -225,6 +248,20 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 				       &o->nclients, 1, PWP_MAX_CLIENTS))
 				return 2;
 			break;
+		case 'S':
+			if (parse_list("--stages", optarg, o->stages,
+				       &o->nstages, 1, PWP_PIPE_LAYERS))
+				return 2;
+			break;
+		case 'm':
+			o->micro = (unsigned int)strtoul(optarg, NULL, 10);
+			break;
+		case 'L':
+			o->layer_us = (unsigned int)strtoul(optarg, NULL, 10);
+			break;
+		case 'd':
+			o->dcn = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -234,9 +271,16 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 		}
 	}
 	*what = optind < argc ? argv[optind++] : "all";
-	/* Each step of parity computes for up to ms: fewer, by default. */
-	if (!strcmp(*what, "parity") && !have_r)
+	/* Each step of these computes for up to ms: fewer, by default. */
+	if ((!strcmp(*what, "parity") || !strcmp(*what, "pipeline")) &&
+	    !have_r)
 		o->reps = DEFAULT_PARITY_REPS;
+	if (!o->micro || o->micro > PWP_PIPE_MAX_MICRO || !o->layer_us ||
+	    o->layer_us > MAX_LAYER_US) {
+		fprintf(stderr, "pwbench: --micro is 1..%d and --layer-us 1..%d\n",
+			PWP_PIPE_MAX_MICRO, MAX_LAYER_US);
+		return 2;
+	}
 	if (optind != argc || (have_n && (!o->n || o->n > 1000000)) ||
 	    !o->reps || o->reps > 1000 || o->interval_ms < 10 ||
 	    o->interval_ms > 3600000) {
@@ -258,7 +302,7 @@ int pwbench_paper_main(int argc, char **argv)
 	all = !strcmp(what, "all");
 	if (!all && strcmp(what, "throughput") && strcmp(what, "parity") &&
 	    strcmp(what, "dispatch") && strcmp(what, "clients") &&
-	    strcmp(what, "share")) {
+	    strcmp(what, "share") && strcmp(what, "pipeline")) {
 		fprintf(stderr, "pwbench: pathways: unknown part '%s'\n",
 			what);
 		usage(stderr);
@@ -298,5 +342,13 @@ int pwbench_paper_main(int argc, char **argv)
 		ret = pwp_clients(&o);
 	if (!ret && (all || !strcmp(what, "share")))
 		ret = pwp_share(&o);
+	t = o;
+	if (!ret && !strcmp(what, "pipeline")) {
+		if (!t.nstages && parse_list("stages", default_stages,
+					     t.stages, &t.nstages, 1,
+					     PWP_PIPE_LAYERS))
+			return 1;
+		ret = pwp_pipeline(&t);
+	}
 	return ret ? 1 : 0;
 }

@@ -28,6 +28,13 @@
 /* Figure 8: at most this many client processes at once. */
 #define PWP_MAX_CLIENTS	8
 
+/*
+ * Table 2: the model's layers (so at most this many stages), and at
+ * most this many micro-batches a step (a program's results).
+ */
+#define PWP_PIPE_LAYERS		16
+#define PWP_PIPE_MAX_MICRO	16
+
 /**
  * struct pwp_opts - options of `pwbench pathways`
  * @n: throughput: computations per repetition (a multiple of PWP_CHAIN);
@@ -40,6 +47,10 @@
  * @ndelays: how many (0: the part's own).
  * @clients: clients: how many client processes, in turn.
  * @nclients: how many counts (0: the part's own).
+ * @stages: pipeline: the stage counts, in turn; @nstages how many.
+ * @micro: pipeline: micro-batches per step.
+ * @layer_us: pipeline: compute of one layer of a micro-batch.
+ * @dcn: pipeline: the controller's address (NULL: in this process).
  */
 struct pwp_opts {
 	unsigned int n;
@@ -51,14 +62,20 @@ struct pwp_opts {
 	unsigned int ndelays;
 	unsigned int clients[PWP_MAX_DELAYS];
 	unsigned int nclients;
+	unsigned int stages[PWP_MAX_DELAYS];
+	unsigned int nstages;
+	unsigned int micro;
+	unsigned int layer_us;
+	const char *dcn;
 };
 
-/* Figure 5, 6, 7, 8 and 9; each returns 0 or -errno. */
+/* Figures 5 to 9 and Table 2; each returns 0 or -errno. */
 int pwp_throughput(const struct pwp_opts *o);
 int pwp_parity(const struct pwp_opts *o);
 int pwp_dispatch(const struct pwp_opts *o);
 int pwp_clients(const struct pwp_opts *o);
 int pwp_share(const struct pwp_opts *o);
+int pwp_pipeline(const struct pwp_opts *o);
 
 /*
  * The paper's unit of work over f32[1] per device, @steps times:

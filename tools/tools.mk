@@ -8,7 +8,7 @@ PWBENCH_SRCS := tools/pwbench.c tools/pwbench_dispatch.c tools/pwbench_stats.c \
 	tools/pwbench_paper.c \
 	tools/pwbench_paper_tput.c tools/pwbench_paper_multi.c \
 	tools/pwbench_paper_dispatch.c tools/pwbench_paper_clients.c \
-	tools/pwbench_pathwaysd.c \
+	tools/pwbench_paper_pipeline.c tools/pwbench_pathwaysd.c \
 	tools/pwbench_matmul.c
 # pwbench matmul runs the firmware's user-space library next to OpenBLAS
 # (Debian's libopenblas-dev, found by pkg-config); only pwbench links it.
