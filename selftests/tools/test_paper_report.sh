@@ -24,13 +24,14 @@ fixture() {
 	printf 'stages,devices,parallel_p50_us,parallel_p99_us,sequential_p50_us,sequential_p99_us,ratio\n1,1,900,950,900,960,1.00\n16,8,11000,12000,23100,25000,2.10\n' >fig7.csv
 	printf 'delay_us,clients,total_cps,median_cps,min_client_cps,max_client_cps,device_util\n330,1,190,189,190,190,0.46\n330,4,150,140,34,44,0.4125\n' >fig8.csv
 	printf 'weights,client,weight,completed,share,expected\n1:1:1:1,0,1,46,25.00,25.00\n1:1:1:1,1,1,46,25.00,25.00\n1:1:1:1,2,1,46,25.00,25.00\n1:1:1:1,3,1,46,25.00,25.00\n1:2:4:8,0,1,12,6.90,6.67\n1:2:4:8,1,2,23,13.20,13.33\n1:2:4:8,2,4,46,26.40,26.67\n1:2:4:8,3,8,93,53.40,53.33\n' >fig9.csv
+	printf 'stages,devices_per_stage,micro_batches,bubble,step_ms,rows_per_s,ideal_rows_per_s,measured_over_ideal,island_crossings\n4,4,16,0.1579,655.0,1600.0,6736.8,0.2375,3\n16,1,16,0.4839,1207.3,1200.0,4129.0,0.2906,15\n' >table2.csv
 	cd "$root" || return 1
 }
 
 report() { tools/paper-report "$d/in" >"$d/out" 2>&1; }
 all_png() {
 	local f
-	for f in fig5 fig5-hosts fig5-sim fig6 fig7 fig8 fig9; do
+	for f in fig5 fig5-hosts fig5-sim fig6 fig7 fig8 fig9 table2; do
 		[[ $(head -c 4 "$d/in/$f.png" | od -An -c | tr -d " ") == "211PNG" ]] || return 1
 	done
 }
@@ -38,7 +39,7 @@ has() { grep -qF -- "$1" "$d/in/REPORT.md"; }
 said() { grep -qF -- "$1" "$d/out"; }
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..10"
 fixture
 report
 check "a whole set of inputs gives REPORT.md" \
@@ -54,6 +55,9 @@ check "Figures 7, 8, 9: the longest chain, 4 clients of 330 us, the shares" \
 	 has "largest gap 0.3 points"'
 check "simulated hosts: the controller's memory per host and CPU per run" \
 	'has "grew by 1.00 MiB per host" && has "went from 73 to 735 us"'
+check "Table 2: each S against the first, and the change over the range" \
+	'has "| 16 | 1 | 16 | 48.4% | 1207 ms | 1200 | 4129 | 0.29 | -25.0% | 15 |" &&
+	 has "S=4 to S=16 over 4 testbed hosts'"'"' 16 devices: -25.0% rows/s"'
 check "the setting is named: vCPUs, clock source, module parameters" \
 	'has "2 vCPUs with the tsc clock source" && has "ndev=8 mesh=2x4"'
 check "pwbench-plot draws a PNG of every figure" \
