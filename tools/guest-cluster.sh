@@ -1,11 +1,11 @@
 # Sourced by the multi-host guest scripts that run pathwaysd on every
 # testbed host (tools/testbed-multi sets PWTPU_HOST_INDEX, PWTPU_DCN_IP,
 # PWTPU_DCN_PEERS): host 0 runs the controller at $ctl, every host a
-# worker; the other hosts then wait until host 0 writes $OUT/$1-done
-# and stop. Waits never fork (guest-wait.sh).
-#   cluster_up NAME   start; on host 0 return once every island is up,
-#                     elsewhere exit when host 0 is done
-#   cluster_down NAME host 0: tell the others, stop its own daemons
+# worker. Waits never fork (guest-wait.sh).
+#   cluster_up NAME     start; on host 0 return once every island is up
+#   cluster_follow NAME the other hosts: wait until host 0 is done, stop
+#                       the worker and exit
+#   cluster_down NAME   host 0: tell the others, stop its own daemons
 # shellcheck shell=bash
 
 # shellcheck source=tools/guest-wait.sh
@@ -29,12 +29,7 @@ cluster_up() {
 	"$d" --role worker --listen "$PWTPU_DCN_IP:7701" --controller "$ctl" \
 		--host-id "$cluster_me" >"$OUT/$name-worker$cluster_me.log" 2>&1 &
 	cluster_worker=$!
-	if ((cluster_me != 0)); then
-		wait_file "$OUT/$name-done" 3000
-		kill -TERM "$cluster_worker"
-		wait "$cluster_worker" || true
-		exit 0
-	fi
+	((cluster_me == 0)) || return 0
 	ndev=$(ls -d /sys/class/pwtpu/pwtpu* | wc -l)
 	for _ in $(seq 600); do
 		"$d" --role status --controller "$ctl" --listen "$PWTPU_DCN_IP:0" \
@@ -44,6 +39,13 @@ cluster_up() {
 	done
 	echo "$(basename "$0"): the islands did not all register" >&2
 	return 1
+}
+
+cluster_follow() {
+	wait_file "$OUT/$1-done" 3000
+	kill -TERM "$cluster_worker"
+	wait "$cluster_worker" || true
+	exit 0
 }
 
 cluster_down() {

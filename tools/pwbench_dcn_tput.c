@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pwbench_dcn_tput.c - `pwbench dcn-throughput`: Figure 5 of the Pathways
- * paper across hosts. One computation is x = x + 1 over f32[1] on device
- * 0..D-1 of each of the first H hosts' islands (one node per device, H*D
- * in all), dispatched by a remote client through pathwaysd:
+ * paper across hosts. One computation is the paper's, x = all-reduce(max,
+ * x) + 1 over f32[1] on each device (pwp_step_fn), as one SPMD call on a
+ * slice of D devices of each of H hosts' islands (a collective per
+ * island: an island ends at its host), dispatched by a remote client
+ * through pathwaysd:
  *   OpByOp   one run per computation (a one-step program)
  *   Chained  one run of a traced program of L computations
- *   Fused    one run of a function of L adds per device
+ *   Fused    one run of a function of L steps per slice
  * Runs are asynchronous: up to --window in flight, each run's arguments
  * the previous run's results, so the devices always have work queued and
  * what is measured is how many computations a second the single
@@ -25,13 +27,14 @@
 #include "../runtime/dcn/rclient.h"
 
 #include "pwbench.h"
+#include "pwbench_paper.h"
 
 /*
- * hosts x devices: each place's x is one of a run's results, and a
- * program has at most PW_WIRE_MAX_BUFS; more needs values sharded over
- * several islands, which the runtime does not have yet.
+ * Each host's x is one of a run's results, and a program has at most
+ * PW_WIRE_MAX_BUFS; more needs values sharded over several islands,
+ * which the runtime does not have yet.
  */
-#define MAX_PLACES	PW_WIRE_MAX_BUFS
+#define MAX_HOSTS	PW_WIRE_MAX_BUFS
 
 enum tput_mode { OPBYOP, CHAINED, FUSED, NMODES };
 
@@ -49,9 +52,9 @@ struct tput_opts {
 
 struct tput {
 	struct pw_remote *r;
-	unsigned int nplaces;
-	unsigned int host[MAX_PLACES];
-	unsigned int dev[MAX_PLACES];
+	unsigned int nhosts;
+	unsigned int devices;
+	uint32_t slice[MAX_HOSTS];	/* slice h is on host h */
 	uint32_t prog[NMODES];
 	unsigned int per_run[NMODES];	/* computations one run does */
 };
@@ -62,7 +65,8 @@ static void usage(FILE *f)
 		"usage: pwbench dcn-throughput --dcn IP:PORT [--hosts H] [--devices D]\n"
 		"                              [--chain L] [-n N] [--window W] [-r REPS]\n"
 		"  Figure 5 over the DCN: computations/s of OpByOp, Chained and Fused\n"
-		"  x = x + 1 over f32[1] on D devices of each of hosts 0..H-1 (default\n"
+		"  x = all-reduce(max, x) + 1 over f32[1] on a slice of D devices of\n"
+		"  each of hosts 0..H-1 (default\n"
 		"  H 1, D 1, L 32, N 512 computations per mode and repetition, W 16\n"
 		"  runs in flight, 3 repetitions; the median is reported)\n");
 }
@@ -96,10 +100,9 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 		default: usage(stderr); return -EINVAL;
 		}
 	}
-	if (o->hosts > MAX_PLACES || o->devices > MAX_PLACES ||
-	    o->hosts * o->devices > MAX_PLACES) {
-		fprintf(stderr, "pwbench: --hosts x --devices is at most %u (a program's results)\n",
-			MAX_PLACES);
+	if (o->hosts > MAX_HOSTS || o->devices > PW_WIRE_MAX_DEVICES) {
+		fprintf(stderr, "pwbench: --hosts is at most %u (a program's results), --devices %u\n",
+			MAX_HOSTS, PW_WIRE_MAX_DEVICES);
 		return -EINVAL;
 	}
 	if (!o->controller || !o->hosts || !o->devices || !o->chain ||
@@ -120,43 +123,25 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-/* x + 1 applied @steps times, one function. */
-static struct pw_fn *step_fn(unsigned int steps)
-{
-	const uint32_t shape[1] = { 1 };
-	struct pw_fn_builder *b = pw_fn_begin("inc");
-	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
-	struct pw_fn *fn = NULL;
-	unsigned int i;
-
-	for (i = 0; i < steps; i++)
-		x = pw_fn_binary(b, PWTPU_OP_ADD, x,
-				 pw_fn_scalar(b, PWTPU_DT_F32, 1.0));
-	pw_fn_result(b, x);
-	if (pw_fn_build(b, &fn))
-		fprintf(stderr, "pwbench: building the step: %s\n",
-			pw_last_error());
-	return fn;
-}
-
-/* A program of @calls computations of @fn on every place. */
+/* A program of @calls computations of @fn on every host's slice. */
 static int program(struct tput *t, struct pw_fn *fn, uint32_t fn_id,
 		   unsigned int calls, uint32_t *prog)
 {
 	const uint32_t shape[1] = { 1 };
 	struct pw_rprog *p = pw_rprog_begin();
-	int v[MAX_PLACES], ret = 0;
-	unsigned int i, k;
+	int v[MAX_HOSTS], ret = 0;
+	unsigned int h, k;
 
-	for (i = 0; i < t->nplaces; i++)
-		v[i] = pw_rprog_arg(p, t->host[i], t->dev[i], PWTPU_DT_F32, 1,
-				    shape);
+	for (h = 0; h < t->nhosts; h++)
+		v[h] = pw_rprog_arg_sharded(p, t->slice[h], t->devices,
+					    PWTPU_DT_F32, 1, shape);
 	for (k = 0; k < calls && !ret; k++)
-		for (i = 0; i < t->nplaces && !ret; i++)
-			ret = pw_rprog_call(p, fn, fn_id, t->host[i],
-					    t->dev[i], &v[i], 1, &v[i]);
+		for (h = 0; h < t->nhosts && !ret; h++)
+			ret = pw_rprog_call_sharded(p, fn, fn_id, t->slice[h],
+						    t->devices, &v[h], 1,
+						    &v[h]);
 	if (!ret)
-		ret = pw_rprog_results(p, v, t->nplaces);
+		ret = pw_rprog_results(p, v, t->nhosts);
 	if (!ret)
 		ret = pw_remote_program(t->r, p, prog);
 	pw_rprog_free(p);
@@ -165,29 +150,41 @@ static int program(struct tput *t, struct pw_fn *fn, uint32_t fn_id,
 
 static int setup(struct tput *t, const struct tput_opts *o)
 {
-	struct pw_fn *one, *fused;
+	struct pw_fn *one = NULL, *fused = NULL;
 	uint32_t one_id, fused_id;
-	unsigned int h, d;
+	unsigned int h;
 	int ret;
 
 	ret = pw_remote_connect(o->controller, "pwbench", &t->r);
 	if (ret)
 		return ret;
+	t->devices = o->devices;
+	/*
+	 * The controller puts a slice on the least loaded island, the
+	 * lowest numbered of equals: with nothing else placed, slice h
+	 * lands on host h, where the multi-controller baseline runs.
+	 */
 	for (h = 0; h < o->hosts; h++) {
 		if (pw_remote_host_devices(t->r, h) < o->devices) {
 			fprintf(stderr, "pwbench: host %u has %u devices up, want %u\n",
 				h, pw_remote_host_devices(t->r, h), o->devices);
 			return -ENODEV;
 		}
-		for (d = 0; d < o->devices; d++) {
-			t->host[t->nplaces] = h;
-			t->dev[t->nplaces++] = d;
+		ret = pw_remote_slice(t->r, o->devices, NULL, &t->slice[h]);
+		if (ret)
+			return ret;
+		t->nhosts++;
+		if (pw_remote_slice_host(t->r, t->slice[h]) != (int)h) {
+			fprintf(stderr, "pwbench: host %u's slice went to host %d: is another client placing slices?\n",
+				h, pw_remote_slice_host(t->r, t->slice[h]));
+			return -EBUSY;
 		}
 	}
-	one = step_fn(1);
-	fused = step_fn(o->chain);
-	if (!one || !fused)
-		return -EINVAL;
+	ret = pwp_step_fn(1, 0, &one);
+	if (!ret)
+		ret = pwp_step_fn(o->chain, 0, &fused);
+	if (ret)
+		return ret;
 	ret = pw_remote_function(t->r, one, &one_id);
 	if (!ret)
 		ret = pw_remote_function(t->r, fused, &fused_id);
@@ -212,8 +209,8 @@ static int setup(struct tput *t, const struct tput_opts *o)
 static double run_mode(struct tput *t, const struct tput_opts *o,
 		       enum tput_mode mode)
 {
-	unsigned int nruns = o->computations / t->per_run[mode], i, k, n;
-	uint32_t (*ids)[MAX_PLACES] = calloc(nruns + 1, sizeof(*ids));
+	unsigned int nruns = o->computations / t->per_run[mode], i, k, n, v;
+	uint32_t (*ids)[MAX_HOSTS] = calloc(nruns + 1, sizeof(*ids));
 	uint32_t *ticket = calloc(nruns, sizeof(*ticket));
 	const uint32_t shape[1] = { 1 };
 	const float zero = 0;
@@ -224,19 +221,18 @@ static double run_mode(struct tput *t, const struct tput_opts *o,
 		ret = -ENOMEM;
 		goto out;
 	}
-	n = t->nplaces;
+	n = t->nhosts;
 	for (i = 0; i < n && !ret; i++)
-		ret = pw_remote_buffer(t->r, t->host[i], t->dev[i],
-				       PWTPU_DT_F32, 1, shape, &zero,
-				       &ids[0][i]);
+		ret = pw_remote_buffer_sharded(t->r, t->slice[i], PWTPU_DT_F32,
+					       1, shape, &zero, true,
+					       &ids[0][i]);
 	start = now_ns();
 	for (k = 0; k < nruns && !ret; k++) {
 		/* Keep the window full; free what the run waited for read. */
 		if (k >= o->window) {
 			ret = pw_remote_wait(t->r, ticket[k - o->window]);
 			for (i = 0; !ret && i < n; i++)
-				pw_remote_free(t->r, t->host[i],
-					       ids[k - o->window][i]);
+				pw_remote_free(t->r, i, ids[k - o->window][i]);
 		}
 		if (!ret)
 			ret = pw_remote_run_async(t->r, t->prog[mode], ids[k], n,
@@ -246,21 +242,22 @@ static double run_mode(struct tput *t, const struct tput_opts *o,
 	     k++) {
 		ret = pw_remote_wait(t->r, ticket[k]);
 		for (i = 0; !ret && i < n; i++)
-			pw_remote_free(t->r, t->host[i], ids[k][i]);
+			pw_remote_free(t->r, i, ids[k][i]);
 	}
 	end = now_ns();
 	for (i = 0; i < n && !ret; i++) {
-		float x = -1;
+		float x[PW_WIRE_MAX_DEVICES];
 
-		ret = pw_remote_read(t->r, t->host[i], ids[nruns][i], &x,
-				     sizeof(x));
-		if (!ret && x != (float)o->computations) {
+		ret = pw_remote_read(t->r, i, ids[nruns][i], x,
+				     t->devices * sizeof(*x));
+		for (v = 0; !ret && v < t->devices; v++) {
+			if (x[v] == (float)o->computations)
+				continue;
 			fprintf(stderr, "pwbench: %s: host %u device %u has x = %g, want %u\n",
-				mode_name[mode], t->host[i], t->dev[i], x,
-				o->computations);
+				mode_name[mode], i, v, x[v], o->computations);
 			ret = -EIO;
 		}
-		pw_remote_free(t->r, t->host[i], ids[nruns][i]);
+		pw_remote_free(t->r, i, ids[nruns][i]);
 	}
 out:
 	free(ids);

@@ -53,7 +53,7 @@ static void usage(FILE *f)
 		"         pipeline|all] [-n N] [-r REPS] [-t MS] [--no-multi]\n"
 		"         [--csv DIR] [--delays US,...] [--clients N,...]\n"
 		"         [--stages S,...] [--micro M] [--layer-us US]\n"
-		"         [--dcn IP:PORT]\n"
+		"         [--dcn IP:PORT] [--only-multi] [--devices D]\n"
 		"  throughput  Figure 5: OpByOp, Chained, Fused\n"
 		"              computations/s, single- vs multi-controller\n"
 		"  parity      Figure 6: the same with each step also\n"
@@ -77,6 +77,9 @@ static void usage(FILE *f)
 		"  -t MS       clients, share: measured interval per\n"
 		"              configuration (default %d)\n"
 		"  --no-multi  throughput: no multi-controller baseline\n"
+		"  --only-multi  throughput: the baseline alone (what\n"
+		"              each host of a cluster runs)\n"
+		"  --devices D throughput: the island's first D devices\n"
 		"  --delays L  parity, clients: compute per step in\n"
 		"              microseconds, ascending, at most %d of them,\n"
 		"              each at most %llu (parity's default:\n"
@@ -199,6 +202,8 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 	static const struct option longopts[] = {
 		{ "csv", required_argument, NULL, 'C' },
 		{ "no-multi", no_argument, NULL, 'M' },
+		{ "only-multi", no_argument, NULL, 'O' },
+		{ "devices", required_argument, NULL, 'V' },
 		{ "delays", required_argument, NULL, 'D' },
 		{ "clients", required_argument, NULL, 'c' },
 		{ "stages", required_argument, NULL, 'S' },
@@ -234,6 +239,17 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 			break;
 		case 'M':
 			o->multi = false;
+			break;
+		case 'O':
+			o->only_multi = true;
+			break;
+		case 'V':
+			o->devices = (unsigned int)strtoul(optarg, NULL, 10);
+			if (!o->devices || o->devices > PWTPU_MAX_GANG) {
+				fprintf(stderr, "pwbench: --devices is 1..%d\n",
+					PWTPU_MAX_GANG);
+				return 2;
+			}
 			break;
 		case 'C':
 			o->csv_dir = optarg;
@@ -275,6 +291,10 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 	if ((!strcmp(*what, "parity") || !strcmp(*what, "pipeline")) &&
 	    !have_r)
 		o->reps = DEFAULT_PARITY_REPS;
+	if (o->only_multi && !o->multi) {
+		fprintf(stderr, "pwbench: --only-multi and --no-multi leave nothing\n");
+		return 2;
+	}
 	if (!o->micro || o->micro > PWP_PIPE_MAX_MICRO || !o->layer_us ||
 	    o->layer_us > MAX_LAYER_US) {
 		fprintf(stderr, "pwbench: --micro is 1..%d and --layer-us 1..%d\n",

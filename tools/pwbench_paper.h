@@ -42,6 +42,8 @@
  * @reps: throughput: timed repetitions per mode and controller.
  * @interval_ms: clients: measured interval per configuration.
  * @multi: throughput: also run the multi-controller baseline.
+ * @only_multi: throughput: only the baseline (on each host of a cluster).
+ * @devices: throughput: the first this many devices (0: all).
  * @csv_dir: directory for one CSV file per figure, or NULL.
  * @delays_us: parity, clients: compute times per step, ascending.
  * @ndelays: how many (0: the part's own).
@@ -57,6 +59,8 @@ struct pwp_opts {
 	unsigned int reps;
 	unsigned int interval_ms;
 	bool multi;
+	bool only_multi;
+	unsigned int devices;
 	const char *csv_dir;
 	unsigned int delays_us[PWP_MAX_DELAYS];
 	unsigned int ndelays;

@@ -70,14 +70,15 @@ static int trace_chain(struct single *s)
 	return ret ? pwp_fail(ret, "tracing the chained program") : 0;
 }
 
-static int single_setup(struct single *s, uint64_t delay_ns)
+static int single_setup(struct single *s, unsigned int ndev,
+			uint64_t delay_ns)
 {
 	struct pw_vset *vs;
 	int ret = pw_connect(NULL, &s->cl);
 
 	if (ret)
 		return pwp_fail(ret, "connect");
-	s->ndev = (unsigned int)pw_num_devices(s->cl);
+	s->ndev = ndev;
 	ret = pw_make_virtual_device_set(s->cl, &vs);
 	if (!ret)
 		ret = pw_add_slice(vs, s->ndev, NULL, &s->slice);
@@ -203,13 +204,14 @@ static int measure(const struct pwp_opts *o, struct single *s,
 	int ret = sns && mns ? 0 : -ENOMEM;
 
 	/* One untimed repetition of each first: loads and warms caches. */
-	if (!ret)
+	if (!ret && s)
 		ret = single_run(s, mode, o->n, &ns, &sok);
 	if (!ret && mc)
 		ret = pwp_multi_run(mc, mode, &ns, &mok);
 	ok = sok && mok;
 	for (r = 0; r < o->reps && !ret; r++) {
-		ret = single_run(s, mode, o->n, &sns[r], &sok);
+		if (s)
+			ret = single_run(s, mode, o->n, &sns[r], &sok);
 		if (!ret && mc)
 			ret = pwp_multi_run(mc, mode, &mns[r], &mok);
 		ok = ok && sok && mok;
@@ -217,7 +219,8 @@ static int measure(const struct pwp_opts *o, struct single *s,
 	*single_cps = 0.0;
 	*multi_cps = 0.0;
 	if (!ret) {
-		*single_cps = median_rate(sns, o->reps, o->n);
+		if (s)
+			*single_cps = median_rate(sns, o->reps, o->n);
 		if (mc)
 			*multi_cps = median_rate(mns, o->reps, o->n);
 	}
@@ -244,7 +247,10 @@ static int run_mode(const struct pwp_opts *o, struct single *s,
 
 	if (ret)
 		return ret;
-	if (mc)
+	if (!s)
+		printf("%-8s %14s %14.0f %12s\n", pwp_mode_name[mode], "-",
+		       multi_cps, "-");
+	else if (mc)
 		printf("%-8s %14.0f %14.0f %12.2f\n", pwp_mode_name[mode],
 		       single_cps, multi_cps, ratio(single_cps, multi_cps));
 	else
@@ -269,6 +275,13 @@ int pwp_throughput(const struct pwp_opts *o)
 		fprintf(stderr, "pwbench: no pwtpu devices (module loaded?)\n");
 		return -ENOENT;
 	}
+	if (o->devices > ndev) {
+		fprintf(stderr, "pwbench: --devices %u: the island has %u\n",
+			o->devices, ndev);
+		return -EINVAL;
+	}
+	if (o->devices)
+		ndev = o->devices;
 	csv = pwp_csv_open(o, "fig5.csv", "mode,single_cps,multi_cps,ratio",
 			   &ret);
 	if (ret)
@@ -283,7 +296,8 @@ int pwp_throughput(const struct pwp_opts *o)
 			return ret;
 		}
 	}
-	ret = single_setup(&s, 0);
+	if (!o->only_multi)
+		ret = single_setup(&s, ndev, 0);
 	if (!ret) {
 		printf("pwbench pathways throughput (Figure 5): x = "
 		       "all-reduce(max, x) + 1, f32[1] on each of %u devices\n"
@@ -293,12 +307,13 @@ int pwp_throughput(const struct pwp_opts *o)
 		       "libpathways, multi-controller = one process\n"
 		       "  per device submitting the same programs to its "
 		       "device; check: every device ends at x = %u\n\n",
-		       s.ndev, o->reps, o->n, PWP_CHAIN, o->n);
+		       ndev, o->reps, o->n, PWP_CHAIN, o->n);
 		printf("%-8s %14s %14s %12s\n", "mode", "single /s",
 		       "multi /s", "single/multi");
 	}
 	for (mode = 0; mode < PWP_NR_MODES && !ret; mode++)
-		ret = run_mode(o, &s, mc, (enum pwp_mode)mode, csv);
+		ret = run_mode(o, o->only_multi ? NULL : &s, mc,
+			       (enum pwp_mode)mode, csv);
 	single_teardown(&s);
 	pwp_multi_stop(mc);
 	cret = pwp_csv_close(csv);
@@ -324,7 +339,7 @@ static int parity_at(const struct pwp_opts *o, unsigned int ndev,
 			strerror(-ret));
 		return ret;
 	}
-	ret = single_setup(&s, delay_us * 1000ull);
+	ret = single_setup(&s, ndev, delay_us * 1000ull);
 	for (mode = 0; mode < PWP_NR_MODES && !ret; mode++) {
 		if (!todo[mode])
 			continue;
