@@ -48,6 +48,7 @@ struct tput_opts {
 	unsigned int computations;
 	unsigned int window;
 	unsigned int reps;
+	unsigned int delay_us;
 };
 
 struct tput {
@@ -64,11 +65,13 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: pwbench dcn-throughput --dcn IP:PORT [--hosts H] [--devices D]\n"
 		"                              [--chain L] [-n N] [--window W] [-r REPS]\n"
+		"                              [--delay-us U]\n"
 		"  Figure 5 over the DCN: computations/s of OpByOp, Chained and Fused\n"
 		"  x = all-reduce(max, x) + 1 over f32[1] on a slice of D devices of\n"
-		"  each of hosts 0..H-1 (default\n"
-		"  H 1, D 1, L 32, N 512 computations per mode and repetition, W 16\n"
-		"  runs in flight, 3 repetitions; the median is reported)\n");
+		"  each of hosts 0..H-1, each step then computing U us (Figure 6)\n"
+		"  (default H 1, D 1, L 32, N 512 computations per mode and\n"
+		"  repetition, W 16 runs in flight, 3 repetitions, the median\n"
+		"  reported; U 0)\n");
 }
 
 static int parse(int argc, char **argv, struct tput_opts *o)
@@ -79,6 +82,7 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 		{ "devices", required_argument, NULL, 'D' },
 		{ "chain", required_argument, NULL, 'L' },
 		{ "window", required_argument, NULL, 'W' },
+		{ "delay-us", required_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -94,6 +98,7 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 		case 'D': o->devices = (unsigned int)atoi(optarg); break;
 		case 'L': o->chain = (unsigned int)atoi(optarg); break;
 		case 'W': o->window = (unsigned int)atoi(optarg); break;
+		case 'U': o->delay_us = (unsigned int)atoi(optarg); break;
 		case 'n': o->computations = (unsigned int)atoi(optarg); break;
 		case 'r': o->reps = (unsigned int)atoi(optarg); break;
 		case 'h': usage(stdout); exit(0);
@@ -108,6 +113,7 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 	if (!o->controller || !o->hosts || !o->devices || !o->chain ||
 	    o->chain > 1000 || !o->window || o->window > 256 || !o->reps ||
 	    o->computations < o->chain || o->computations % o->chain ||
+	    (uint64_t)o->delay_us * o->chain > PWTPU_MAX_PROG_NS / 1000 ||
 	    optind != argc) {
 		usage(stderr);
 		return -EINVAL;
@@ -180,9 +186,9 @@ static int setup(struct tput *t, const struct tput_opts *o)
 			return -EBUSY;
 		}
 	}
-	ret = pwp_step_fn(1, 0, &one);
+	ret = pwp_step_fn(1, o->delay_us * 1000ull, &one);
 	if (!ret)
-		ret = pwp_step_fn(o->chain, 0, &fused);
+		ret = pwp_step_fn(o->chain, o->delay_us * 1000ull, &fused);
 	if (ret)
 		return ret;
 	ret = pw_remote_function(t->r, one, &one_id);
@@ -306,8 +312,9 @@ int pwbench_dcn_tput_main(int argc, char **argv)
 			}
 		}
 	}
-	printf("pwbench dcn-throughput: %u host(s) x %u device(s), chain %u, %u computations x %u repetitions, window %u\n",
-	       o.hosts, o.devices, o.chain, o.computations, o.reps, o.window);
+	printf("pwbench dcn-throughput: %u host(s) x %u device(s), chain %u, %u computations x %u repetitions, window %u, %u us compute a step\n",
+	       o.hosts, o.devices, o.chain, o.computations, o.reps, o.window,
+	       o.delay_us);
 	printf("%-8s %14s %14s %14s\n", "mode", "computations/s", "min", "max");
 	for (m = 0; m < NMODES; m++) {
 		qsort(rate[m], o.reps, sizeof(double), cmp_double);

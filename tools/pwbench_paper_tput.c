@@ -268,6 +268,7 @@ int pwp_throughput(const struct pwp_opts *o)
 	struct pwp_multi *mc = NULL;
 	struct single s = { 0 };
 	unsigned int ndev = island_size();
+	uint64_t delay_ns;
 	FILE *csv;
 	int ret, mode, cret;
 
@@ -282,13 +283,18 @@ int pwp_throughput(const struct pwp_opts *o)
 	}
 	if (o->devices)
 		ndev = o->devices;
+	if (o->ndelays > 1) {
+		fprintf(stderr, "pwbench: throughput takes one --delays value (a compute time per step)\n");
+		return -EINVAL;
+	}
+	delay_ns = o->ndelays ? o->delays_us[0] * 1000ull : 0;
 	csv = pwp_csv_open(o, "fig5.csv", "mode,single_cps,multi_cps,ratio",
 			   &ret);
 	if (ret)
 		return ret;
 	/* The processes are forked before libpathways starts threads. */
 	if (o->multi) {
-		ret = pwp_multi_start(ndev, o->n, 0, &mc);
+		ret = pwp_multi_start(ndev, o->n, delay_ns, &mc);
 		if (ret) {
 			fprintf(stderr, "pwbench: multi-controller baseline: "
 				"%s\n", strerror(-ret));
@@ -297,17 +303,19 @@ int pwp_throughput(const struct pwp_opts *o)
 		}
 	}
 	if (!o->only_multi)
-		ret = single_setup(&s, ndev, 0);
+		ret = single_setup(&s, ndev, delay_ns);
 	if (!ret) {
 		printf("pwbench pathways throughput (Figure 5): x = "
-		       "all-reduce(max, x) + 1, f32[1] on each of %u devices\n"
+		       "all-reduce(max, x) + 1, then %llu us of compute,\n"
+		       "  f32[1] on each of %u devices\n"
 		       "  computations/s: median of %u repetitions of %u "
 		       "computations (Chained, Fused: %u per\n"
 		       "  program run or call); single-controller = "
 		       "libpathways, multi-controller = one process\n"
 		       "  per device submitting the same programs to its "
 		       "device; check: every device ends at x = %u\n\n",
-		       ndev, o->reps, o->n, PWP_CHAIN, o->n);
+		       (unsigned long long)(delay_ns / 1000), ndev, o->reps,
+		       o->n, PWP_CHAIN, o->n);
 		printf("%-8s %14s %14s %12s\n", "mode", "single /s",
 		       "multi /s", "single/multi");
 	}

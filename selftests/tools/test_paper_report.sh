@@ -24,6 +24,7 @@ fixture() {
 	printf 'stages,devices,parallel_p50_us,parallel_p99_us,sequential_p50_us,sequential_p99_us,ratio\n1,1,900,950,900,960,1.00\n16,8,11000,12000,23100,25000,2.10\n' >fig7.csv
 	printf 'delay_us,clients,total_cps,median_cps,min_client_cps,max_client_cps,device_util\n330,1,190,189,190,190,0.46\n330,4,150,140,34,44,0.4125\n' >fig8.csv
 	printf 'weights,client,weight,completed,share,expected\n1:1:1:1,0,1,46,25.00,25.00\n1:1:1:1,1,1,46,25.00,25.00\n1:1:1:1,2,1,46,25.00,25.00\n1:1:1:1,3,1,46,25.00,25.00\n1:2:4:8,0,1,12,6.90,6.67\n1:2:4:8,1,2,23,13.20,13.33\n1:2:4:8,2,4,46,26.40,26.67\n1:2:4:8,3,8,93,53.40,53.33\n' >fig9.csv
+	printf 'hosts,delay_us,mode,single_cps,multi_cps,ratio\n1,0,OpByOp,100,200,0.5\n1,0,Chained,100,100,1.0\n1,0,Fused,100,100,1.0\n1,4000,OpByOp,100,100,0.96\n1,4000,Chained,100,100,1.0\n1,4000,Fused,100,100,1.0\n4,0,OpByOp,10,100,0.1\n4,0,Chained,10,100,0.1\n4,0,Fused,99,100,0.99\n4,4000,OpByOp,10,100,0.1\n4,4000,Chained,98,100,0.98\n4,4000,Fused,99,100,0.99\n' >fig6-hosts.csv
 	printf 'stages,devices_per_stage,micro_batches,bubble,step_ms,rows_per_s,ideal_rows_per_s,measured_over_ideal,island_crossings\n4,4,16,0.1579,655.0,1600.0,6736.8,0.2375,3\n16,1,16,0.4839,1207.3,1200.0,4129.0,0.2906,15\n' >table2.csv
 	cd "$root" || return 1
 }
@@ -31,7 +32,7 @@ fixture() {
 report() { tools/paper-report "$d/in" >"$d/out" 2>&1; }
 all_png() {
 	local f
-	for f in fig5 fig5-hosts fig5-sim fig6 fig7 fig8 fig9 table2; do
+	for f in fig5 fig5-hosts fig5-sim fig6 fig6-hosts fig7 fig8 fig9 table2; do
 		[[ $(head -c 4 "$d/in/$f.png" | od -An -c | tr -d " ") == "211PNG" ]] || return 1
 	done
 }
@@ -49,7 +50,9 @@ check "Figure 5: single/multi of each mode, and each host count over one host" \
 	 has "| 2 | 150/s (1.50x) | 300/s | 0.50 | 300/s (1.50x) | 250/s | 1.20 | 800/s (2.00x) | 1000/s | 0.80 |" &&
 	 has "on 2 testbed hosts: OpByOp 0.50, Chained 1.20, Fused 0.80"'
 check "Figure 6: the first size at parity per mode, or the largest tried" \
-	'has "OpByOp not at parity by 500 us, Chained at 0 us, Fused at 250 us"'
+	'has "OpByOp not at parity by 500 us, Chained at 0 us, Fused at 250 us" &&
+	 has "1 hosts: OpByOp at 4000 us, Chained at 0 us, Fused at 0 us; 4 hosts: OpByOp not by 4000 us, Chained at 4000 us, Fused at 0 us" &&
+	 has "| 4 | 4000 us | 0.10 | 0.98 | 0.99 |"'
 check "Figures 7, 8, 9: the longest chain, 4 clients of 330 us, the shares" \
 	'has "16 stages: sequential 2.10x the parallel p50" &&
 	 has "150/s, devices 41% busy" && has "1:2:4:8 gave 6.9/13.2/26.4/53.4%" &&
