@@ -42,7 +42,7 @@ cluster_up() {
 }
 
 cluster_follow() {
-	wait_file "$OUT/$1-done" 3000
+	wait_file "$OUT/$1-done" 2300	# under tools/dcn-throughput's limit
 	kill -TERM "$cluster_worker"
 	wait "$cluster_worker" || true
 	exit 0

@@ -86,6 +86,7 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char *end;
 	int c;
 
 	*o = (struct tput_opts){ .hosts = 1, .devices = 1, .chain = 32,
@@ -98,7 +99,14 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 		case 'D': o->devices = (unsigned int)atoi(optarg); break;
 		case 'L': o->chain = (unsigned int)atoi(optarg); break;
 		case 'W': o->window = (unsigned int)atoi(optarg); break;
-		case 'U': o->delay_us = (unsigned int)atoi(optarg); break;
+		case 'U':
+			o->delay_us = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || optarg[0] == '-') {
+				fprintf(stderr, "pwbench: --delay-us '%s': want microseconds\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
 		case 'n': o->computations = (unsigned int)atoi(optarg); break;
 		case 'r': o->reps = (unsigned int)atoi(optarg); break;
 		case 'h': usage(stdout); exit(0);
@@ -189,8 +197,10 @@ static int setup(struct tput *t, const struct tput_opts *o)
 	ret = pwp_step_fn(1, o->delay_us * 1000ull, &one);
 	if (!ret)
 		ret = pwp_step_fn(o->chain, o->delay_us * 1000ull, &fused);
-	if (ret)
+	if (ret) {
+		pw_fn_put(one);
 		return ret;
+	}
 	ret = pw_remote_function(t->r, one, &one_id);
 	if (!ret)
 		ret = pw_remote_function(t->r, fused, &fused_id);

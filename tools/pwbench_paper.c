@@ -92,8 +92,8 @@ static void usage(FILE *f)
 		"              micro-batch on one device (default %d)\n"
 		"  --dcn A     pipeline: run through pathwaysd's controller\n"
 		"              at A (default: this process's own)\n"
-		"  --csv DIR   write DIR/fig5.csv, fig6.csv, fig7.csv,\n"
-		"              fig8.csv and fig9.csv (tools/pwbench-plot DIR\n"
+		"  --csv DIR   write DIR/fig5.csv .. fig9.csv and\n"
+		"              table2.csv, by part (tools/pwbench-plot DIR\n"
 		"              draws them)\n",
 		PWP_PARITY, PWP_PIPE_LAYERS, default_stages, DEFAULT_N,
 		DEFAULT_PARITY_N, PWP_CHAIN, DEFAULT_DISPATCH_RUNS,

@@ -131,6 +131,11 @@ struct pwp_daemons {
 int pwp_daemons_start(struct pwp_daemons *d, const char *const *ctl_args);
 /* SIGTERM both and reap them; 0 when both exited cleanly. @ok: so far. */
 int pwp_daemons_stop(struct pwp_daemons *d, bool ok);
+/*
+ * Wait up to @ms for child @pid, then SIGKILL it and reap it: 0 when it
+ * exited 0 in time, -ETIMEDOUT when it had to be killed, else -EIO.
+ */
+int pwp_reap(pid_t pid, unsigned int ms);
 
 /*
  * Multi-controller baseline (pwbench_paper_multi.c): one process per

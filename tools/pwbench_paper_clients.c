@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +43,12 @@
 #define WARMUP_MAX_MS	60000
 #define TICK_MS		100
 #define SHARE_WINDOW	8
+/* How long a client told to stop may take to drain and go. */
+#define STOP_MS		30000
+
+/* The counters are shared between processes: they must not need a lock. */
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2,
+	       "process-shared atomics must be lock-free");
 
 static const unsigned int default_counts[] = { 1, 2, 4, MAX_CLIENTS };
 /* From tiny to about a millisecond; the paper's is 0.33 ms. */
@@ -88,11 +95,13 @@ static int client_connect(const struct config *cf, unsigned int weight,
 
 	snprintf(name, sizeof(name), "w%u", weight);
 	for (ms = 0; ms < WARMUP_MAX_MS; ms += 100) {
+		*cl = NULL;
 		ret = pw_connect(&opts, cl);
 		if (!ret && pw_num_devices(*cl) >= (int)cf->ndev)
 			return 0;
 		if (!ret)
 			pw_disconnect(*cl);
+		*cl = NULL;
 		sleep_ms(100);
 	}
 	return ret ? ret : -ENODEV;
@@ -145,6 +154,9 @@ client_main(struct board *b, const struct config *cf, unsigned int i)
 	struct pw_fn *fn = NULL;
 	int ret;
 
+	/* A client must not outlive pwbench, whatever ends it. */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() == 1)
+		_exit(1);
 	ret = client_connect(cf, cf->weights ? cf->weights[i] : 1, &cl);
 	if (!ret)
 		ret = pw_make_virtual_device_set(cl, &vs);
@@ -283,20 +295,23 @@ static int stop_clients(struct board *b, const pid_t *pid, unsigned int n,
 			int ret)
 {
 	unsigned int i;
-	int status;
+	int err, status;
 
 	atomic_store(&b->stop, true);
 	for (i = 0; i < n; i++) {
-		if (pid[i] <= 0 || waitpid(pid[i], &status, 0) != pid[i])
+		if (pid[i] <= 0)
 			continue;
-		if (b->c[i].err && !ret) {
-			ret = b->c[i].err;
+		status = pwp_reap(pid[i], STOP_MS);
+		err = b->c[i].err;
+		if (err) {
 			fprintf(stderr, "pwbench: client %u: %s (%s)\n", i,
-				strerror(-ret), b->c[i].msg);
-		} else if ((!WIFEXITED(status) || WEXITSTATUS(status)) &&
-			   !ret) {
-			fprintf(stderr, "pwbench: client %u died\n", i);
-			ret = -EPIPE;
+				strerror(-err), b->c[i].msg);
+			ret = ret ? ret : err;
+		} else if (status) {
+			fprintf(stderr, "pwbench: client %u %s\n", i,
+				status == -ETIMEDOUT ?
+				"did not stop: killed" : "died");
+			ret = ret ? ret : -EPIPE;
 		}
 	}
 	return ret;

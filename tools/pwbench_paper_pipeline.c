@@ -110,8 +110,8 @@ static int trace(struct pipe *p, unsigned int micro)
 	}
 	if (!ret)
 		ret = pw_program_end(p->cl, out, micro, &p->prog);
-	for (s = 0; !ret && s < micro; s++)
-		pw_buffer_put(out[s]);
+	for (m = 0; !ret && m < micro; m++)
+		pw_buffer_put(out[m]);
 	return ret ? pwp_fail(ret, "tracing the pipeline") : 0;
 }
 

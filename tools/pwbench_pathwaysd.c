@@ -17,8 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pwbench_paper.h"
@@ -27,6 +29,8 @@
 #define PORT_BASE	10000
 #define PORT_TRIES	100
 #define MAX_ARGS	40
+/* How long a daemon told to stop may take to print its counters and go. */
+#define STOP_MS		10000
 
 static bool port_free(int type, unsigned int port)
 {
@@ -88,10 +92,36 @@ static pid_t spawn(const char *path, char *const *argv, int log_fd)
 
 	if (pid)
 		return pid;
+	/* A daemon must not outlive pwbench: its worker holds the island. */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() == 1)
+		_exit(127);
 	dup2(log_fd, STDOUT_FILENO);
 	dup2(log_fd, STDERR_FILENO);
 	execv(path, argv);
 	_exit(127);
+}
+
+int pwp_reap(pid_t pid, unsigned int ms)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	unsigned int waited;
+	int status;
+	pid_t got = 0;
+
+	for (waited = 0; waited <= ms; waited += 10) {
+		got = waitpid(pid, &status, WNOHANG);
+		if (got)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	if (!got) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -ETIMEDOUT;
+	}
+	if (got != pid)
+		return -ECHILD;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
 }
 
 /* Run @argv to its end; 0 when it exited 0. */
@@ -126,6 +156,9 @@ static int own_key(struct pwp_daemons *d, const char *path, int log_fd)
 int pwp_daemons_start(struct pwp_daemons *d, const char *const *ctl_args)
 {
 	char path[PATH_MAX], ctl[32], wk[32], *argv[MAX_ARGS];
+	char *wargv[] = { "pathwaysd", "--role", "worker", "--listen", wk,
+			  "--controller", ctl, "--host-id", "0", "--data", "tcp",
+			  NULL };
 	unsigned int port, n = 0;
 	int fd, ret;
 
@@ -136,7 +169,7 @@ int pwp_daemons_start(struct pwp_daemons *d, const char *const *ctl_args)
 	if (ret)
 		return ret;
 	snprintf(d->log, sizeof(d->log), "/tmp/pwbench-pathwaysd.XXXXXX");
-	fd = mkstemp(d->log);
+	fd = mkostemp(d->log, O_CLOEXEC);	/* only stdout and stderr */
 	if (fd < 0)
 		return -errno;
 	if (!getenv("PATHWAYS_KEY_FILE")) {
@@ -159,17 +192,19 @@ int pwp_daemons_start(struct pwp_daemons *d, const char *const *ctl_args)
 	argv[n++] = ctl;
 	argv[n++] = "--down-ms";
 	argv[n++] = "10000";
-	for (; ctl_args && *ctl_args && n < MAX_ARGS - 1; ctl_args++)
+	for (; ctl_args && *ctl_args; ctl_args++) {
+		if (n == MAX_ARGS - 1) {
+			fprintf(stderr, "pwbench: more than %d arguments for pathwaysd\n",
+				MAX_ARGS - 1);
+			close(fd);
+			unlink(d->log);
+			return -E2BIG;
+		}
 		argv[n++] = (char *)*ctl_args;
+	}
 	argv[n] = NULL;
 	d->ctl = spawn(path, argv, fd);
-	{
-		char *wargv[] = { "pathwaysd", "--role", "worker", "--listen",
-				  wk, "--controller", ctl, "--host-id", "0",
-				  "--data", "tcp", NULL };
-
-		d->worker = d->ctl > 0 ? spawn(path, wargv, fd) : -1;
-	}
+	d->worker = d->ctl > 0 ? spawn(path, wargv, fd) : -1;
 	close(fd);
 	if (d->ctl < 0 || d->worker < 0) {
 		pwp_daemons_stop(d, false);
@@ -180,14 +215,10 @@ int pwp_daemons_start(struct pwp_daemons *d, const char *const *ctl_args)
 
 static int reap(pid_t pid)
 {
-	int status;
-
 	if (pid <= 0)
 		return 0;
 	kill(pid, SIGTERM);
-	if (waitpid(pid, &status, 0) != pid)
-		return -ECHILD;
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+	return pwp_reap(pid, STOP_MS);
 }
 
 int pwp_daemons_stop(struct pwp_daemons *d, bool ok)

@@ -354,6 +354,7 @@ static int issue_copy(struct pw_worker *w, struct pw_wk_run *r,
 	for (i = 0; i < pc->nin; i++) {
 		struct pw_wbuf *in = cmd_buf(w, r, c, i);
 
+		/* Its piece runs on its own device: that is the one to ask. */
 		if (!input_ok(in, in ? in->dev : 0, true, &err))
 			return err;
 	}
