@@ -5,8 +5,11 @@
 # whose workers use the RDMA data plane (soft-RoCE), then one whose
 # workers use TCP. Host 0 runs the controller and a worker of each, then
 # test_remote against it; host 1 runs a worker of each until host 0 says
-# that cluster is done.
+# that cluster is done. The daemons log into $out, which the host keeps
+# even when the testbed's timeout ends the guests.
 set -uo pipefail
+# shellcheck source=tools/guest-wait.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../tools/guest-wait.sh"
 
 B=${BUILD:-build}
 D=$B/tools/pathwaysd
@@ -22,7 +25,7 @@ start_worker() {
 
 	"$D" --role worker --listen "$PWTPU_DCN_IP:$((p + 1))" \
 		--controller "${ips[0]}:$p" --host-id "$me" --data "$1" \
-		>"/tmp/worker-$1.log" 2>&1 &
+		>"$out/worker$me-$1.log" 2>&1 &
 	worker=$!
 }
 
@@ -34,14 +37,11 @@ if ((me != 0)); then
 		# connections arrive (test_remote.sh checks they were closed).
 		# Polling the controller instead cost a minute: a status to a
 		# controller that is gone waits 5 s for its answer.
-		for ((t = 0; t < 1200; t++)); do
-			[[ -e $out/host0-done-$mode ]] && break
-			sleep 0.5
-		done
-		sleep 3
+		wait_file "$out/host0-done-$mode" 600
+		nap 3
 		kill -TERM "$worker"
 		wait "$worker"
-		sed "s/^/wk$me-$mode: /" "/tmp/worker-$mode.log"
+		sed "s/^/wk$me-$mode: /" "$out/worker$me-$mode.log"
 	done
 	exit 0
 fi
@@ -54,14 +54,27 @@ for mode in rdma tcp; do
 	# A worker stopped for the deadline test must not be marked down.
 	"$D" --role controller --listen "$PWTPU_DCN_IP:$p" \
 		--client-timeout-ms 3000 --down-ms 30000 \
-		>"/tmp/ctl-$mode.log" 2>&1 &
+		>"$out/ctl-$mode.log" 2>&1 &
 	ctl=$!
-	want="islands 2 devices $((2 * ndev))"
-	for _ in $(seq 240); do
-		[[ $(status "$p") == "$want" ]] && break
-		sleep 0.5
+	# Bounded by time, not tries: a status the controller does not
+	# answer takes 5 s.
+	want="islands 2 devices $((2 * ndev))" have='' deadline=$((SECONDS + 120))
+	while ((SECONDS < deadline)); do
+		have=$(status "$p")
+		[[ $have == "$want" ]] && break
+		nap 0.5
 	done
-	echo "cluster $mode: $(status "$p")"
+	echo "cluster $mode: $have"
+	if [[ $have != "$want" ]]; then
+		echo "cluster $mode: not up within 120 s (want: $want)"
+		rc=1
+		touch "$out/host0-done-$mode"
+		kill -TERM "$ctl" "$worker"
+		wait "$ctl" "$worker"
+		sed "s/^/ctl-$mode: /" "$out/ctl-$mode.log"
+		sed "s/^/wk0-$mode: /" "$out/worker0-$mode.log"
+		continue
+	fi
 	PW_CONTROLLER=${ips[0]}:$p PW_DIGEST=$out/digest-$mode \
 		PW_WORKER0_PID=$worker PW_DATA_KIND=$mode \
 		"$B/selftests/dcn/test_remote" 2>&1 | sed "s/^/$mode: /"
@@ -73,11 +86,11 @@ for mode in rdma tcp; do
 		((PIPESTATUS[0] == 0)) || rc=1
 	done
 	# The client that died is given up on after 3 s: let that happen.
-	sleep 5
+	nap 5
 	kill -TERM "$ctl" "$worker"
 	wait "$ctl" "$worker"
 	touch "$out/host0-done-$mode"
-	sed "s/^/ctl-$mode: /" "/tmp/ctl-$mode.log"
-	sed "s/^/wk0-$mode: /" "/tmp/worker-$mode.log"
+	sed "s/^/ctl-$mode: /" "$out/ctl-$mode.log"
+	sed "s/^/wk0-$mode: /" "$out/worker0-$mode.log"
 done
 exit $rc

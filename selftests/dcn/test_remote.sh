@@ -83,6 +83,13 @@ done < <(sed -nE 's/^(rdma|tcp): # Totals: pass:([0-9]+) fail:([0-9]+) .*/\2 \3/
 if ((failed)); then
 	echo "# testbed-multi exited $rc; host logs:"
 	sed 's/^/#   /' "$out/multi.log" "$h0" "$out/host1.log" | tail -n 120
+	# The daemons' own logs, kept by the host when a timeout ended
+	# the guests before they printed them.
+	for f in "$out"/ctl-*.log "$out"/worker*.log; do
+		[[ -e $f ]] || continue
+		echo "# ${f##*/}:"
+		tail -n 30 "$f" | sed 's/^/#   /'
+	done
 fi
 echo "$passed passed, $failed failed"
 ((failed == 0))
