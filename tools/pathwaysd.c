@@ -7,7 +7,7 @@
  *             [--window N] [--weight NAME=W]... [--config FILE]
  *   pathwaysd --role worker --listen IP:PORT --controller IP:PORT
  *             --host-id N [--data-port N] [--data auto|rdma|tcp]
- *             [--devices kernel|sim:MESH[,hbm_mib=N][,timing=MODE]]
+ *             [--devices kernel|sim:MESH[,hbm_mib=N][,timing=MODE][,trace=FILE]]
  *             [--down-ms N]
  *   pathwaysd --role status --controller IP:PORT [--listen IP:PORT]
  *   every role: [--transport udp|dpdk [--interface IF]] [--run-for S]
@@ -157,7 +157,8 @@ static void usage(FILE *f)
 		"                 [--weight NAME=W]... [--config FILE]\n"
 		"       pathwaysd --role worker --listen IP:PORT --controller IP:PORT --host-id N\n"
 		"                 [--data-port N] [--data auto|rdma|tcp]\n"
-		"                 [--devices kernel|sim:MESH[,hbm_mib=N][,timing=native|modeled|skip]]\n"
+		"                 [--devices kernel|sim:MESH[,hbm_mib=N][,timing=native|modeled|skip]\n"
+		"                            [,trace=FILE]]\n"
 		"                 [--down-ms N]  wait for the controller's first answer (1000)\n"
 		"       pathwaysd --role status --controller IP:PORT [--listen IP:PORT]\n"
 		"  --transport %s  control-plane datagrams (default udp); dpdk polls\n"

@@ -17,7 +17,7 @@ int pw_wdev_parse(const char *str, struct pw_wdev_sim_cfg *cfg, bool *sim,
 {
 	static const char *const timings[] = { "native", "modeled", "skip" };
 	struct pw_rm_island isl;
-	char buf[128], *opt, *save = NULL, *end;
+	char buf[384], *opt, *save = NULL, *end;
 	unsigned long long mib;
 	unsigned int t;
 
@@ -26,7 +26,7 @@ int pw_wdev_parse(const char *str, struct pw_wdev_sim_cfg *cfg, bool *sim,
 	if (!strcmp(str, "kernel"))
 		return 0;
 	if (strncmp(str, "sim:", 4) || strlen(str) >= sizeof(buf)) {
-		snprintf(err, len, "'%s': want kernel or sim:MESH[,hbm_mib=N][,timing=native|modeled|skip]",
+		snprintf(err, len, "'%s': want kernel or sim:MESH[,hbm_mib=N][,timing=native|modeled|skip][,trace=FILE]",
 			 str);
 		return -EINVAL;
 	}
@@ -55,12 +55,21 @@ int pw_wdev_parse(const char *str, struct pw_wdev_sim_cfg *cfg, bool *sim,
 			cfg->hbm_bytes = mib << 20;
 			continue;
 		}
+		if (!strncmp(opt, "trace=", 6)) {
+			if (!opt[6] || strlen(opt + 6) >= sizeof(cfg->trace)) {
+				snprintf(err, len, "'%s': trace wants a file name of 1..%zu characters",
+					 opt, sizeof(cfg->trace) - 1);
+				return -EINVAL;
+			}
+			strcpy(cfg->trace, opt + 6);
+			continue;
+		}
 		for (t = 0; t < 3; t++)
 			if (!strncmp(opt, "timing=", 7) &&
 			    !strcmp(opt + 7, timings[t]))
 				break;
 		if (t == 3) {
-			snprintf(err, len, "'%s': want hbm_mib=N or timing=native|modeled|skip",
+			snprintf(err, len, "'%s': want hbm_mib=N, timing=native|modeled|skip or trace=FILE",
 				 opt);
 			return -EINVAL;
 		}

@@ -87,12 +87,16 @@ struct pw_wdev {
  *	"2x2", "2x2x2t").
  * @hbm_bytes: each device's HBM.
  * @timing: enum pwtpu_timing_mode.
+ * @trace: when not empty, a file the devices append their commands'
+ *	pwtpu_submit, pwtpu_start and pwtpu_complete events to, in the
+ *	text the module's tracepoints print (tools/pwtrace reads both).
  */
 struct pw_wdev_sim_cfg {
 	unsigned int ndev;
 	char mesh[16];
 	uint64_t hbm_bytes;
 	uint32_t timing;
+	char trace[256];
 };
 
 /*
@@ -104,8 +108,8 @@ struct pw_wdev_sim_cfg {
 int pw_wdev_open(struct pw_wdev *w, unsigned int ndev);
 /*
  * The devices a worker drives, as its user names them: "kernel" (the
- * module's island), or "sim:MESH[,hbm_mib=N][,timing=MODE]", simulated
- * (64 MiB and native timing unless said). 0 with @cfg filled and @sim
+ * module's island), or "sim:MESH[,hbm_mib=N][,timing=MODE][,trace=FILE]",
+ * simulated (64 MiB, native timing and no trace unless said). 0 with @cfg filled and @sim
  * set for simulated devices; -EINVAL with a message in @err naming what
  * was wrong.
  */

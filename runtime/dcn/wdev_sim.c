@@ -13,12 +13,15 @@
  * As at io_uring submission, a command's handles are looked up when it
  * is flushed; one that is not valid then completes at once with the
  * error the module gives. One mutex guards everything but a running
- * command's work.
+ * command's work. With a trace file, each command's submission, start
+ * and completion are written there as the module's tracepoints print
+ * them, so that tools/pwtrace draws a simulated island as a real one.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -73,6 +76,8 @@ struct sim_cmd {
 	unsigned int nobjs;
 	struct pwfw_cmd fw;
 	uint64_t submit_ns;
+	uint64_t id;			/* in the trace */
+	bool traced;			/* submitted: its complete is traced */
 	struct pw_wdev *w;
 };
 
@@ -100,6 +105,8 @@ struct wdev_sim {
 	struct sim_cmd *pending[PW_WDEV_RING];	/* queued, not flushed */
 	unsigned int npending;
 	struct sim_cmd *done_head, *done_tail;
+	FILE *trace;			/* cfg.trace, line buffered */
+	uint64_t next_id;
 	struct sim_dev dev[PW_WIRE_MAX_DEVICES];
 };
 
@@ -496,11 +503,50 @@ static int cmd_stop(struct pwfw_cmd *cmd, bool watchdog)
 	return 0;
 }
 
+static const char *cmd_name(uint32_t op)
+{
+	switch (op) {
+	case PWTPU_CMD_EXEC:
+		return "exec";
+	case PWTPU_CMD_COPY_PEER:
+		return "copy_peer";
+	default:
+		return "nop";
+	}
+}
+
+/*
+ * One event, as ftrace prints the module's (driver/pwtpu_trace.h): the
+ * timestamp is CLOCK_MONOTONIC, as with trace_clock mono. Called with
+ * the lock held, so a command's events are in order in the file.
+ */
+static void trace_event(struct wdev_sim *s, const struct sim_cmd *c,
+			const char *event)
+{
+	uint64_t now = pw_now_ns();
+
+	if (!s->trace)
+		return;
+	fprintf(s->trace, "pwsim-%d [%03u] ..... %llu.%09llu: %s: dev=%u id=%llu ",
+		(int)getpid(), c->dev, (unsigned long long)(now / 1000000000),
+		(unsigned long long)(now % 1000000000), event, c->dev,
+		(unsigned long long)c->id);
+	if (strcmp(event, "pwtpu_complete"))
+		fprintf(s->trace, "cmd=%s\n", cmd_name(c->op));
+	else
+		fprintf(s->trace, "cmd=0x%x result=%d queue_ns=%llu exec_ns=%llu\n",
+			_IOC_NR(c->op), c->fw.result,
+			(unsigned long long)(c->fw.start_ns - c->submit_ns),
+			(unsigned long long)(c->fw.end_ns - c->fw.start_ns));
+}
+
 /* Finished (or refused): its references go, and it waits to be reaped. */
 static void cmd_done(struct wdev_sim *s, struct sim_cmd *c)
 {
 	unsigned int i;
 
+	if (c->traced)
+		trace_event(s, c, "pwtpu_complete");
 	for (i = 0; i < c->nobjs; i++)
 		obj_put(s, c->objs[i]);
 	c->nobjs = 0;
@@ -542,6 +588,9 @@ static int flush(struct pw_wdev *w)
 			cmd_done(s, c);
 			continue;
 		}
+		c->id = ++s->next_id;
+		c->traced = true;
+		trace_event(s, c, "pwtpu_submit");
 		d = &s->dev[c->dev];
 		if (d->tail)
 			d->tail->next = c;
@@ -621,6 +670,7 @@ static void *runner(void *arg)
 			cmd_done(s, c);
 			continue;
 		}
+		trace_event(s, c, "pwtpu_start");
 		pthread_mutex_unlock(&s->lock);
 		pwfw_cmd_run(s->isl, &s->spec, s->cfg.timing,
 			     SIM_WATCHDOG_NS, &c->fw, pw_now_ns());
@@ -676,6 +726,8 @@ static void close_sim(struct pw_wdev *w)
 		pwfw_island_destroy(s->isl);
 	pwfw_user_island_destroy(&s->ui);
 	pthread_mutex_destroy(&s->lock);
+	if (s->trace)
+		fclose(s->trace);
 	close(w->efd);
 	free(s);
 }
@@ -728,6 +780,18 @@ int pw_wdev_open_sim(struct pw_wdev *w, const struct pw_wdev_sim_cfg *cfg)
 	if (ret) {
 		free(s);
 		return -ret;
+	}
+	if (cfg->trace[0]) {
+		s->trace = fopen(cfg->trace, "ae");
+		if (!s->trace) {
+			ret = -errno;
+			pw_log("simulated devices: cannot open trace file %s: %s",
+			       cfg->trace, strerror(errno));
+			pwfw_user_island_destroy(&s->ui);
+			free(s);
+			return ret;
+		}
+		setvbuf(s->trace, NULL, _IOLBF, 0);
 	}
 	pthread_mutex_init(&s->lock, NULL);
 	w->ops = &sim_ops;

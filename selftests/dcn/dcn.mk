@@ -72,8 +72,10 @@ $(DCN_TEST_DIR)/test_simdev: $(DCN_TEST_DIR)/test_simdev.o $(PATHWAYS_LIBS)
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_simdev
 
-# A pipeline's stages overlap, on simulated devices in this process.
-$(DCN_TEST_DIR)/test_pipelining: $(DCN_TEST_DIR)/test_pipelining.o $(PATHWAYS_LIBS)
+# A pipeline's stages overlap, on simulated devices in this process: read
+# from their trace with pwtrace's parser.
+$(DCN_TEST_DIR)/test_pipelining: $(DCN_TEST_DIR)/test_pipelining.o \
+		$(PWTRACE_LIB_OBJS) $(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_pipelining

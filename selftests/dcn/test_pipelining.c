@@ -7,32 +7,72 @@
  * next stage starts as soon as this one is done with the micro-batch,
  * while this one goes on with the next.
  *
- * Overlap is the behaviour, so it is asserted through time, with a wide
- * margin: a step of M micro-batches over S stages of D each takes
- * (M + S - 1) x D pipelined (440 ms here) and M x S x D one stage at a
- * time (1280 ms); the bound is half of the latter, 200 ms over the
- * pipelined time (the compute sleeps, so a busy CPU delays only the
- * dispatch). pwbench pathways pipeline measures it.
+ * Overlap is the behaviour, so it is asserted on the order of the
+ * devices' own events, from their trace (sim:...,trace=FILE: the
+ * module's pwtpu_start and pwtpu_complete, in the order they happened):
+ * stage 0's device starts the move of micro-batch 0 before it starts
+ * micro-batch 1, and stage 1's device starts micro-batch 0 before stage
+ * 0's device has completed its last micro-batch. One stage at a time,
+ * the move would wait behind all of stage 0's work. The time it takes is
+ * pwbench pathways pipeline's to measure.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <pathways/pathways.h>
 
 #include "kselftest_harness.h"
+#include "../../tools/pwtrace.h"
 
 #define STAGES	4
 #define MICRO	8
 #define DELAY_MS	40
 #define ELEMS	256
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
+/* One device event of the trace, in the order of the file. */
+struct ev {
+	bool start;		/* else complete */
+	unsigned int dev;
+	bool exec;		/* else copy_peer */
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+/* The starts and completes of @path, in order, read as pwtrace reads them. */
+static int read_trace(const char *path, struct ev *ev, int max)
+{
+	struct pwtrace_rec r;
+	char line[256];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		if (pwtrace_parse_line(line, &r) != 1 ||
+		    (r.kind != PWTRACE_START && r.kind != PWTRACE_COMPLETE))
+			continue;
+		ev[n].start = r.kind == PWTRACE_START;
+		ev[n].dev = r.dev;
+		ev[n].exec = r.cmd == _IOC_NR(PWTPU_CMD_EXEC);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Index of the @nth (from 0) event of this kind on @dev, or -1. */
+static int find(const struct ev *ev, int n, bool start, unsigned int dev,
+		bool exec, int nth)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (ev[i].start == start && ev[i].dev == dev &&
+		    ev[i].exec == exec && nth-- == 0)
+			return i;
+	return -1;
 }
 
 /* Compute for DELAY_MS, then x + 1: a move too early reads x unmade. */
@@ -60,11 +100,18 @@ TEST(a_pipelines_stages_overlap_and_every_micro_batch_is_right)
 	struct pw_program *prog;
 	struct pw_client *cl;
 	struct pw_vset *vs;
+	static struct ev ev[8 * STAGES * MICRO];
+	char trace[64], devices[96];
 	struct pw_fn *fn;
-	uint64_t t0, took;
 	unsigned int s, m, i;
+	int fd, n, first_move, second_exec, last_exec0, first_exec1;
 
-	ASSERT_EQ(0, setenv("PATHWAYS_DEVICES", "sim:1x4", 1));
+	snprintf(trace, sizeof(trace), "/tmp/test_pipelining.XXXXXX");
+	fd = mkstemp(trace);
+	ASSERT_LE(0, fd);
+	close(fd);
+	snprintf(devices, sizeof(devices), "sim:1x4,trace=%s", trace);
+	ASSERT_EQ(0, setenv("PATHWAYS_DEVICES", devices, 1));
 	ASSERT_EQ(0, pw_connect(NULL, &cl));
 	ASSERT_EQ(0, pw_make_virtual_device_set(cl, &vs));
 	for (s = 0; s < STAGES; s++)
@@ -97,12 +144,12 @@ TEST(a_pipelines_stages_overlap_and_every_micro_batch_is_right)
 							 x, false, &in[m]));
 			ASSERT_EQ(0, pw_buffer_wait(in[m]));
 		}
-		t0 = now_ms();
+		/* The devices append: the second run's events alone. */
+		ASSERT_EQ(0, truncate(trace, 0));
 		ASSERT_EQ(0, pw_program_run(prog, PW_DISPATCH_PARALLEL, in,
 					    MICRO, out, MICRO));
 		for (m = 0; m < MICRO; m++)
 			ASSERT_EQ(0, pw_buffer_wait(out[m]));
-		took = now_ms() - t0;
 		for (m = 0; m < MICRO; m++) {
 			unsigned int k;
 
@@ -115,10 +162,22 @@ TEST(a_pipelines_stages_overlap_and_every_micro_batch_is_right)
 			pw_buffer_put(out[m]);
 		}
 	}
-	TH_LOG("%u micro-batches over %u stages of %u ms: %llu ms (%u pipelined, %u one at a time)",
-	       MICRO, STAGES, DELAY_MS, (unsigned long long)took,
-	       (MICRO + STAGES - 1) * DELAY_MS, MICRO * STAGES * DELAY_MS);
-	EXPECT_LT(took, (uint64_t)MICRO * STAGES * DELAY_MS / 2);
+	n = read_trace(trace, ev, sizeof(ev) / sizeof(*ev));
+	unlink(trace);
+	/* Each micro-batch: an EXEC per stage and a move between stages. */
+	ASSERT_EQ(2 * (int)(STAGES * MICRO + (STAGES - 1) * MICRO), n);
+	first_move = find(ev, n, true, 0, false, 0);
+	second_exec = find(ev, n, true, 0, true, 1);
+	last_exec0 = find(ev, n, false, 0, true, MICRO - 1);
+	first_exec1 = find(ev, n, true, 1, true, 0);
+	ASSERT_LE(0, first_move);
+	ASSERT_LE(0, second_exec);
+	ASSERT_LE(0, last_exec0);
+	ASSERT_LE(0, first_exec1);
+	/* The move went right behind its maker, not behind the stage. */
+	EXPECT_LT(first_move, second_exec);
+	/* Stage 1 worked while stage 0 still had micro-batches to do. */
+	EXPECT_LT(first_exec1, last_exec0);
 	pw_fn_put(fn);
 	pw_program_free(prog);
 	pw_disconnect(cl);

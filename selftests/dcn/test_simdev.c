@@ -456,7 +456,7 @@ TEST(devices_are_named_or_refused_with_a_reason)
 	static const char *const bad[] = {
 		"", "gpu", "sim", "sim:", "sim:0", "sim:9x8", "sim:2x2,hbm_mib=0",
 		"sim:2x2,hbm_mib=4097", "sim:2x2,hbm_mib=1x", "sim:2x2,timing=fast",
-		"sim:2x2,color=red", "sim:2x2x2x2",
+		"sim:2x2,color=red", "sim:2x2x2x2", "sim:2x2,trace=",
 	};
 	struct pw_wdev_sim_cfg c;
 	char err[160];
@@ -472,6 +472,12 @@ TEST(devices_are_named_or_refused_with_a_reason)
 	EXPECT_STREQ("2x2x2t", c.mesh);
 	EXPECT_EQ(8ull << 20, c.hbm_bytes);
 	EXPECT_EQ((uint32_t)PWTPU_TIMING_SKIP, c.timing);
+	EXPECT_STREQ("", c.trace);
+	ASSERT_EQ(0, pw_wdev_parse("sim:4,trace=/nonexistent/dir/t", &c,
+				   &sim, err, sizeof(err)));
+	EXPECT_STREQ("/nonexistent/dir/t", c.trace);
+	/* A trace file that cannot be made: the devices are not opened. */
+	EXPECT_EQ(-ENOENT, pw_wdev_open_sim(&(struct pw_wdev){ 0 }, &c));
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = 0;
 		EXPECT_EQ(-EINVAL, pw_wdev_parse(bad[i], &c, &sim, err,
