@@ -1153,12 +1153,29 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 		if (!run->used)
 			break;
 	}
-	/* All held: a forgotten run's slot frees when its DONE comes. */
-	while (run->used && run->forgotten && !ret &&
-	       pw_now_ns() - run->sent_ns < PW_REMOTE_TIMEOUT_MS * 1000000ull)
-		ret = pw_rc_step(r, pw_now_ns() + 10000000ull);
+	/*
+	 * All held: the oldest forgotten run's slot frees when its DONE
+	 * comes, so wait for that (a client that issues runs faster than
+	 * the devices finish them is held back here, not failed). The scan
+	 * above came back to the newest; the oldest is next.
+	 */
+	if (run->used) {
+		for (i = 0; i < PW_RC_MAX_RUNS; i++) {
+			if (++r->next_run == 0)
+				r->next_run = 1;
+			run = run_slot(r, r->next_run);
+			if (run->forgotten)
+				break;
+		}
+		while (run->used && run->forgotten && !ret &&
+		       pw_now_ns() - run->sent_ns < PW_REMOTE_TIMEOUT_MS * 1000000ull)
+			ret = pw_rc_step(r, pw_now_ns() + 10000000ull);
+	}
 	if (run->used) {
 		pw_rc_unlock(r);
+		if (run->forgotten)
+			return pw_fail(-EBUSY, "run: %u runs in flight, the oldest not done in %u ms",
+				       PW_RC_MAX_RUNS, PW_REMOTE_TIMEOUT_MS);
 		return pw_fail(-EBUSY, "run: %u runs not waited for yet",
 			       PW_RC_MAX_RUNS);
 	}

@@ -49,7 +49,13 @@ struct pw_ctl_island {
 
 /* What one client may hold at the controller (the tables grow). */
 #define PW_CTL_CLIENT_PROGRAMS	4096
-#define PW_CTL_CLIENT_RUNS	1024	/* PW_RC_MAX_RUNS in flight */
+/*
+ * Twice the PW_RC_MAX_RUNS a client keeps in flight: a client frees a
+ * run's slot at its workers' DONEs, the controller at its own copy of
+ * them, which may come later, so a client at its bound may have sent
+ * RUNs for slots the controller still holds.
+ */
+#define PW_CTL_CLIENT_RUNS	2048
 #define PW_CTL_MAX_DYING	64
 /* Runs whose workers all answered, their client's copy of DONE not sent. */
 #define PW_CTL_MAX_ENDS		64

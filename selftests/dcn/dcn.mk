@@ -80,6 +80,12 @@ $(DCN_TEST_DIR)/test_pipelining: $(DCN_TEST_DIR)/test_pipelining.o \
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_pipelining
 
+# A client that issues runs faster than the devices finish them.
+$(DCN_TEST_DIR)/test_backlog: $(DCN_TEST_DIR)/test_backlog.o $(PATHWAYS_LIBS)
+	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
+
+HOST_TESTS += $(DCN_TEST_DIR)/test_backlog
+
 # A pathwaysd cluster of simulated hosts on loopback, and the examples on
 # it: no kernel module, so it runs with the host tests.
 $(DCN_TEST_DIR)/test_simcluster: $(DCN_TEST_DIR)/test_simcluster.o \
