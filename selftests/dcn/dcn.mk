@@ -12,7 +12,7 @@ $(DCN_TEST_DIR)/test_remote: $(DCN_TEST_DIR)/test_remote.o $(PATHWAYS_LIBS)
 
 # A client whose run loses a host (selftests/dcn/test_pathwaysd.sh).
 $(DCN_TEST_DIR)/remote_hostdown: $(DCN_TEST_DIR)/remote_hostdown.o \
-		$(PATHWAYS_LIBS)
+		$(BUILD)/selftests/lib/test_fn.o $(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 # Built with the guest tests; run-in-guest.sh does not look in dcn/.
@@ -75,13 +75,14 @@ HOST_TESTS += $(DCN_TEST_DIR)/test_simdev
 # A pipeline's stages overlap, on simulated devices in this process: read
 # from their trace with pwtrace's parser.
 $(DCN_TEST_DIR)/test_pipelining: $(DCN_TEST_DIR)/test_pipelining.o \
-		$(PWTRACE_LIB_OBJS) $(PATHWAYS_LIBS)
+		$(BUILD)/selftests/lib/test_fn.o $(PWTRACE_LIB_OBJS) $(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_pipelining
 
 # A client that issues runs faster than the devices finish them.
-$(DCN_TEST_DIR)/test_backlog: $(DCN_TEST_DIR)/test_backlog.o $(PATHWAYS_LIBS)
+$(DCN_TEST_DIR)/test_backlog: $(DCN_TEST_DIR)/test_backlog.o \
+		$(BUILD)/selftests/lib/test_fn.o $(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread
 
 HOST_TESTS += $(DCN_TEST_DIR)/test_backlog
@@ -99,7 +100,7 @@ HOST_TESTS += $(DCN_TEST_DIR)/test_simcluster
 
 # More hosts than one 64-bit mask holds, simulated, on loopback.
 $(DCN_TEST_DIR)/test_manyhosts: $(DCN_TEST_DIR)/test_manyhosts.o \
-		$(BUILD)/selftests/lib/test_daemon.o \
+		$(BUILD)/selftests/lib/test_daemon.o $(BUILD)/selftests/lib/test_fn.o \
 		$(BUILD)/selftests/lib/test_key.o \
 		$(BUILD)/selftests/lib/test_run.o $(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS) -lpthread

@@ -16,26 +16,11 @@
 #include <time.h>
 
 #include "../../runtime/dcn/rclient.h"
+#include "../lib/test_fn.h"
 
 /* Host 2's step: 9 s (a program may model at most 10), three times. */
 #define DELAY_STEPS	9
 #define SLOW_CALLS	3
-
-static struct pw_fn *inc_fn(unsigned int delay_s)
-{
-	const uint32_t shape[1] = { 1 };
-	struct pw_fn_builder *b = pw_fn_begin("inc");
-	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
-	struct pw_fn *fn = NULL;
-	unsigned int i;
-
-	for (i = 0; i < delay_s; i++)
-		pw_fn_delay(b, 1000000000ull);
-	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
-				     pw_fn_scalar(b, PWTPU_DT_F32, 1.0)));
-	pw_fn_build(b, &fn);
-	return fn;
-}
 
 /* x on (@h0, 0) -> f0 there -> f1 @n1 times on (@h1, 0): a DCN edge. */
 static int program(struct pw_remote *r, struct pw_fn *f0, uint32_t id0,
@@ -70,7 +55,9 @@ static double now_s(void)
 int main(int argc, char **argv)
 {
 	const uint32_t shape[1] = { 1 };
-	struct pw_fn *quick = inc_fn(0), *slow = inc_fn(DELAY_STEPS);
+	struct pw_fn *quick = test_fn_add_one("inc", 1, 0);
+	struct pw_fn *slow = test_fn_add_one("inc", 1,
+					     DELAY_STEPS * 1000000000ull);
 	uint32_t quick_id, slow_id, dead, live, x, out, ticket;
 	struct pw_remote *r;
 	float zero = 0, got = 0;

@@ -16,23 +16,10 @@
 #include <pathways/pathways.h>
 
 #include "kselftest_harness.h"
+#include "../lib/test_fn.h"
 
 /* runtime/dcn/roles.h: PW_RC_MAX_RUNS. */
 #define CLIENT_RUNS	1024
-
-static struct pw_fn *add_one(void)
-{
-	const uint32_t shape[1] = { 1 };
-	struct pw_fn_builder *b = pw_fn_begin("add_one");
-	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
-	struct pw_fn *fn = NULL;
-
-	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
-				     pw_fn_scalar(b, PWTPU_DT_F32, 1.0)));
-	if (pw_fn_build(b, &fn))
-		return NULL;
-	return fn;
-}
 
 FIXTURE(backlog) {
 	struct pw_client *cl;
@@ -51,7 +38,7 @@ FIXTURE_SETUP(backlog)
 	ASSERT_EQ(0, pw_connect(NULL, &self->cl));
 	ASSERT_EQ(0, pw_make_virtual_device_set(self->cl, &vs));
 	ASSERT_EQ(0, pw_add_slice(vs, 2, NULL, &self->slice));
-	self->fn = add_one();
+	self->fn = test_fn_add_one("add_one", 1, 0);
 	ASSERT_NE(NULL, self->fn);
 	ASSERT_EQ(0, pw_buffer_from_host(self->cl, self->slice, PWTPU_DT_F32,
 					 1, shape, &zero, true, &self->x));

@@ -16,6 +16,7 @@
 
 #include "../../runtime/dcn/roles.h"
 #include "../lib/test_daemon.h"
+#include "../lib/test_fn.h"
 #include "../lib/test_key.h"
 #include "../lib/test_run.h"
 #include "kselftest_harness.h"
@@ -126,19 +127,6 @@ FIXTURE_TEARDOWN(many)
 		TH_LOG("could not remove %s", self->dir);
 }
 
-/* x + 1 over f32[1]. */
-static struct pw_fn *inc_fn(void)
-{
-	const uint32_t shape[1] = { 1 };
-	struct pw_fn_builder *b = pw_fn_begin("inc");
-	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
-	struct pw_fn *fn = NULL;
-
-	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
-				     pw_fn_scalar(b, PWTPU_DT_F32, 1.0)));
-	return pw_fn_build(b, &fn) ? NULL : fn;
-}
-
 TEST_F_TIMEOUT(many, a_run_through_72_hosts_waits_for_all_of_them, 600)
 {
 	const uint32_t shape[1] = { 1 };
@@ -172,7 +160,7 @@ TEST_F_TIMEOUT(many, a_run_through_72_hosts_waits_for_all_of_them, 600)
 	EXPECT_EQ(0u, pw_remote_host_devices(r, HOSTS - 1));
 	EXPECT_EQ(1u, pw_remote_host_devices(r, LAST_HOST));
 
-	fn = inc_fn();
+	fn = test_fn_add_one("inc", 1, 0);
 	ASSERT_NE(NULL, fn);
 	ASSERT_EQ(0, pw_remote_function(r, fn, &fn_id));
 	p = pw_rprog_begin();

@@ -26,6 +26,7 @@
 
 #include "kselftest_harness.h"
 #include "../../tools/pwtrace.h"
+#include "../lib/test_fn.h"
 
 #define STAGES	4
 #define MICRO	8
@@ -75,22 +76,6 @@ static int find(const struct ev *ev, int n, bool start, unsigned int dev,
 	return -1;
 }
 
-/* Compute for DELAY_MS, then x + 1: a move too early reads x unmade. */
-static struct pw_fn *stage_fn(void)
-{
-	const uint32_t shape[1] = { ELEMS };
-	struct pw_fn_builder *b = pw_fn_begin("stage");
-	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
-	struct pw_fn *fn = NULL;
-
-	pw_fn_delay(b, DELAY_MS * 1000000ull);
-	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
-				     pw_fn_scalar(b, PWTPU_DT_F32, 1.0)));
-	if (pw_fn_build(b, &fn))
-		return NULL;
-	return fn;
-}
-
 TEST(a_pipelines_stages_overlap_and_every_micro_batch_is_right)
 {
 	const uint32_t shape[1] = { ELEMS };
@@ -116,7 +101,8 @@ TEST(a_pipelines_stages_overlap_and_every_micro_batch_is_right)
 	ASSERT_EQ(0, pw_make_virtual_device_set(cl, &vs));
 	for (s = 0; s < STAGES; s++)
 		ASSERT_EQ(0, pw_add_slice(vs, 1, NULL, &slice[s]));
-	fn = stage_fn();
+	/* Compute for DELAY_MS, then x + 1: a move too early reads x unmade. */
+	fn = test_fn_add_one("stage", ELEMS, DELAY_MS * 1000000ull);
 	ASSERT_NE(NULL, fn);
 
 	ASSERT_EQ(0, pw_program_begin(cl));

@@ -20,7 +20,7 @@ PW_FAULTS_LSAN := $(if $(SANITIZE),,-fsanitize=leak \
 	$(BUILD)/selftests/lib/lsan_exit.o -Wl,--wrap=_exit)
 $(PW_TEST_DIR)/test_faults: $(PW_TEST_DIR)/test_faults.o $(PW_TEST_DIR)/pw_common.o \
 		$(BUILD)/selftests/lib/test_key.o $(BUILD)/selftests/lib/fault.o \
-		$(BUILD)/selftests/lib/lsan_exit.o \
+		$(BUILD)/selftests/lib/test_fn.o $(BUILD)/selftests/lib/lsan_exit.o \
 		$(PATHWAYS_LIBS)
 	$(CC) -o $@ $(filter-out $(BUILD)/selftests/lib/lsan_exit.o,$^) \
 		$(USER_LDLIBS) $(FAULT_LDFLAGS) $(PW_FAULTS_LSAN)

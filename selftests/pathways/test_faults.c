@@ -31,6 +31,7 @@
 #include "../../runtime/dcn/wstore.h"
 #include "../../runtime/fn/fn.h"
 #include "../lib/fault.h"
+#include "../lib/test_fn.h"
 
 #define ELEMS		4
 /* More than any life allocates or calls the devices: the sweep ends. */
@@ -42,21 +43,6 @@ struct fault {
 	void (*arm)(long n);
 	unsigned long (*failed)(void);
 };
-
-/* y = x + 1 on f32[ELEMS]: built before any fault is armed. */
-static struct pw_fn *plus1(void)
-{
-	const uint32_t shape[1] = { ELEMS };
-	struct pw_fn_builder *b = pw_fn_begin("plus1");
-	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
-	struct pw_fn *fn = NULL;
-
-	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
-				     pw_fn_scalar(b, PWTPU_DT_F32, 1.0)));
-	if (pw_fn_build(b, &fn))
-		return NULL;
-	return fn;
-}
 
 /* Whether @got is @in plus @k, shard by shard. */
 static bool plus(const float *in, const float *got, unsigned int n, float k)
@@ -167,7 +153,7 @@ static long sweep(struct __test_metadata *_metadata, const struct fault *f,
 		return -1;
 	hbm = pwt_hbm_settle();
 	fds = open_fds();
-	fn = plus1();
+	fn = test_fn_add_one("plus1", ELEMS, 0);
 	if (!fn) {
 		pw_disconnect(keeper);
 		return -1;
@@ -314,7 +300,7 @@ TEST_F_TIMEOUT(faults, a_failed_destroy_is_tried_again, 60)
 	EXPECT_EQ(0u, pw_wstore_retry(&s));
 	EXPECT_EQ(hbm, pwt_hbm_wait(hbm, 3000));
 
-	fn = plus1();
+	fn = test_fn_add_one("plus1", ELEMS, 0);
 	ASSERT_NE(NULL, fn);
 	ASSERT_EQ(0, ship(&s, fn, 1, 7, &f));
 	ASSERT_EQ(0, pw_wfn_load(&s, f, 0));
