@@ -1135,7 +1135,9 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	const struct pw_rc_prog *p;
 	struct pw_wire_msg m;
 	struct pw_rc_run *run;
+	uint64_t deadline;
 	unsigned int i;
+	bool forgotten;
 	int ret = 0;
 
 	if (nargs + nres > PW_WIRE_RUN_IDS)
@@ -1144,37 +1146,36 @@ int pw_remote_run_async(struct pw_remote *r, uint32_t prog,
 	pw_rc_lock(r);
 	/*
 	 * The next free slot: a run kept unwaited (a long-lived future) or
-	 * forgotten and still in flight holds its own, and is skipped.
+	 * forgotten and still in flight holds its own, and is skipped. With
+	 * all held by runs some of which are forgotten, their slots free as
+	 * their DONEs come: step and look again, for up to the answer
+	 * timeout from now (a client that issues runs faster than the
+	 * devices finish them is held back here, not failed).
 	 */
-	for (i = 0; i < PW_RC_MAX_RUNS; i++) {
-		if (++r->next_run == 0)
-			r->next_run = 1;
-		run = run_slot(r, r->next_run);
-		if (!run->used)
-			break;
-	}
-	/*
-	 * All held: the oldest forgotten run's slot frees when its DONE
-	 * comes, so wait for that (a client that issues runs faster than
-	 * the devices finish them is held back here, not failed). The scan
-	 * above came back to the newest; the oldest is next.
-	 */
-	if (run->used) {
+	deadline = pw_now_ns() + PW_REMOTE_TIMEOUT_MS * 1000000ull;
+	for (;;) {
+		forgotten = false;
 		for (i = 0; i < PW_RC_MAX_RUNS; i++) {
 			if (++r->next_run == 0)
 				r->next_run = 1;
 			run = run_slot(r, r->next_run);
-			if (run->forgotten)
+			if (!run->used)
 				break;
+			forgotten |= run->forgotten;
 		}
-		while (run->used && run->forgotten && !ret &&
-		       pw_now_ns() - run->sent_ns < PW_REMOTE_TIMEOUT_MS * 1000000ull)
-			ret = pw_rc_step(r, pw_now_ns() + 10000000ull);
+		if (!run->used || !forgotten || pw_now_ns() >= deadline)
+			break;
+		ret = pw_rc_step(r, pw_now_ns() + 10000000ull);
+		if (ret < 0) {
+			pw_rc_unlock(r);
+			return ret;
+		}
+		ret = 0;
 	}
 	if (run->used) {
 		pw_rc_unlock(r);
-		if (run->forgotten)
-			return pw_fail(-EBUSY, "run: %u runs in flight, the oldest not done in %u ms",
+		if (forgotten)
+			return pw_fail(-EBUSY, "run: %u runs in flight, none done in %u ms",
 				       PW_RC_MAX_RUNS, PW_REMOTE_TIMEOUT_MS);
 		return pw_fail(-EBUSY, "run: %u runs not waited for yet",
 			       PW_RC_MAX_RUNS);

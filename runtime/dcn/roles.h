@@ -55,7 +55,7 @@ struct pw_ctl_island {
  * them, which may come later, so a client at its bound may have sent
  * RUNs for slots the controller still holds.
  */
-#define PW_CTL_CLIENT_RUNS	2048
+#define PW_CTL_CLIENT_RUNS	(2 * PW_RC_MAX_RUNS)
 #define PW_CTL_MAX_DYING	64
 /* Runs whose workers all answered, their client's copy of DONE not sent. */
 #define PW_CTL_MAX_ENDS		64

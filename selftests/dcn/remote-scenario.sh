@@ -37,7 +37,7 @@ if ((me != 0)); then
 		# connections arrive (test_remote.sh checks they were closed).
 		# Polling the controller instead cost a minute: a status to a
 		# controller that is gone waits 5 s for its answer.
-		wait_file "$out/host0-done-$mode" 600
+		wait_file "$out/host0-done-$mode" 540	# under the testbed's 600
 		nap 3
 		kill -TERM "$worker"
 		wait "$worker"
