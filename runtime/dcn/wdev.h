@@ -109,8 +109,8 @@ int pw_wdev_open(struct pw_wdev *w, unsigned int ndev);
 /*
  * The devices a worker drives, as its user names them: "kernel" (the
  * module's island), or "sim:MESH[,hbm_mib=N][,timing=MODE][,trace=FILE]",
- * simulated (64 MiB, native timing and no trace unless said). 0 with @cfg filled and @sim
- * set for simulated devices; -EINVAL with a message in @err naming what
+ * simulated (64 MiB, native timing and no trace unless said). 0 with
+ * @cfg filled and @sim set for simulated devices; -EINVAL with a message in @err naming what
  * was wrong.
  */
 int pw_wdev_parse(const char *str, struct pw_wdev_sim_cfg *cfg, bool *sim,

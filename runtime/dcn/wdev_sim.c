@@ -76,8 +76,7 @@ struct sim_cmd {
 	unsigned int nobjs;
 	struct pwfw_cmd fw;
 	uint64_t submit_ns;
-	uint64_t id;			/* in the trace */
-	bool traced;			/* submitted: its complete is traced */
+	uint64_t id;			/* in the trace; 0 until submitted */
 	struct pw_wdev *w;
 };
 
@@ -106,6 +105,7 @@ struct wdev_sim {
 	unsigned int npending;
 	struct sim_cmd *done_head, *done_tail;
 	FILE *trace;			/* cfg.trace, line buffered */
+	int pid;			/* the trace's task */
 	uint64_t next_id;
 	struct sim_dev dev[PW_WIRE_MAX_DEVICES];
 };
@@ -523,12 +523,13 @@ static const char *cmd_name(uint32_t op)
 static void trace_event(struct wdev_sim *s, const struct sim_cmd *c,
 			const char *event)
 {
-	uint64_t now = pw_now_ns();
+	uint64_t now;
 
 	if (!s->trace)
 		return;
+	now = pw_now_ns();
 	fprintf(s->trace, "pwsim-%d [%03u] ..... %llu.%09llu: %s: dev=%u id=%llu ",
-		(int)getpid(), c->dev, (unsigned long long)(now / 1000000000),
+		s->pid, c->dev, (unsigned long long)(now / 1000000000),
 		(unsigned long long)(now % 1000000000), event, c->dev,
 		(unsigned long long)c->id);
 	if (strcmp(event, "pwtpu_complete"))
@@ -545,7 +546,7 @@ static void cmd_done(struct wdev_sim *s, struct sim_cmd *c)
 {
 	unsigned int i;
 
-	if (c->traced)
+	if (c->id)	/* submitted: its completion is traced */
 		trace_event(s, c, "pwtpu_complete");
 	for (i = 0; i < c->nobjs; i++)
 		obj_put(s, c->objs[i]);
@@ -589,7 +590,6 @@ static int flush(struct pw_wdev *w)
 			continue;
 		}
 		c->id = ++s->next_id;
-		c->traced = true;
 		trace_event(s, c, "pwtpu_submit");
 		d = &s->dev[c->dev];
 		if (d->tail)
@@ -792,6 +792,7 @@ int pw_wdev_open_sim(struct pw_wdev *w, const struct pw_wdev_sim_cfg *cfg)
 			return ret;
 		}
 		setvbuf(s->trace, NULL, _IOLBF, 0);
+		s->pid = (int)getpid();
 	}
 	pthread_mutex_init(&s->lock, NULL);
 	w->ops = &sim_ops;
