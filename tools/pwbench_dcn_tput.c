@@ -5,7 +5,9 @@
  * x) + 1 over f32[1] on each device (pwp_step_fn), as one SPMD call on a
  * slice of D devices of each of H hosts' islands (a collective per
  * island: an island ends at its host), dispatched by a remote client
- * through pathwaysd:
+ * through pathwaysd. Over several hosts the slices are one group, so a
+ * computation is one node of the program and x one buffer id, whatever
+ * H (up to the cluster's 512 hosts):
  *   OpByOp   one run per computation (a one-step program)
  *   Chained  one run of a traced program of L computations
  *   Fused    one run of a function of L steps per slice
@@ -29,12 +31,7 @@
 #include "pwbench.h"
 #include "pwbench_paper.h"
 
-/*
- * Each host's x is one of a run's results, and a program has at most
- * PW_WIRE_MAX_BUFS; more needs values sharded over several islands,
- * which the runtime does not have yet.
- */
-#define MAX_HOSTS	PW_WIRE_MAX_BUFS
+#define MAX_HOSTS	PW_WIRE_MAX_HOSTS
 
 enum tput_mode { OPBYOP, CHAINED, FUSED, NMODES };
 
@@ -55,7 +52,7 @@ struct tput {
 	struct pw_remote *r;
 	unsigned int nhosts;
 	unsigned int devices;
-	uint32_t slice[MAX_HOSTS];	/* slice h is on host h */
+	uint32_t slice;		/* one host's, or a group of one a host */
 	uint32_t prog[NMODES];
 	unsigned int per_run[NMODES];	/* computations one run does */
 };
@@ -114,7 +111,7 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 		}
 	}
 	if (o->hosts > MAX_HOSTS || o->devices > PW_WIRE_MAX_DEVICES) {
-		fprintf(stderr, "pwbench: --hosts is at most %u (a program's results), --devices %u\n",
+		fprintf(stderr, "pwbench: --hosts is at most %u, --devices %u\n",
 			MAX_HOSTS, PW_WIRE_MAX_DEVICES);
 		return -EINVAL;
 	}
@@ -143,19 +140,16 @@ static int program(struct tput *t, struct pw_fn *fn, uint32_t fn_id,
 {
 	const uint32_t shape[1] = { 1 };
 	struct pw_rprog *p = pw_rprog_begin();
-	int v[MAX_HOSTS], ret = 0;
-	unsigned int h, k;
+	unsigned int k;
+	int v, ret = 0;
 
-	for (h = 0; h < t->nhosts; h++)
-		v[h] = pw_rprog_arg_sharded(p, t->slice[h], t->devices,
-					    PWTPU_DT_F32, 1, shape);
+	v = pw_rprog_arg_sharded(p, t->slice, t->devices, PWTPU_DT_F32, 1,
+				 shape);
 	for (k = 0; k < calls && !ret; k++)
-		for (h = 0; h < t->nhosts && !ret; h++)
-			ret = pw_rprog_call_sharded(p, fn, fn_id, t->slice[h],
-						    t->devices, &v[h], 1,
-						    &v[h]);
+		ret = pw_rprog_call_sharded(p, fn, fn_id, t->slice, t->devices,
+					    &v, 1, &v);
 	if (!ret)
-		ret = pw_rprog_results(p, v, t->nhosts);
+		ret = pw_rprog_results(p, &v, 1);
 	if (!ret)
 		ret = pw_remote_program(t->r, p, prog);
 	pw_rprog_free(p);
@@ -175,8 +169,9 @@ static int setup(struct tput *t, const struct tput_opts *o)
 	t->devices = o->devices;
 	/*
 	 * The controller puts a slice on the least loaded island, the
-	 * lowest numbered of equals: with nothing else placed, slice h
-	 * lands on host h, where the multi-controller baseline runs.
+	 * lowest numbered of equals: with nothing else placed, the slice
+	 * of host h (member h of the group) lands on host h, where the
+	 * multi-controller baseline runs.
 	 */
 	for (h = 0; h < o->hosts; h++) {
 		if (pw_remote_host_devices(t->r, h) < o->devices) {
@@ -184,13 +179,22 @@ static int setup(struct tput *t, const struct tput_opts *o)
 				h, pw_remote_host_devices(t->r, h), o->devices);
 			return -ENODEV;
 		}
-		ret = pw_remote_slice(t->r, o->devices, NULL, &t->slice[h]);
-		if (ret)
-			return ret;
-		t->nhosts++;
-		if (pw_remote_slice_host(t->r, t->slice[h]) != (int)h) {
+	}
+	ret = o->hosts > 1 ?
+	      pw_remote_slice_group(t->r, o->hosts, o->devices, NULL,
+				    &t->slice) :
+	      pw_remote_slice(t->r, o->devices, NULL, &t->slice);
+	if (ret)
+		return ret;
+	t->nhosts = o->hosts;
+	for (h = 0; h < o->hosts; h++) {
+		uint32_t one = o->hosts > 1 ?
+			       pw_remote_group_member(t->r, t->slice, h) :
+			       t->slice;
+
+		if (pw_remote_slice_host(t->r, one) != (int)h) {
 			fprintf(stderr, "pwbench: host %u's slice went to host %d: is another client placing slices?\n",
-				h, pw_remote_slice_host(t->r, t->slice[h]));
+				h, pw_remote_slice_host(t->r, one));
 			return -EBUSY;
 		}
 	}
@@ -225,8 +229,8 @@ static int setup(struct tput *t, const struct tput_opts *o)
 static double run_mode(struct tput *t, const struct tput_opts *o,
 		       enum tput_mode mode)
 {
-	unsigned int nruns = o->computations / t->per_run[mode], i, k, n, v;
-	uint32_t (*ids)[MAX_HOSTS] = calloc(nruns + 1, sizeof(*ids));
+	unsigned int nruns = o->computations / t->per_run[mode], h, k, v;
+	uint32_t *ids = calloc(nruns + 1, sizeof(*ids));
 	uint32_t *ticket = calloc(nruns, sizeof(*ticket));
 	const uint32_t shape[1] = { 1 };
 	const float zero = 0;
@@ -237,44 +241,42 @@ static double run_mode(struct tput *t, const struct tput_opts *o,
 		ret = -ENOMEM;
 		goto out;
 	}
-	n = t->nhosts;
-	for (i = 0; i < n && !ret; i++)
-		ret = pw_remote_buffer_sharded(t->r, t->slice[i], PWTPU_DT_F32,
-					       1, shape, &zero, true,
-					       &ids[0][i]);
+	ret = pw_remote_buffer_sharded(t->r, t->slice, PWTPU_DT_F32, 1, shape,
+				       &zero, true, &ids[0]);
 	start = now_ns();
 	for (k = 0; k < nruns && !ret; k++) {
 		/* Keep the window full; free what the run waited for read. */
 		if (k >= o->window) {
 			ret = pw_remote_wait(t->r, ticket[k - o->window]);
-			for (i = 0; !ret && i < n; i++)
-				pw_remote_free(t->r, i, ids[k - o->window][i]);
+			if (!ret)
+				pw_remote_free(t->r, 0, ids[k - o->window]);
 		}
 		if (!ret)
-			ret = pw_remote_run_async(t->r, t->prog[mode], ids[k], n,
-						  ids[k + 1], n, &ticket[k]);
+			ret = pw_remote_run_async(t->r, t->prog[mode], &ids[k], 1,
+						  &ids[k + 1], 1, &ticket[k]);
 	}
 	for (k = nruns > o->window ? nruns - o->window : 0; k < nruns && !ret;
 	     k++) {
 		ret = pw_remote_wait(t->r, ticket[k]);
-		for (i = 0; !ret && i < n; i++)
-			pw_remote_free(t->r, i, ids[k][i]);
+		if (!ret)
+			pw_remote_free(t->r, 0, ids[k]);
 	}
 	end = now_ns();
-	for (i = 0; i < n && !ret; i++) {
+	for (h = 0; h < t->nhosts && !ret; h++) {
 		float x[PW_WIRE_MAX_DEVICES];
 
-		ret = pw_remote_read(t->r, i, ids[nruns][i], x,
+		ret = pw_remote_read(t->r, h, ids[nruns], x,
 				     t->devices * sizeof(*x));
 		for (v = 0; !ret && v < t->devices; v++) {
 			if (x[v] == (float)o->computations)
 				continue;
 			fprintf(stderr, "pwbench: %s: host %u device %u has x = %g, want %u\n",
-				mode_name[mode], i, v, x[v], o->computations);
+				mode_name[mode], h, v, x[v], o->computations);
 			ret = -EIO;
 		}
-		pw_remote_free(t->r, i, ids[nruns][i]);
 	}
+	if (!ret)
+		pw_remote_free(t->r, 0, ids[nruns]);
 out:
 	free(ids);
 	free(ticket);

@@ -76,7 +76,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PW_WIRE_VERSION		9
+#define PW_WIRE_VERSION		10
 /* The bytes "PWDN" read as a little-endian u32. */
 #define PW_WIRE_MAGIC		0x4e445750u
 
@@ -827,6 +827,7 @@ struct pw_wire_bye {
 enum pw_wire_slice_op {
 	PW_WIRE_SLICE_MAKE = 1,
 	PW_WIRE_SLICE_FREE,
+	PW_WIRE_SLICE_GROUP,	/* version 10 */
 	PW_WIRE_SLICE_NOPS,
 };
 
@@ -834,13 +835,16 @@ enum pw_wire_slice_op {
 #define PW_WIRE_SLICE_PINNED	0x1	/* MAKE on exactly @host, @devices */
 
 /**
- * struct pw_wire_slice - SLICE: a client's slice of an island's devices
+ * struct pw_wire_slice - SLICE: a client's slice of an island's devices,
+ *	or a group of such slices on distinct islands
  * @op: enum pw_wire_slice_op.
- * @flags: PW_WIRE_SLICE_*; zero in FREE and from the controller.
- * @n: MAKE: devices, 1..PW_WIRE_MAX_DEVICES; else 0.
- * @ndims: MAKE from a client: mesh shape dimensions (0: any @n devices,
- *	neighbours preferred), 0..PW_WIRE_MAX_DIMS; else 0.
- * @reserved: zero.
+ * @flags: PW_WIRE_SLICE_*; zero in FREE, GROUP and from the controller.
+ * @n: MAKE, GROUP: devices (of each member), 1..PW_WIRE_MAX_DEVICES;
+ *	else 0.
+ * @ndims: MAKE, GROUP from a client: mesh shape dimensions (0: any @n
+ *	devices, neighbours preferred), 0..PW_WIRE_MAX_DIMS; else 0.
+ * @members: GROUP: its slices, 2..PW_WIRE_MAX_HOSTS; else zero.
+ *	(Version 10: was reserved.)
  * @host: MAKE: PW_WIRE_ANY_HOST (the resource manager chooses) or, when
  *	pinned, the host; from the controller, the host that holds it.
  * @client: the owner's node id (set by the controller; 0 from a client).
@@ -853,13 +857,24 @@ enum pw_wire_slice_op {
  *
  * The controller answers a client's MAKE with STATUS (the host in
  * @value) once it has placed the slice, and tells that host's worker.
+ *
+ * GROUP (version 10) asks for @members slices of @n devices (of @shape)
+ * on as many distinct islands, placed as MAKE places one, least loaded
+ * first: a group. Member m is the client's slice @id + 1 + m (every id
+ * of @id .. @id + @members must be free). The controller tells each
+ * member's worker and the client each member (MAKE, as for one slice),
+ * then answers STATUS (@members in @value); all or none are made. A
+ * program node on the group stands for one node on each member, with
+ * the same buffer handles on every member's host (docs/dcn.md, "Slice
+ * groups"); a BUFFER FREE naming the group frees the shard on every
+ * member. FREE of the group frees it and its members.
  */
 struct pw_wire_slice {
 	uint8_t op;
 	uint8_t flags;
 	uint8_t n;
 	uint8_t ndims;
-	uint16_t reserved;
+	uint16_t members;
 	uint16_t host;
 	uint32_t client;
 	uint32_t id;

@@ -20,6 +20,12 @@
  * source shard on another island moves there whole first; more than 15
  * source shards are gathered in groups first). Runs then only
  * substitute the client's buffer ids for the symbols.
+ *
+ * A node on a group of slices (ctl_slice.c) is lowered once per member,
+ * with the same symbols on every member's host: a value on a group is
+ * one buffer id on each. Its inputs must be on groups of as many
+ * members, member m's value going to member m (moved as above when the
+ * two members differ); a value cannot pass between a group and a slice.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,19 +38,29 @@ struct place {
 	uint16_t host;
 	uint8_t n;
 	const uint8_t *devs;	/* the slice's: it outlives the lowering */
+	uint32_t slice;		/* the slice's id (a group's member's) */
 };
 
-/* A value: an argument or one output of a computation. */
+/*
+ * A value: an argument or one output of a computation. On a group, @at
+ * is the member being lowered (set_member()).
+ */
 struct val {
 	struct place at;
+	uint32_t slice;		/* its node's slice or group */
+	uint16_t members;	/* of the group; 0: a slice */
 	bool computed;
 	struct pw_wire_sig sig;	/* of one shard */
 	uint32_t sym;		/* shard v is sym | v */
 };
 
-/* A copy of shard @shard of value @val moved to (@host, @dev), as @sym. */
+/*
+ * A copy of shard @shard of value @val (of its group's member @member)
+ * moved to (@host, @dev), as @sym.
+ */
 struct moved {
 	unsigned int val;
+	unsigned int member;
 	unsigned int shard;
 	uint16_t host;
 	uint8_t dev;
@@ -63,7 +79,12 @@ struct lowering {
 	unsigned int cap;	/* room in prog->cmds */
 	unsigned int *host_cmds;	/* commands per host */
 	unsigned int moved_cap;	/* room in moved */
+	unsigned int member;	/* of the groups being lowered */
 	int err;	/* why emit() gave no command */
+	/* The members of the group last asked for (node_place()). */
+	uint32_t group;
+	unsigned int group_members;
+	const struct pw_ctl_slice **member_slice;
 };
 
 /* Inputs a COPY_PEER gathers at most: every binding but its output. */
@@ -80,23 +101,81 @@ static uint32_t new_temp(struct lowering *l)
 	return PW_WIRE_BUF_TEMP | (l->ntemps++ << PW_WIRE_SHARD_BITS);
 }
 
-/* The place of a node's slice: -ENOENT, -EHOSTDOWN or -EINVAL. */
-static int node_place(struct lowering *l, const struct pw_wire_prog_node *nd,
-		      struct place *at)
+/* Group @g's members, found in one pass over the slices. */
+static int find_members(struct lowering *l, const struct pw_ctl_slice *g)
+{
+	struct pw_controller *c = l->c;
+	unsigned int i, m, found = 0;
+
+	if (!l->member_slice) {
+		l->member_slice = calloc(PW_MAX_HOSTS,
+					 sizeof(*l->member_slice));
+		if (!l->member_slice)
+			return -ENOMEM;
+	}
+	for (i = 0; i < c->nslices; i++) {
+		const struct pw_ctl_slice *s = &c->slices[i];
+
+		m = s->id - g->id - 1;	/* wraps for ids below the group's */
+		if (s->used && s->client == g->client && !s->members &&
+		    m < g->members) {
+			l->member_slice[m] = s;
+			found++;
+		}
+	}
+	/* A member went with its host (its slices were dropped). */
+	if (found != g->members)
+		return -EHOSTDOWN;
+	l->group = g->id;
+	l->group_members = g->members;
+	return 0;
+}
+
+/*
+ * The place of member @m of slice or group @id of @nshards shards, and
+ * its members (0: a slice): -ENOENT, -EHOSTDOWN or -EINVAL.
+ */
+static int node_place(struct lowering *l, uint32_t id, unsigned int nshards,
+		      unsigned int m, struct place *at, uint16_t *members)
 {
 	const struct pw_ctl_slice *s;
+	int ret;
 
-	s = pw_ctl_slice_find(l->c, l->prog->client, nd->slice);
-	if (!s)
-		return -ENOENT;
+	if (l->group && l->group == id) {
+		s = l->member_slice[m];
+		*members = (uint16_t)l->group_members;
+	} else {
+		s = pw_ctl_slice_find(l->c, l->prog->client, id);
+		if (!s)
+			return -ENOENT;
+		*members = s->members;
+		if (s->members) {
+			ret = find_members(l, s);
+			if (ret)
+				return ret;
+			s = l->member_slice[m];
+		}
+	}
 	if (!l->c->isl[s->host].used || !l->c->isl[s->host].up)
 		return -EHOSTDOWN;
-	if (nd->nshards != s->n)
+	if (nshards != s->n)
 		return -EINVAL;
 	at->host = s->host;
 	at->n = s->n;
 	at->devs = s->devs;
+	at->slice = s->id;
 	return 0;
+}
+
+/* Value @v as member @m of its group has it (a slice's: as it is). */
+static int set_member(struct lowering *l, unsigned int v, unsigned int m)
+{
+	struct val *val = &l->vals[v];
+	uint16_t members;
+
+	if (!val->members)
+		return 0;
+	return node_place(l, val->slice, val->at.n, m, &val->at, &members);
 }
 
 static unsigned int node_outputs(struct lowering *l, unsigned int n)
@@ -119,6 +198,7 @@ static int assign_values(struct lowering *l)
 	struct pw_ctl_program *prog = l->prog;
 	unsigned int n, i, nv = 0;
 	bool have_result = false;
+	uint16_t members;
 	struct place at;
 	int ret, v;
 
@@ -131,10 +211,12 @@ static int assign_values(struct lowering *l)
 		case PW_WIRE_NODE_ARG:
 			if (nd->arg_index >= prog->nargs)
 				return -EINVAL;
-			ret = node_place(l, nd, &at);
+			ret = node_place(l, nd->slice, nd->nshards, 0, &at,
+					 &members);
 			if (ret)
 				return ret;
 			l->vals[nv] = (struct val){ .at = at,
+				.slice = nd->slice, .members = members,
 				.sym = PW_CTL_SYM_ARG |
 				       nd->arg_index << PW_WIRE_SHARD_BITS };
 			l->vals[nv].sig.dtype = nd->dtype;
@@ -149,7 +231,8 @@ static int assign_values(struct lowering *l)
 				return -ENOENT;
 			if (nd->nin != fn->pl.desc.nparams)
 				return -EINVAL;
-			ret = node_place(l, nd, &at);
+			ret = node_place(l, nd->slice, nd->nshards, 0, &at,
+					 &members);
 			if (ret)
 				return ret;
 			/* Collectives shaped for one slice size run on that. */
@@ -159,6 +242,7 @@ static int assign_values(struct lowering *l)
 			for (i = 0; i < fn->pl.desc.nresults; i++)
 				l->vals[nv++] = (struct val){
 					.at = at, .computed = true,
+					.slice = nd->slice, .members = members,
 					.sig = fn->pl.desc.sigs[nd->nin + i],
 					.sym = new_temp(l) };
 			break;
@@ -250,6 +334,7 @@ static int shard_at(struct lowering *l, unsigned int v, unsigned int s,
 	}
 	for (i = 0; i < l->nmoved; i++)
 		if (l->moved[i].val == v && l->moved[i].shard == s &&
+		    l->moved[i].member == l->member &&
 		    l->moved[i].host == host && l->moved[i].dev == dev) {
 			*sym = l->moved[i].sym;
 			return 0;
@@ -259,6 +344,7 @@ static int shard_at(struct lowering *l, unsigned int v, unsigned int s,
 		return -ENOMEM;
 	*sym = tmp | s;
 	l->moved[l->nmoved++] = (struct moved){ .val = v, .shard = s,
+		.member = l->member,
 		.host = (uint16_t)host, .dev = (uint8_t)dev, .sym = *sym };
 	if (src->at.host == host) {
 		k = emit(l, host, PW_WIRE_CMD_COPY_PEER, dev);
@@ -315,6 +401,7 @@ static int shard_on_host(struct lowering *l, unsigned int v, unsigned int s,
 	}
 	for (i = 0; i < l->nmoved; i++)
 		if (l->moved[i].val == v && l->moved[i].shard == s &&
+		    l->moved[i].member == l->member &&
 		    l->moved[i].host == host) {
 			*sym = l->moved[i].sym;
 			return 0;
@@ -455,19 +542,47 @@ static int emit_shard(struct lowering *l, unsigned int n, unsigned int s,
 		k->c.bufs[nd->nin + i] = l->vals[l->first[n] + i].sym | s;
 	if (gang) {
 		k->c.gang_id = gang;
-		k->c.slice = nd->slice;
+		k->c.slice = at->slice;
 		k->c.peer_dev = (uint8_t)s;	/* its rank */
 	}
 	return 0;
 }
 
-/* Pass 2: the commands, in program order, every shard of a node together. */
+/*
+ * The commands of computation @n on member @m of its group (of the
+ * slice it is on, m 0): every input as that member has it.
+ */
+static int emit_member(struct lowering *l, unsigned int n, unsigned int m,
+		       const struct pw_ctl_fn *fn, const uint32_t *tmp,
+		       uint32_t gang)
+{
+	const struct pw_wire_prog_node *nd = &l->prog->nodes[n];
+	uint16_t members;
+	struct place at;
+	unsigned int i, s;
+	int ret;
+
+	l->member = m;
+	ret = node_place(l, nd->slice, nd->nshards, m, &at, &members);
+	for (i = 0; !ret && i < nd->nin; i++)
+		ret = set_member(l, (unsigned int)edge_val(l, n, &nd->in[i]),
+				 m);
+	for (s = 0; !ret && s < at.n; s++)
+		ret = emit_shard(l, n, s, fn, &at, tmp, gang);
+	return ret;
+}
+
+/*
+ * Pass 2: the commands, in program order, every shard of a node
+ * together (on a group, member after member).
+ */
 static int emit_commands(struct lowering *l)
 {
 	struct pw_ctl_program *prog = l->prog;
 	uint32_t tmp[PW_WIRE_MAX_BUFS];
-	unsigned int n, i, s;
+	unsigned int n, i, m;
 	struct pw_ctl_fn *fn;
+	uint16_t members;
 	struct place at;
 	uint32_t gang;
 	int ret, v;
@@ -478,7 +593,7 @@ static int emit_commands(struct lowering *l)
 		if (nd->kind != PW_WIRE_NODE_COMPUTE)
 			continue;
 		fn = pw_ctl_fn_find(l->c, prog->client, nd->fn_id);
-		ret = node_place(l, nd, &at);
+		ret = node_place(l, nd->slice, nd->nshards, 0, &at, &members);
 		if (ret)
 			return ret;
 		for (i = 0; i < nd->nin; i++) {
@@ -491,13 +606,16 @@ static int emit_commands(struct lowering *l)
 			    pw_wire_sig_bytes(&l->vals[v].sig) !=
 			    at.n * pw_wire_sig_bytes(&fn->pl.desc.sigs[i]))
 				return -EINVAL;
+			/* Member m's value goes to member m. */
+			if (l->vals[v].members != members)
+				return -EINVAL;
 			/* One temporary per moved input, its shards | v. */
 			tmp[i] = new_temp(l);
 		}
 		gang = fn->pl.desc.flags & PW_WIRE_FN_COLLECTIVES ?
 		       ++l->ngangs : 0;
-		for (s = 0; s < at.n; s++) {
-			ret = emit_shard(l, n, s, fn, &at, tmp, gang);
+		for (m = 0; m < (members ? members : 1u); m++) {
+			ret = emit_member(l, n, m, fn, tmp, gang);
 			if (ret)
 				return ret;
 		}
@@ -569,6 +687,7 @@ int pw_ctl_lower(struct pw_controller *c, struct pw_ctl_program *prog)
 	free(l.first);
 	free(l.moved);
 	free(l.host_cmds);
+	free(l.member_slice);
 	if (ret) {
 		free(prog->cmds);
 		free(prog->parts);

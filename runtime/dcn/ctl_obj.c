@@ -183,6 +183,36 @@ void pw_ctl_fn_host_reset(struct pw_controller *c, unsigned int h)
 		pw_hostset_del(&c->fns[i].sent, h);
 }
 
+static int buffer_to_host(struct pw_controller *c, struct pw_node_peer *p,
+			  struct pw_wire_msg *m, uint64_t now);
+
+/*
+ * FREE of a shard of a group's buffer: the shard of that id on every
+ * member's host (a member gone with its host has nothing left to free).
+ */
+static int group_free_shard(struct pw_controller *c, struct pw_node_peer *p,
+			    const struct pw_ctl_slice *g,
+			    const struct pw_wire_msg *msg, uint64_t now)
+{
+	uint32_t client = g->client, id = g->id;
+	unsigned int m, members = g->members;
+	const struct pw_ctl_slice *s;
+	struct pw_wire_msg one;
+	int ret = 0, err;
+
+	for (m = 0; m < members; m++) {
+		s = pw_ctl_slice_find(c, client, id + 1 + m);
+		if (!s)
+			continue;
+		one = *msg;
+		one.body.buffer.slice = 0;
+		one.body.buffer.host = s->host;
+		err = buffer_to_host(c, p, &one, now);
+		ret = ret ? ret : err;
+	}
+	return ret;
+}
+
 int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,
 		     const struct pw_wire_msg *msg, uint64_t now)
 {
@@ -206,7 +236,10 @@ int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,
 		unsigned int v = b->id & PW_WIRE_SHARD_MASK;
 
 		s = pw_ctl_slice_find(c, p->id, b->slice);
-		if (!s || v >= s->n) {
+		if (s && s->members && v < s->n && b->op == PW_WIRE_BUF_FREE)
+			return group_free_shard(c, p, s, msg, now);
+		/* A group's buffers are made and read member by member. */
+		if (!s || v >= s->n || s->members) {
 			if (b->op != PW_WIRE_BUF_WRITE && b->op != PW_WIRE_BUF_FREE)
 				send_status(c, p, PW_WIRE_BUFFER, b->id,
 					    -ENOENT, 0, now);
@@ -215,8 +248,17 @@ int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,
 		m.body.buffer.slice = 0;
 		m.body.buffer.host = s->host;
 		m.body.buffer.dev = b->op == PW_WIRE_BUF_CREATE ? s->devs[v] : 0;
-		b = &m.body.buffer;
 	}
+	return buffer_to_host(c, p, &m, now);
+}
+
+/* Client @p's BUFFER @m, which names its host, on to that worker. */
+static int buffer_to_host(struct pw_controller *c, struct pw_node_peer *p,
+			  struct pw_wire_msg *m, uint64_t now)
+{
+	const struct pw_wire_buffer *b = &m->body.buffer;
+	struct pw_node_peer *to;
+
 	to = pw_ctl_worker_peer(c, b->host);
 	if (!to || (b->op == PW_WIRE_BUF_CREATE &&
 		    (b->dev >= c->isl[b->host].reg.ndevices ||
@@ -227,7 +269,7 @@ int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,
 				    to ? -ENODEV : -EHOSTDOWN, 0, now);
 		return to ? -ENODEV : -EHOSTDOWN;
 	}
-	m.body.buffer.client = p->id;
+	m->body.buffer.client = p->id;
 	/* Not past the client's held runs, which may read the buffer. */
 	if (b->op == PW_WIRE_BUF_FREE) {
 		int held = pw_ctl_share_hold_free(c, p->id, b->host, b->id);
@@ -235,7 +277,7 @@ int pw_ctl_on_buffer(struct pw_controller *c, struct pw_node_peer *p,
 		if (held)
 			return held < 0 ? held : 0;
 	}
-	return pw_node_send(&c->node, to, &m, now);
+	return pw_node_send(&c->node, to, m, now);
 }
 
 int pw_ctl_on_status(struct pw_controller *c, struct pw_node_peer *p,

@@ -7,7 +7,10 @@
  * holds it. Tests and benchmarks may pin a slice to a host's devices.
  * The client learns the host only as an answer; programs and buffers
  * name the slice. The slice's worker is told its devices (SLICE), for
- * the gangs of computations over it.
+ * the gangs of computations over it. A group is slices on as many
+ * distinct islands, made at once: one program node on it stands for one
+ * on each member (ctl_lower.c), so a computation over 512 islands is
+ * one node and its value one buffer id.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -103,12 +106,13 @@ static int by_load(const void *a, const void *b)
 }
 
 /*
- * Place @req on some island, least loaded first. The loads are taken
- * once and sorted: a failed try changes none, and a request that fits
- * nowhere would otherwise cost hosts^2 load sums at 512 hosts.
+ * Place @req on some island but those in @skip, least loaded first. The
+ * loads are taken once and sorted: a failed try changes none, and a
+ * request that fits nowhere would otherwise cost hosts^2 load sums at
+ * 512 hosts.
  */
 static int place(struct pw_controller *c, const struct pw_wire_slice *req,
-		 struct pw_ctl_slice *s)
+		 const struct pw_hostset *skip, struct pw_ctl_slice *s)
 {
 	struct pw_rm_shape shape = { .ndims = req->ndims };
 	struct host_load order[PW_MAX_HOSTS];
@@ -120,7 +124,8 @@ static int place(struct pw_controller *c, const struct pw_wire_slice *req,
 	for (v = 0; v < req->ndims; v++)
 		shape.extent[v] = req->shape[v];
 	for (h = 0; h < PW_MAX_HOSTS; h++) {
-		if (!c->isl[h].used || !c->isl[h].up)
+		if (!c->isl[h].used || !c->isl[h].up ||
+		    pw_hostset_has(skip, h))
 			continue;
 		order[n].load = island_load(c, h);
 		order[n++].host = (uint16_t)h;
@@ -216,11 +221,86 @@ static void tell_client(struct pw_controller *c, struct pw_node_peer *p,
 static void slice_free(struct pw_controller *c, struct pw_ctl_slice *s,
 		       bool tell, uint64_t now)
 {
-	if (tell)
+	if (tell && !s->members)
 		tell_worker(c, s, PW_WIRE_SLICE_FREE, now);
 	if (s->rs)
 		pw_rm_release_slice(s->rs);
 	memset(s, 0, sizeof(*s));
+}
+
+/* Free group @g's members, then @g itself. */
+static void group_free(struct pw_controller *c, struct pw_ctl_slice *g,
+		       bool tell, uint64_t now)
+{
+	uint32_t client = g->client, id = g->id;
+	unsigned int m, members = g->members;
+	struct pw_ctl_slice *s;
+
+	for (m = 0; m < members; m++) {
+		/* A member may have gone with its host. */
+		s = pw_ctl_slice_find(c, client, id + 1 + m);
+		if (s)
+			slice_free(c, s, tell, now);
+	}
+	slice_free(c, g, tell, now);
+}
+
+/*
+ * GROUP @req of client @p: its members placed each on an island of its
+ * own, least loaded first, all or none, then the workers and the client
+ * told of each. The group's slot last: a slot taken may move the table.
+ */
+static int group_make(struct pw_controller *c, struct pw_node_peer *p,
+		      const struct pw_wire_slice *req, uint64_t now)
+{
+	struct pw_ctl_slice *s, *g;
+	struct pw_hostset used;
+	unsigned int m;
+	int ret = 0;
+
+	for (m = 0; m <= req->members; m++)
+		if (pw_ctl_slice_find(c, p->id, req->id + m))
+			return -EEXIST;
+	if (client_slices(c, p->id) + req->members + 1u > PW_CTL_CLIENT_SLICES) {
+		pw_ctl_log("client node %u: group %u of %u slices refused: %u slices at most",
+			   p->id, req->id, req->members, PW_CTL_CLIENT_SLICES);
+		return -EBUSY;
+	}
+	pw_hostset_clear(&used);
+	for (m = 0; m < req->members && !ret; m++) {
+		s = slice_slot(c);
+		if (!s) {
+			ret = -ENOMEM;
+			break;
+		}
+		s->client = p->id;
+		s->id = req->id + 1 + m;
+		s->n = req->n;
+		ret = place(c, req, &used, s);
+		if (ret) {
+			memset(s, 0, sizeof(*s));
+			break;
+		}
+		s->used = true;
+		pw_hostset_add(&used, s->host);
+	}
+	g = ret ? NULL : slice_slot(c);
+	if (!g) {
+		while (m-- > 0)
+			slice_free(c, pw_ctl_slice_find(c, p->id,
+							req->id + 1 + m),
+				   false, now);
+		return ret ? ret : -ENOMEM;
+	}
+	*g = (struct pw_ctl_slice){ .used = true, .client = p->id,
+		.id = req->id, .host = PW_WIRE_ANY_HOST,
+		.members = req->members, .n = req->n };
+	for (m = 0; m < req->members; m++) {
+		s = pw_ctl_slice_find(c, p->id, req->id + 1 + m);
+		tell_worker(c, s, PW_WIRE_SLICE_MAKE, now);
+		tell_client(c, p, s, now);
+	}
+	return 0;
 }
 
 int pw_ctl_on_slice(struct pw_controller *c, struct pw_node_peer *p,
@@ -235,12 +315,18 @@ int pw_ctl_on_slice(struct pw_controller *c, struct pw_node_peer *p,
 		return -EPERM;
 	s = pw_ctl_slice_find(c, p->id, req->id);
 	if (req->op == PW_WIRE_SLICE_FREE) {
-		if (s)
+		if (s && s->members)
+			group_free(c, s, true, now);
+		else if (s)
 			slice_free(c, s, true, now);
 		return 0;	/* no answer is waited for */
 	}
 	memset(&st, 0, sizeof(st));
-	if (s) {
+	if (req->op == PW_WIRE_SLICE_GROUP) {
+		ret = group_make(c, p, req, now);
+		if (!ret)
+			st.body.status.value = req->members;
+	} else if (s) {
 		ret = -EEXIST;
 	} else if (c->nslices >= PW_CTL_CLIENT_SLICES &&
 		   client_slices(c, p->id) >= PW_CTL_CLIENT_SLICES) {
@@ -254,7 +340,8 @@ int pw_ctl_on_slice(struct pw_controller *c, struct pw_node_peer *p,
 		s->id = req->id;
 		s->n = req->n;
 		ret = req->flags & PW_WIRE_SLICE_PINNED ? pin(c, req, s) :
-		      req->host != PW_WIRE_ANY_HOST ? -EINVAL : place(c, req, s);
+		      req->host != PW_WIRE_ANY_HOST ? -EINVAL :
+		      place(c, req, &(struct pw_hostset){ 0 }, s);
 		if (ret) {
 			memset(s, 0, sizeof(*s));
 		} else {

@@ -116,6 +116,18 @@ static int on_peer(struct pw_remote *r, const struct pw_wire_peer *pe)
 	return pw_node_peer(&r->node, pe->node, &addr) ? 0 : -ENOSPC;
 }
 
+/* A member of the group asked for: where it went. */
+static void on_group_member(struct pw_remote *r, const struct pw_wire_slice *m)
+{
+	uint32_t k = m->id - r->want_id - 1;	/* wraps below the group */
+
+	if (k >= r->group_members)
+		return;
+	r->group_ans[k] = (struct pw_rc_slice){ .id = m->id, .host = m->host,
+		.n = m->n, .hbm_bytes = m->hbm_bytes };
+	memcpy(r->group_ans[k].devs, m->devices, sizeof(m->devices));
+}
+
 static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 		     const struct pw_wire_msg *msg, uint64_t now)
 {
@@ -163,6 +175,10 @@ static int rc_handle(struct pw_node *node, struct pw_node_peer *p,
 		    r->want_type == PW_WIRE_SLICE &&
 		    msg->body.slice.id == r->want_id && !r->have_status)
 			r->slice_ans = msg->body.slice;
+		else if (msg->body.slice.op == PW_WIRE_SLICE_MAKE &&
+			 r->want_type == PW_WIRE_SLICE && r->group_ans &&
+			 !r->have_status)
+			on_group_member(r, &msg->body.slice);
 		return 0;
 	case PW_WIRE_DONE:
 		return on_done(r, &msg->body.done, false, now);
@@ -702,7 +718,9 @@ int pw_remote_slice_host(const struct pw_remote *r, uint32_t slice)
 {
 	const struct pw_rc_slice *s = pw_remote_slice_find(r, slice);
 
-	return s ? s->host : -ENOENT;
+	if (!s)
+		return -ENOENT;
+	return s->members ? -EINVAL : s->host;
 }
 
 void pw_remote_stats(struct pw_remote *r, struct pw_client_stats *st)
@@ -736,17 +754,18 @@ int pw_remote_slice_device(const struct pw_remote *r, uint32_t slice,
 
 	if (!s)
 		return -ENOENT;
-	return v < s->n ? s->devs[v] : -EINVAL;
+	return v < s->n && !s->members ? s->devs[v] : -EINVAL;
 }
 
-int pw_remote_slice(struct pw_remote *r, unsigned int n, const char *shape,
-		    uint32_t *slice)
+/* A SLICE request for @n devices shaped @shape (NULL: any). */
+static int slice_request(unsigned int n, const char *shape,
+			 struct pw_wire_slice *req)
 {
-	struct pw_wire_slice req = { .host = PW_WIRE_ANY_HOST };
 	struct pw_rm_shape sh;
 	unsigned int i;
-	int ret;
 
+	memset(req, 0, sizeof(*req));
+	req->host = PW_WIRE_ANY_HOST;
 	if (!n || n > PW_WIRE_MAX_DEVICES)
 		return pw_fail(-EINVAL, "slice of %u devices: want 1..%u", n,
 			       PW_WIRE_MAX_DEVICES);
@@ -755,19 +774,122 @@ int pw_remote_slice(struct pw_remote *r, unsigned int n, const char *shape,
 		    pw_rm_shape_size(&sh) != n)
 			return pw_fail(-EINVAL, "slice of %u devices: mesh shape \"%s\" does not make %u",
 				       n, shape, n);
-		req.ndims = (uint8_t)sh.ndims;
+		req->ndims = (uint8_t)sh.ndims;
 		for (i = 0; i < sh.ndims; i++)
-			req.shape[i] = sh.extent[i];
+			req->shape[i] = sh.extent[i];
 	}
-	req.n = (uint8_t)n;
-	ret = slice_make(r, &req, slice);
+	req->n = (uint8_t)n;
+	return 0;
+}
+
+static const char *placing_error(int ret)
+{
+	return ret == -ENOSPC || ret == -E2BIG || ret == -ENODEV ?
+	       "no island that is up has such devices free" : strerror(-ret);
+}
+
+int pw_remote_slice(struct pw_remote *r, unsigned int n, const char *shape,
+		    uint32_t *slice)
+{
+	struct pw_wire_slice req;
+	int ret;
+
+	ret = slice_request(n, shape, &req);
+	if (!ret)
+		ret = slice_make(r, &req, slice);
 	if (ret)
 		return pw_fail(ret, "slice of %u devices%s%s: %s", n,
 			       shape ? " shaped " : "", shape ? shape : "",
-			       ret == -ENOSPC || ret == -E2BIG || ret == -ENODEV ?
-			       "no island that is up has such devices free" :
-			       strerror(-ret));
+			       placing_error(ret));
 	return 0;
+}
+
+/* @n consecutive object ids, not wrapping: the first. */
+static uint32_t next_obj_ids(struct pw_remote *r, unsigned int n)
+{
+	if (r->next_obj >= (PW_WIRE_BUF_TEMP - 1) - n)
+		r->next_obj = 0;
+	r->next_obj += n;
+	return r->next_obj - n + 1;
+}
+
+/* GROUP @req: its members' answers gathered, then all of it kept. */
+static int group_make(struct pw_remote *r, struct pw_wire_slice *req,
+		      uint32_t *group)
+{
+	unsigned int members = req->members, m;
+	struct pw_rc_slice *s;
+	struct pw_wire_msg msg;
+	uint64_t made;
+	int ret;
+
+	s = realloc(r->slices, (r->nslices + members + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	r->slices = s;
+	pw_rc_lock(r);
+	r->group_ans = calloc(members, sizeof(*r->group_ans));
+	pw_rc_unlock(r);
+	if (!r->group_ans)
+		return -ENOMEM;
+	r->group_members = members;
+	req->op = PW_WIRE_SLICE_GROUP;
+	req->id = next_obj_ids(r, members + 1);
+	memset(&msg, 0, sizeof(msg));
+	msg.hdr.type = PW_WIRE_SLICE;
+	msg.body.slice = *req;
+	expect_status(r, PW_WIRE_SLICE, req->id);
+	ret = pw_rc_send(r, &msg);
+	if (!ret)
+		ret = wait_status(r, &made);
+	for (m = 0; !ret && m < members; m++)
+		if (r->group_ans[m].id != req->id + 1 + m ||
+		    r->group_ans[m].n != req->n)
+			ret = -EPROTO;	/* a member it did not tell */
+	if (!ret) {
+		memcpy(&r->slices[r->nslices], r->group_ans,
+		       members * sizeof(*s));
+		r->nslices += members;
+		r->slices[r->nslices++] = (struct pw_rc_slice){ .id = req->id,
+			.host = PW_WIRE_ANY_HOST, .n = req->n,
+			.members = (uint16_t)members,
+			.hbm_bytes = r->group_ans[0].hbm_bytes };
+		*group = req->id;
+	}
+	pw_rc_lock(r);
+	free(r->group_ans);
+	r->group_ans = NULL;
+	pw_rc_unlock(r);
+	return ret;
+}
+
+int pw_remote_slice_group(struct pw_remote *r, unsigned int members,
+			  unsigned int n, const char *shape, uint32_t *group)
+{
+	struct pw_wire_slice req;
+	int ret;
+
+	if (members < 2 || members > PW_WIRE_MAX_HOSTS)
+		return pw_fail(-EINVAL, "group of %u slices: want 2..%u",
+			       members, PW_WIRE_MAX_HOSTS);
+	ret = slice_request(n, shape, &req);
+	if (ret)
+		return ret;
+	req.members = (uint16_t)members;
+	ret = group_make(r, &req, group);
+	if (ret)
+		return pw_fail(ret, "group of %u slices of %u devices%s%s, each on its own island: %s",
+			       members, n, shape ? " shaped " : "",
+			       shape ? shape : "", placing_error(ret));
+	return 0;
+}
+
+uint32_t pw_remote_group_member(const struct pw_remote *r, uint32_t group,
+				unsigned int m)
+{
+	const struct pw_rc_slice *s = pw_remote_slice_find(r, group);
+
+	return s && m < s->members ? group + 1 + m : 0;
 }
 
 /*
@@ -958,9 +1080,9 @@ int pw_remote_buffer_sharded(struct pw_remote *r, uint32_t slice,
 	const struct pw_rc_slice *s = pw_remote_slice_find(r, slice);
 	struct pw_wire_sig sig = { .dtype = (uint8_t)dtype,
 				   .rank = (uint8_t)rank };
+	unsigned int v, m, nmem;
+	uint32_t base, one;
 	uint64_t total;
-	unsigned int v;
-	uint32_t base;
 	int ret = 0;
 
 	if (!s)
@@ -974,20 +1096,28 @@ int pw_remote_buffer_sharded(struct pw_remote *r, uint32_t slice,
 		return pw_fail(-E2BIG, "buffer: a shard of %llu bytes is larger than a device's HBM (%llu bytes)",
 			       (unsigned long long)total,
 			       (unsigned long long)s->hbm_bytes);
-	if (!total || total > UINT32_MAX ||
-	    (total > PW_WIRE_MAX_BUF_BYTES &&
-	     !pw_rc_data_use(r, slice, 0, total)))
-		return pw_fail(-EINVAL, "buffer: %llu bytes a shard: from host memory, at most %u bytes a shard go over the control plane, and host %u's worker and this client have no data plane in common (make larger values on the devices)",
-			       (unsigned long long)total,
-			       PW_WIRE_MAX_BUF_BYTES, s->host);
+	/* A group's members each get it all, under the one id. */
+	nmem = s->members ? s->members : 1;
+	for (m = 0; m < nmem; m++) {
+		one = s->members ? slice + 1 + m : slice;
+		if (!total || total > UINT32_MAX ||
+		    (total > PW_WIRE_MAX_BUF_BYTES &&
+		     !pw_rc_data_use(r, one, 0, total)))
+			return pw_fail(-EINVAL, "buffer: %llu bytes a shard: from host memory, at most %u bytes a shard go over the control plane, and slice %u's worker and this client have no data plane in common (make larger values on the devices)",
+				       (unsigned long long)total,
+				       PW_WIRE_MAX_BUF_BYTES, one);
+	}
 	base = pw_remote_next_id(r);
-	for (v = 0; v < s->n && !ret; v++)
-		ret = shard_write(r, slice, base | v, &sig, total,
-				  (const uint8_t *)data +
-				  (replicate ? 0 : v * total));
+	for (m = 0; m < nmem && !ret; m++) {
+		one = s->members ? slice + 1 + m : slice;
+		for (v = 0; v < s->n && !ret; v++)
+			ret = shard_write(r, one, base | v, &sig, total,
+					  (const uint8_t *)data +
+					  (replicate ? 0 : v * total));
+	}
 	if (ret) {
 		/* What was made goes again: the worker frees what it has. */
-		while (v-- > 0)
+		for (v = 0; v < s->n; v++)
 			pw_remote_free_shard(r, slice, base | v);
 		if (ret == -ENOSPC)
 			return pw_fail(-ENOMEM, "buffer of %u shards on host %u: a device's HBM is full",
@@ -1062,6 +1192,22 @@ static int shard_read(struct pw_remote *r, uint32_t slice, unsigned int host,
 	return ret;
 }
 
+/* The member of group @g on @host, or NULL. */
+static const struct pw_rc_slice *member_on(const struct pw_remote *r,
+					   const struct pw_rc_slice *g,
+					   unsigned int host)
+{
+	const struct pw_rc_slice *s;
+	unsigned int m;
+
+	for (m = 0; m < g->members; m++) {
+		s = pw_remote_slice_find(r, g->id + 1 + m);
+		if (s && s->host == host)
+			return s;
+	}
+	return NULL;
+}
+
 int pw_remote_read(struct pw_remote *r, unsigned int host, uint32_t id,
 		   void *data, size_t size)
 {
@@ -1070,6 +1216,13 @@ int pw_remote_read(struct pw_remote *r, unsigned int host, uint32_t id,
 				      NULL;
 	unsigned int v, n = s ? s->n : 1;
 	int ret = 0;
+
+	if (s && s->members) {
+		s = member_on(r, s, host);
+		if (!s)
+			return pw_fail(-ENOENT, "reading buffer %u: its group has no member on host %u",
+				       id, host);
+	}
 
 	if (size % n)
 		return pw_fail(-EINVAL, "reading buffer %u: %zu bytes are not %u whole shards",

@@ -64,6 +64,23 @@ int pw_remote_function(struct pw_remote *r, const struct pw_fn *fn,
 int pw_remote_slice(struct pw_remote *r, unsigned int n, const char *shape,
 		    uint32_t *slice);
 /*
+ * A group of @members (2..PW_WIRE_MAX_HOSTS) slices of @n devices
+ * shaped @shape, each on an island of its own, least loaded first, all
+ * or none (-ENODEV and friends as for a slice when the islands that are
+ * up cannot hold them). *@group names it where a slice goes: in
+ * programs (a node on it is a node on every member, member m's values
+ * going to member m: a computation over 512 islands is one node, its
+ * value one buffer id on every member's host) and buffers (made with
+ * the same id on every member; read from the member on a given host;
+ * freed on all). Collectives run within each member's island. Freeing
+ * the group frees its members.
+ */
+int pw_remote_slice_group(struct pw_remote *r, unsigned int members,
+			  unsigned int n, const char *shape, uint32_t *group);
+/* Member @m of @group (a slice id), or 0 when there is none. */
+uint32_t pw_remote_group_member(const struct pw_remote *r, uint32_t group,
+				unsigned int m);
+/*
  * How the islands schedule runs: at most @window runs in flight per
  * island (0: unchanged), the others released FIFO or by proportional
  * share; and the weight
@@ -83,9 +100,15 @@ int pw_remote_set_weight(struct pw_remote *r, const char *name,
  */
 int pw_remote_set_device(struct pw_remote *r, unsigned int host,
 			 unsigned int dev, bool in_service);
-/* The host whose island holds @slice (as the controller answered), or -ENOENT. */
+/*
+ * The host whose island holds @slice (as the controller answered), or
+ * -ENOENT (a group, on many: -EINVAL).
+ */
 int pw_remote_slice_host(const struct pw_remote *r, uint32_t slice);
-/* The island device of @slice's virtual device @v; -EINVAL past its size. */
+/*
+ * The island device of @slice's virtual device @v; -EINVAL past its size
+ * (and for a group: ask its members).
+ */
 int pw_remote_slice_device(const struct pw_remote *r, uint32_t slice,
 			   unsigned int v);
 /* HBM of each device of @slice's island (0: no such slice). */
@@ -94,7 +117,8 @@ uint64_t pw_remote_slice_hbm(const struct pw_remote *r, uint32_t slice);
  * A buffer sharded over @slice: shard v (of @shard_shape) on its virtual
  * device v, from @data holding every shard in order (or, with
  * @replicate, one shard every device gets). Read it back whole with
- * pw_remote_read() (the host is not used), shards in order.
+ * pw_remote_read(), shards in order. On a group, every member gets the
+ * same @data under the one id.
  */
 int pw_remote_buffer_sharded(struct pw_remote *r, uint32_t slice,
 			     enum pwtpu_dtype dtype, unsigned int rank,
@@ -109,7 +133,10 @@ int pw_remote_buffer(struct pw_remote *r, unsigned int host,
 		     unsigned int dev, enum pwtpu_dtype dtype,
 		     unsigned int rank, const uint32_t *shape,
 		     const void *data, uint32_t *id);
-/* Copy buffer @id of host @host (@size bytes, all of it) into @data. */
+/*
+ * Copy buffer @id (@size bytes, all of it) into @data: @host is not used
+ * unless the buffer is on a group, where it chooses the member's copy.
+ */
 int pw_remote_read(struct pw_remote *r, unsigned int host, uint32_t id,
 		   void *data, size_t size);
 /* Free buffer @id of host @host (no answer is waited for). */

@@ -97,20 +97,26 @@ struct pw_ctl_fn {
 };
 
 /**
- * struct pw_ctl_slice - a client's slice, placed on one island
+ * struct pw_ctl_slice - a client's slice, placed on one island, or a
+ *	group of slices on distinct islands
  * @used: the slot holds one.
  * @client: the owner's node id.
  * @id: the client's id for it.
- * @host: the island's host.
- * @n: devices; virtual device v is island device @devs[v].
+ * @host: the island's host (a group: PW_WIRE_ANY_HOST).
+ * @members: a group's slices, the client's @id + 1 .. @id + @members;
+ *	0: a slice.
+ * @n: devices (a group: of each member); virtual device v is island
+ *	device @devs[v] (a group: none).
  * @devs: see @n.
- * @rs: the resource manager's slice (NULL when pinned by the client).
+ * @rs: the resource manager's slice (NULL when pinned by the client,
+ *	and for a group).
  */
 struct pw_ctl_slice {
 	bool used;
 	uint32_t client;
 	uint32_t id;
 	uint16_t host;
+	uint16_t members;
 	uint8_t n;
 	uint8_t devs[PW_WIRE_MAX_DEVICES];
 	struct pw_rm_slice *rs;
@@ -984,7 +990,8 @@ struct pw_rc_buf {
 /*
  * A slice a remote client has: @n devices of host @host's island; a
  * pinned one of a single device @dev was made for the (host, device)
- * calls of remote.h.
+ * calls of remote.h. A group: @members slices (its ids + 1 ..), @n
+ * devices each, @host PW_WIRE_ANY_HOST.
  */
 struct pw_rc_slice {
 	uint32_t id;
@@ -993,6 +1000,7 @@ struct pw_rc_slice {
 	bool pinned;
 	uint8_t devs[PW_WIRE_MAX_DEVICES];
 	uint64_t hbm_bytes;
+	uint16_t members;
 };
 
 /**
@@ -1010,6 +1018,10 @@ struct pw_rc_slice {
  * @want_id: see @status.
  * @slice_ans: the controller's SLICE with the devices of the slice MAKE
  *	(@want_id) asked for, before its STATUS.
+ * @group_ans: the members of the group GROUP (@want_id) asked for, as
+ *	the controller's SLICEs tell them (@group_members; NULL: none
+ *	asked for).
+ * @group_members: see @group_ans.
  * @read_buf: a read's destination, @read_size bytes, @read_got so far.
  * @read_size: see @read_buf.
  * @read_got: see @read_buf.
@@ -1054,6 +1066,8 @@ struct pw_remote {
 	uint8_t want_type;
 	uint32_t want_id;
 	struct pw_wire_slice slice_ans;
+	struct pw_rc_slice *group_ans;
+	unsigned int group_members;
 	uint8_t *read_buf;
 	uint64_t read_size;
 	uint64_t read_got;

@@ -321,6 +321,42 @@ static int node_slice(struct pw_remote *r, const struct pw_rprog *p,
 				      slice);
 }
 
+/* Members of the group @slice names (0: a slice, or one unknown here). */
+static unsigned int members_of(const struct pw_remote *r, uint32_t slice)
+{
+	const struct pw_rc_slice *s = pw_remote_slice_find(r, slice);
+
+	return s ? s->members : 0;
+}
+
+/*
+ * Values pass between groups of as many members (member m's to member
+ * m) or between slices, never between a group and a slice: named here,
+ * where the client knows its groups, rather than refused as EINVAL.
+ */
+static int check_groups(const struct pw_remote *r, const struct pw_rprog *p,
+			const uint32_t *slices)
+{
+	unsigned int n, i, from, want, has;
+
+	for (n = 0; n < p->nnodes; n++) {
+		if (p->nodes[n].kind != PW_WIRE_NODE_COMPUTE)
+			continue;
+		want = members_of(r, slices[n]);
+		for (i = 0; i < p->nodes[n].nin; i++) {
+			from = p->nodes[n].in[i].node;
+			has = members_of(r, slices[from]);
+			if (has == want)
+				continue;
+			return pw_fail(-EINVAL, "program: node %u on %s %u (%u members) reads node %u's value on %s %u (%u members): values pass only between groups of as many members, or between slices",
+				       n, want ? "group" : "slice", slices[n],
+				       want, from, has ? "group" : "slice",
+				       slices[from], has);
+		}
+	}
+	return 0;
+}
+
 int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 		      uint32_t *prog_id)
 {
@@ -342,6 +378,8 @@ int pw_remote_program(struct pw_remote *r, const struct pw_rprog *p,
 	for (n = 0; n < p->nnodes && !ret; n++)
 		if (p->nodes[n].kind != PW_WIRE_NODE_RESULT)
 			ret = node_slice(r, p, n, &slices[n]);
+	if (!ret)
+		ret = check_groups(r, p, slices);
 	if (ret) {
 		free(slices);
 		return ret;

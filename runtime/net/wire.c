@@ -390,7 +390,7 @@ static void order_body(struct pw_wire_msg *m, unsigned int type, bool to_wire)
 	case PW_WIRE_SLICE: {
 		struct pw_wire_slice *b = &m->body.slice;
 
-		ORD(b->reserved);
+		ORD(b->members);
 		ORD(b->host);
 		ORD(b->client);
 		ORD(b->id);
@@ -680,14 +680,17 @@ static enum pw_wire_err check_buffer(const struct pw_wire_buffer *b)
 
 static enum pw_wire_err check_slice(const struct pw_wire_slice *b)
 {
-	bool make = b->op == PW_WIRE_SLICE_MAKE;
+	bool group = b->op == PW_WIRE_SLICE_GROUP;
+	bool make = b->op == PW_WIRE_SLICE_MAKE || group;
 	unsigned int i;
 
 	if (b->op < PW_WIRE_SLICE_MAKE || b->op >= PW_WIRE_SLICE_NOPS)
 		return PW_WIRE_E_VALUE;
-	if (b->n > PW_WIRE_MAX_DEVICES || b->ndims > PW_WIRE_MAX_DIMS)
+	if (b->n > PW_WIRE_MAX_DEVICES || b->ndims > PW_WIRE_MAX_DIMS ||
+	    b->members > PW_WIRE_MAX_HOSTS || (group && b->members < 2))
 		return PW_WIRE_E_COUNT;
-	if (b->reserved || (b->flags & ~PW_WIRE_SLICE_PINNED) ||
+	if ((!group && b->members) || (group && (b->flags || b->hbm_bytes)) ||
+	    (b->flags & ~PW_WIRE_SLICE_PINNED) ||
 	    !zero(&b->shape[b->ndims],
 		  (PW_WIRE_MAX_DIMS - b->ndims) * sizeof(b->shape[0])) ||
 	    !zero(&b->devices[b->n], PW_WIRE_MAX_DEVICES - b->n))
@@ -695,7 +698,10 @@ static enum pw_wire_err check_slice(const struct pw_wire_slice *b)
 	if (!make && (b->flags || b->n || b->ndims || b->hbm_bytes))
 		return PW_WIRE_E_RESERVED;
 	if (!b->id || (make && !b->n) ||
-	    (b->host >= PW_WIRE_MAX_HOSTS && b->host != PW_WIRE_ANY_HOST))
+	    (b->host >= PW_WIRE_MAX_HOSTS && b->host != PW_WIRE_ANY_HOST) ||
+	    (group && (b->host != PW_WIRE_ANY_HOST ||
+		       b->id > UINT32_MAX - b->members ||
+		       ((b->id + b->members) & PW_WIRE_BUF_TEMP))))
 		return PW_WIRE_E_VALUE;
 	for (i = 0; i < b->n; i++)
 		if (b->devices[i] >= PW_WIRE_MAX_DEVICES)

@@ -9,7 +9,8 @@
  * resharded, each consumer shard gathering its byte range of the value
  * with one COPY_PEER (inputs, the bytes skipped, the bytes it makes), in
  * groups when more than 15 source shards hold it. A program's commands
- * are bounded over all its hosts, not only per host. The testbed's
+ * are bounded over all its hosts, not only per host. A node on a group
+ * of slices is lowered on every member with the same buffer ids. The testbed's
  * test_program checks the values such plans compute on the devices.
  */
 #include <arpa/inet.h>
@@ -37,6 +38,8 @@ struct plan_log {
 	bool registered;
 	struct pw_wire_plan_cmd cmds[MAX_CMDS];
 	unsigned int ncmds;
+	uint32_t freed[64];	/* BUFFER FREE handles */
+	unsigned int nfreed;
 	unsigned int runs_done;
 };
 
@@ -57,6 +60,9 @@ static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
 	for (i = 0; msg->hdr.type == PW_WIRE_PLAN && i < p->ncmds &&
 	     pl->ncmds < MAX_CMDS; i++)
 		pl->cmds[pl->ncmds++] = p->cmds[i];
+	if (msg->hdr.type == PW_WIRE_BUFFER &&
+	    msg->body.buffer.op == PW_WIRE_BUF_FREE && pl->nfreed < 64)
+		pl->freed[pl->nfreed++] = msg->body.buffer.id;
 	pthread_mutex_unlock(&pl->lock);
 	if (msg->hdr.type != PW_WIRE_PLAN ||
 	    p->first_cmd + p->ncmds != p->ncmds_total)
@@ -316,12 +322,9 @@ static unsigned int host_cmds_of(FIXTURE_DATA(lower) *self, unsigned int h,
 	return n;
 }
 
-/*
- * Host 1 registers a 2x2 island; a slice of 64 devices goes to host 0
- * (only it has them), then one of 4 to the idle host 1.
- */
-static void two_islands(struct __test_metadata *_metadata,
-			FIXTURE_DATA(lower) *self, uint32_t *sa, uint32_t *sb)
+/* Host 1 registers a 2x2 island. */
+static void second_island(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(lower) *self)
 {
 	unsigned int i;
 
@@ -340,6 +343,16 @@ static void two_islands(struct __test_metadata *_metadata,
 		usleep(1000);
 	}
 	ASSERT_TRUE(self->pl1.registered);
+}
+
+/*
+ * A slice of 64 devices goes to host 0 (only it has them), then one of
+ * 4 to the idle host 1.
+ */
+static void two_islands(struct __test_metadata *_metadata,
+			FIXTURE_DATA(lower) *self, uint32_t *sa, uint32_t *sb)
+{
+	second_island(_metadata, self);
 	ASSERT_EQ(0, pw_remote_slice(self->r, 64, NULL, sa));
 	ASSERT_EQ(0, pw_remote_slice(self->r, 4, NULL, sb));
 	ASSERT_EQ(0, pw_remote_slice_host(self->r, *sa));
@@ -430,6 +443,204 @@ TEST_F(lower, a_programs_commands_are_bounded_in_all)
 	self->c.program_cmds = 144;
 	EXPECT_EQ(0, reshard_program(self, sa, sb, &prog))
 		TH_LOG("%s", pw_last_error());
+}
+
+/* y = x + 1 over f32[@elems] shards: x on @sa, y on @sb (slices or groups). */
+static int plus_program(FIXTURE_DATA(lower) *self, uint32_t sa, uint32_t sb,
+			unsigned int shards, unsigned int elems,
+			uint32_t *prog)
+{
+	struct pw_fn *fn = plus_fn(elems);
+	struct pw_rprog *p;
+	uint32_t fid;
+	int x, y, ret;
+
+	if (!fn)
+		return -ENOMEM;
+	ret = pw_remote_function(self->r, fn, &fid);
+	p = pw_rprog_begin();
+	x = pw_rprog_arg_sharded(p, sa, shards, PWTPU_DT_F32, 1, &elems);
+	if (!ret)
+		ret = pw_rprog_call_sharded(p, fn, fid, sb, shards, &x, 1, &y);
+	if (!ret)
+		ret = pw_rprog_results(p, &y, 1);
+	if (!ret)
+		ret = pw_remote_program(self->r, p, prog);
+	pw_rprog_free(p);
+	pw_fn_put(fn);
+	return ret;
+}
+
+/* Slices of @client the controller holds, groups and members counted. */
+static unsigned int ctl_slices(FIXTURE_DATA(lower) *self)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < self->c.nslices; i++)
+		n += self->c.slices[i].used;
+	return n;
+}
+
+/*
+ * A group of two slices of 2 devices, one on each island: one node on it
+ * runs on both, and both hosts' commands carry the run's own buffer ids,
+ * shard s on the member's virtual device s, nothing moved.
+ */
+TEST_F(lower, a_node_on_a_group_runs_on_every_member_with_the_runs_ids)
+{
+	static struct pw_wire_plan_cmd k[16];
+	const uint32_t arg = 1u << PW_WIRE_SHARD_BITS;
+	uint32_t g, prog, out;
+	unsigned int h, s;
+
+	second_island(_metadata, self);
+	ASSERT_EQ(0, pw_remote_slice_group(self->r, 2, 2, NULL, &g))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(-EINVAL, pw_remote_slice_host(self->r, g));
+	EXPECT_EQ(0u, pw_remote_group_member(self->r, g, 2));
+	EXPECT_EQ(3u, ctl_slices(self));
+	ASSERT_EQ(0, plus_program(self, g, g, 2, 4, &prog))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_run(self->r, prog, &arg, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+	for (h = 0; h < 2; h++) {
+		uint32_t m = pw_remote_group_member(self->r, g, h);
+
+		ASSERT_EQ(g + 1 + h, m);
+		ASSERT_EQ((int)h, pw_remote_slice_host(self->r, m));
+		ASSERT_EQ(2u, host_cmds_of(self, h, PW_WIRE_CMD_EXEC, k, 16));
+		for (s = 0; s < 2; s++) {
+			EXPECT_EQ(pw_remote_slice_device(self->r, m, s),
+				  k[s].dev);
+			EXPECT_EQ(arg | s, k[s].bufs[0]);
+			EXPECT_EQ(out | s, k[s].bufs[1]);
+		}
+		EXPECT_EQ(0u, host_cmds_of(self, h, PW_WIRE_CMD_COPY_PEER, k,
+					   16));
+		EXPECT_EQ(0u, host_cmds_of(self, h, PW_WIRE_CMD_DCN_SEND, k,
+					   16));
+	}
+}
+
+/*
+ * A value on one group read by a call on another of as many members:
+ * member m's shard goes to member m's device, on m's own host (each
+ * group has a member on each island), never to the other host.
+ */
+TEST_F(lower, a_groups_value_goes_member_to_member)
+{
+	static struct pw_wire_plan_cmd exec[4], copy[4];
+	const uint32_t arg = 1u << PW_WIRE_SHARD_BITS;
+	uint32_t ga, gb, prog, out, ma, mb;
+	unsigned int h, nc;
+	int from, to;
+
+	second_island(_metadata, self);
+	ASSERT_EQ(0, pw_remote_slice_group(self->r, 2, 1, NULL, &ga));
+	ASSERT_EQ(0, pw_remote_slice_group(self->r, 2, 1, NULL, &gb));
+	ASSERT_EQ(0, plus_program(self, ga, gb, 1, 4, &prog))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_run(self->r, prog, &arg, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+	for (h = 0; h < 2; h++) {
+		ma = pw_remote_group_member(self->r, ga, h);
+		mb = pw_remote_group_member(self->r, gb, h);
+		ASSERT_EQ((int)h, pw_remote_slice_host(self->r, ma));
+		ASSERT_EQ((int)h, pw_remote_slice_host(self->r, mb));
+		from = pw_remote_slice_device(self->r, ma, 0);
+		to = pw_remote_slice_device(self->r, mb, 0);
+		ASSERT_EQ(1u, host_cmds_of(self, h, PW_WIRE_CMD_EXEC, exec, 4));
+		EXPECT_EQ(to, exec[0].dev);
+		EXPECT_EQ(out, exec[0].bufs[1]);
+		nc = host_cmds_of(self, h, PW_WIRE_CMD_COPY_PEER, copy, 4);
+		if (from == to) {
+			EXPECT_EQ(0u, nc);
+			EXPECT_EQ(arg, exec[0].bufs[0]);
+			continue;
+		}
+		ASSERT_EQ(1u, nc);
+		EXPECT_EQ(from, copy[0].peer_dev);
+		EXPECT_EQ(to, copy[0].dev);
+		EXPECT_EQ(arg, copy[0].bufs[0]);
+		EXPECT_EQ(copy[0].bufs[1], exec[0].bufs[0]);
+		EXPECT_EQ(0u, host_cmds_of(self, h, PW_WIRE_CMD_DCN_RECV, copy,
+					   4));
+	}
+}
+
+/*
+ * A group needs an island per member, all or none: three on two islands
+ * are refused by name and leave no member behind. Values do not pass
+ * between a group and a slice; freeing the group frees its members.
+ */
+TEST_F(lower, groups_are_whole_and_keep_to_groups)
+{
+	uint32_t g, one, prog;
+
+	second_island(_metadata, self);
+	EXPECT_EQ(-ENODEV, pw_remote_slice_group(self->r, 3, 1, NULL, &g));
+	EXPECT_NE(NULL, strstr(pw_last_error(), "each on its own island"))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(0u, ctl_slices(self));
+	EXPECT_EQ(-EINVAL, pw_remote_slice_group(self->r, 1, 1, NULL, &g));
+	ASSERT_EQ(0, pw_remote_slice_group(self->r, 2, 1, NULL, &g));
+	ASSERT_EQ(0, pw_remote_slice(self->r, 1, NULL, &one));
+	EXPECT_EQ(-EINVAL, plus_program(self, g, one, 1, 4, &prog));
+	EXPECT_NE(NULL, strstr(pw_last_error(), "values pass only between groups"))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(-EINVAL, plus_program(self, one, g, 1, 4, &prog));
+	EXPECT_EQ(4u, ctl_slices(self));
+}
+
+/* Host @h's worker node was asked to free shard handle @id. */
+static bool host_freed(FIXTURE_DATA(lower) *self, unsigned int h, uint32_t id)
+{
+	struct plan_log *pl = h ? &self->pl1 : &self->pl;
+	bool seen = false;
+	unsigned int i;
+
+	pthread_mutex_lock(&pl->lock);
+	for (i = 0; i < pl->nfreed; i++)
+		seen |= pl->freed[i] == id;
+	pthread_mutex_unlock(&pl->lock);
+	return seen;
+}
+
+/*
+ * A buffer a run made on a group is one id on every member's host:
+ * one free of it reaches each shard on both hosts, and reading names
+ * the member by its host.
+ */
+TEST_F(lower, a_groups_buffer_is_freed_on_every_member)
+{
+	const uint32_t arg = 1u << PW_WIRE_SHARD_BITS;
+	uint32_t g, prog, out;
+	unsigned int h, s, tries;
+	float x[2];
+
+	second_island(_metadata, self);
+	ASSERT_EQ(0, pw_remote_slice_group(self->r, 2, 2, NULL, &g));
+	ASSERT_EQ(0, plus_program(self, g, g, 2, 1, &prog))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_run(self->r, prog, &arg, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(-ENOENT, pw_remote_read(self->r, 2, out, x, sizeof(x)));
+	EXPECT_NE(NULL, strstr(pw_last_error(), "no member on host 2"))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_free(self->r, 0, out));
+	for (tries = 0; tries < 2000; tries++) {
+		for (h = 0; h < 2; h++)
+			for (s = 0; s < 2; s++)
+				if (!host_freed(self, h, out | s))
+					goto wait;
+		break;
+wait:
+		usleep(1000);
+	}
+	for (h = 0; h < 2; h++)
+		for (s = 0; s < 2; s++)
+			EXPECT_TRUE(host_freed(self, h, out | s))
+				TH_LOG("host %u shard %u", h, s);
 }
 
 /* Bytes that do not match are refused before anything is registered. */

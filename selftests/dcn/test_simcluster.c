@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../runtime/dcn/rclient.h"
 #include "../lib/test_daemon.h"
 #include "../lib/test_key.h"
 #include "../lib/test_run.h"
@@ -140,6 +141,76 @@ TEST_F_TIMEOUT(cluster, the_mlp_trains_across_hosts, 300)
 		TH_LOG("%s", out);
 	/* It checks itself against one slice alone, and says so. */
 	EXPECT_NE(NULL, strstr(out, "one slice alone:"));
+}
+
+/* x = all-reduce(max, x) + 1 over f32[1] on each device of a slice. */
+static struct pw_fn *max_plus_one(void)
+{
+	const uint32_t one = 1;
+	struct pw_fn_builder *b = pw_fn_begin("max_plus_one");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, &one);
+	struct pw_fn *fn = NULL;
+
+	x = pw_fn_all_reduce(b, PWTPU_REDUCE_MAX, x);
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
+				     pw_fn_scalar(b, PWTPU_DT_F32, 1)));
+	pw_fn_build(b, &fn);
+	return fn;
+}
+
+/*
+ * A group of one 2-device slice on each host: three computations, each
+ * one node on the group, run on both islands, each all-reduce within
+ * its own island. The argument is one buffer id made on both hosts,
+ * the result one id read on each: 4 = max(1, 4), then + 1 three times.
+ */
+TEST_F_TIMEOUT(cluster, a_group_computes_on_every_island_under_one_id, 120)
+{
+	const float init[2] = { 1, 4 };
+	const uint32_t shape = 1;
+	uint32_t g, fid, prog, in, out;
+	struct pw_remote *r = NULL;
+	struct pw_rprog *p;
+	struct pw_fn *fn;
+	unsigned int h, k;
+	float x[2];
+	int v;
+
+	ASSERT_EQ(0, pw_remote_connect(self->ctl, "test_group", &r))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_slice_group(r, 2, 2, NULL, &g))
+		TH_LOG("%s", pw_last_error());
+	fn = max_plus_one();
+	ASSERT_NE(NULL, fn) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_function(r, fn, &fid));
+	p = pw_rprog_begin();
+	v = pw_rprog_arg_sharded(p, g, 2, PWTPU_DT_F32, 1, &shape);
+	for (k = 0; k < 3; k++)
+		ASSERT_EQ(0, pw_rprog_call_sharded(p, fn, fid, g, 2, &v, 1,
+						   &v));
+	ASSERT_EQ(0, pw_rprog_results(p, &v, 1));
+	ASSERT_EQ(0, pw_remote_program(r, p, &prog))
+		TH_LOG("%s", pw_last_error());
+	pw_rprog_free(p);
+	pw_fn_put(fn);
+	ASSERT_EQ(0, pw_remote_buffer_sharded(r, g, PWTPU_DT_F32, 1, &shape,
+					      init, false, &in))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_run(r, prog, &in, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+	for (h = 0; h < 2; h++) {
+		ASSERT_EQ(0, pw_remote_read(r, h, in, x, sizeof(x)))
+			TH_LOG("%s", pw_last_error());
+		EXPECT_EQ(1.0f, x[0]);
+		EXPECT_EQ(4.0f, x[1]);
+		ASSERT_EQ(0, pw_remote_read(r, h, out, x, sizeof(x)))
+			TH_LOG("%s", pw_last_error());
+		EXPECT_EQ(7.0f, x[0]) TH_LOG("host %u", h);
+		EXPECT_EQ(7.0f, x[1]) TH_LOG("host %u", h);
+	}
+	EXPECT_EQ(0, pw_remote_free(r, 0, in));
+	EXPECT_EQ(0, pw_remote_free(r, 0, out));
+	pw_remote_close(r);
 }
 
 TEST_HARNESS_MAIN

@@ -292,13 +292,20 @@ static void gen_body(struct pw_wire_msg *m, unsigned int type, uint64_t *rng)
 		b->id = 1 + net_below(rng, UINT32_MAX);
 		b->host = net_chance(rng, 500) ? PW_WIRE_ANY_HOST :
 			  net_below(rng, PW_WIRE_MAX_HOSTS);
-		if (b->op != PW_WIRE_SLICE_MAKE)
+		if (b->op == PW_WIRE_SLICE_FREE)
 			break;
 		b->n = 1 + net_below(rng, PW_WIRE_MAX_DEVICES);
-		b->hbm_bytes = net_rand(rng);
 		b->ndims = net_below(rng, PW_WIRE_MAX_DIMS + 1);
 		for (i = 0; i < b->ndims; i++)
 			b->shape[i] = net_rand(rng);
+		if (b->op == PW_WIRE_SLICE_GROUP) {
+			b->members = 2 + net_below(rng, PW_WIRE_MAX_HOSTS - 1);
+			b->host = PW_WIRE_ANY_HOST;
+			b->id = 1 + net_below(rng, PW_WIRE_BUF_TEMP - 1 -
+						   b->members);
+			break;
+		}
+		b->hbm_bytes = net_rand(rng);
 		if (net_chance(rng, 500))
 			b->flags = PW_WIRE_SLICE_PINNED;
 		for (i = 0; i < b->n; i++)

@@ -1720,7 +1720,7 @@ TEST(reject_slice_fields)
 	REJECT(&c, PW_WIRE_E_VALUE);
 	/* reserved, unknown flags, extents and devices past the counts */
 	CRAFT(&c, PW_WIRE_SLICE, 1);
-	c.buf[BODY(struct pw_wire_slice, reserved)] = 1;
+	c.buf[BODY(struct pw_wire_slice, members)] = 1;
 	REJECT(&c, PW_WIRE_E_RESERVED);
 	CRAFT(&c, PW_WIRE_SLICE, 1);
 	c.buf[BODY(struct pw_wire_slice, flags)] = 2;
@@ -1757,6 +1757,47 @@ TEST(reject_slice_fields)
 	REJECT(&c, PW_WIRE_E_RESERVED);
 	c.buf[BODY(struct pw_wire_slice, hbm_bytes) + 7] = 0;
 	REJECT(&c, PW_WIRE_OK);
+}
+
+/* SLICE GROUP (version 10): members, any host, ids that fit, no pins. */
+TEST(reject_slice_group_fields)
+{
+	struct craft c;
+
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	c.buf[BODY(struct pw_wire_slice, op)] = PW_WIRE_SLICE_GROUP;
+	net_put16(c.buf + BODY(struct pw_wire_slice, members), 2);
+	net_put16(c.buf + BODY(struct pw_wire_slice, host), PW_WIRE_ANY_HOST);
+	c.buf[BODY(struct pw_wire_slice, flags)] = 0;
+	memset(c.buf + BODY(struct pw_wire_slice, hbm_bytes), 0, 8);
+	net_put32(c.buf + BODY(struct pw_wire_slice, id), 7);
+	REJECT(&c, PW_WIRE_OK);
+	/* one member, or more than a cluster's hosts */
+	net_put16(c.buf + BODY(struct pw_wire_slice, members), 1);
+	REJECT(&c, PW_WIRE_E_COUNT);
+	net_put16(c.buf + BODY(struct pw_wire_slice, members),
+		  PW_WIRE_MAX_HOSTS + 1);
+	REJECT(&c, PW_WIRE_E_COUNT);
+	net_put16(c.buf + BODY(struct pw_wire_slice, members),
+		  PW_WIRE_MAX_HOSTS);
+	REJECT(&c, PW_WIRE_OK);
+	/* pinned, or on a host */
+	c.buf[BODY(struct pw_wire_slice, flags)] = PW_WIRE_SLICE_PINNED;
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	c.buf[BODY(struct pw_wire_slice, flags)] = 0;
+	net_put16(c.buf + BODY(struct pw_wire_slice, host), 3);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	net_put16(c.buf + BODY(struct pw_wire_slice, host), PW_WIRE_ANY_HOST);
+	/* member ids past the client's id space */
+	net_put32(c.buf + BODY(struct pw_wire_slice, id),
+		  PW_WIRE_BUF_TEMP - PW_WIRE_MAX_HOSTS);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	net_put32(c.buf + BODY(struct pw_wire_slice, id),
+		  PW_WIRE_BUF_TEMP - PW_WIRE_MAX_HOSTS - 1);
+	REJECT(&c, PW_WIRE_OK);
+	/* no devices */
+	c.buf[BODY(struct pw_wire_slice, n)] = 0;
+	REJECT(&c, PW_WIRE_E_VALUE);
 }
 
 /* ADMIN (version 5): every field that must be refused is. */
