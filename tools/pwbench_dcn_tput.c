@@ -17,6 +17,7 @@
  * controller and its workers get through. x is read back on every device
  * at the end and checked.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -46,6 +47,7 @@ struct tput_opts {
 	unsigned int window;
 	unsigned int reps;
 	unsigned int delay_us;
+	int cpu_of;		/* a process whose CPU time the runs cost */
 };
 
 struct tput {
@@ -55,6 +57,8 @@ struct tput {
 	uint32_t slice;		/* one host's, or a group of one a host */
 	uint32_t prog[NMODES];
 	unsigned int per_run[NMODES];	/* computations one run does */
+	uint64_t cpu_ns;	/* of opts.cpu_of, over the timed runs */
+	uint64_t runs;		/* timed runs */
 };
 
 static void usage(FILE *f)
@@ -62,13 +66,14 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: pwbench dcn-throughput --dcn IP:PORT [--hosts H] [--devices D]\n"
 		"                              [--chain L] [-n N] [--window W] [-r REPS]\n"
-		"                              [--delay-us U]\n"
+		"                              [--delay-us U] [--cpu-of PID]\n"
 		"  Figure 5 over the DCN: computations/s of OpByOp, Chained and Fused\n"
 		"  x = all-reduce(max, x) + 1 over f32[1] on a slice of D devices of\n"
 		"  each of hosts 0..H-1, each step then computing U us (Figure 6)\n"
 		"  (default H 1, D 1, L 32, N 512 computations per mode and\n"
 		"  repetition, W 16 runs in flight, 3 repetitions, the median\n"
-		"  reported; U 0)\n");
+		"  reported; U 0). --cpu-of: also the CPU time process PID (the\n"
+		"  controller) spent per run, over the timed runs only\n");
 }
 
 static int parse(int argc, char **argv, struct tput_opts *o)
@@ -80,6 +85,7 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 		{ "chain", required_argument, NULL, 'L' },
 		{ "window", required_argument, NULL, 'W' },
 		{ "delay-us", required_argument, NULL, 'U' },
+		{ "cpu-of", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -104,6 +110,7 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 				return -EINVAL;
 			}
 			break;
+		case 'P': o->cpu_of = atoi(optarg); break;
 		case 'n': o->computations = (unsigned int)atoi(optarg); break;
 		case 'r': o->reps = (unsigned int)atoi(optarg); break;
 		case 'h': usage(stdout); exit(0);
@@ -124,6 +131,40 @@ static int parse(int argc, char **argv, struct tput_opts *o)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * CPU time process @pid's threads have run, in ns (their
+ * /proc/PID/task/TID/schedstat: nanoseconds, where stat has ticks), or 0.
+ */
+static uint64_t cpu_ns_of(int pid)
+{
+	unsigned long long ns, sum = 0;
+	struct dirent *e;
+	char path[96];
+	DIR *d;
+	FILE *f;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/schedstat",
+			 pid, e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;	/* a thread that just ended */
+		if (fscanf(f, "%llu", &ns) == 1)
+			sum += ns;
+		fclose(f);
+	}
+	closedir(d);
+	return sum;
 }
 
 static uint64_t now_ns(void)
@@ -234,7 +275,7 @@ static double run_mode(struct tput *t, const struct tput_opts *o,
 	uint32_t *ticket = calloc(nruns, sizeof(*ticket));
 	const uint32_t shape[1] = { 1 };
 	const float zero = 0;
-	uint64_t start, end;
+	uint64_t start, end, cpu0;
 	int ret = 0;
 
 	if (!ids || !ticket) {
@@ -243,6 +284,7 @@ static double run_mode(struct tput *t, const struct tput_opts *o,
 	}
 	ret = pw_remote_buffer_sharded(t->r, t->slice, PWTPU_DT_F32, 1, shape,
 				       &zero, true, &ids[0]);
+	cpu0 = cpu_ns_of(o->cpu_of);
 	start = now_ns();
 	for (k = 0; k < nruns && !ret; k++) {
 		/* Keep the window full; free what the run waited for read. */
@@ -262,6 +304,8 @@ static double run_mode(struct tput *t, const struct tput_opts *o,
 			pw_remote_free(t->r, 0, ids[k]);
 	}
 	end = now_ns();
+	t->cpu_ns += cpu_ns_of(o->cpu_of) - cpu0;
+	t->runs += nruns;
 	for (h = 0; h < t->nhosts && !ret; h++) {
 		float x[PW_WIRE_MAX_DEVICES];
 
@@ -333,6 +377,10 @@ int pwbench_dcn_tput_main(int argc, char **argv)
 		printf("%-8s %14.0f %14.0f %14.0f\n", mode_name[m],
 		       rate[m][o.reps / 2], rate[m][0], rate[m][o.reps - 1]);
 	}
+	if (o.cpu_of > 0)
+		printf("cpu-of %d: %.1f us per run over %llu timed runs\n",
+		       o.cpu_of, t.runs ? t.cpu_ns / 1e3 / t.runs : 0.0,
+		       (unsigned long long)t.runs);
 	pw_remote_close(t.r);
 	return 0;
 }

@@ -7,8 +7,10 @@
  * registering again, comes back. Clients connect and learn the cluster.
  *
  * The controller introduces nodes that talk directly (PEER): every
- * worker to every other worker (READY) and to every client (DONE), when
- * the later of the two arrives and before anything makes them talk.
+ * worker to every client (DONE), when the later of the two arrives, and
+ * two workers to each other (READY, the data plane) when a run first
+ * needs them to, before its plans: all pairs at once would be n^2
+ * messages as hundreds of hosts register (docs/dcn.md).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -89,19 +91,34 @@ static void send_peer(struct pw_controller *c, struct pw_node_peer *to,
 }
 
 /*
- * Introduce node @p (a worker that registered, a client that connected)
- * and every live node it talks to directly, both ways: workers to all,
- * clients to workers.
+ * A worker's island (re)starts meeting others: what it knew of them, and
+ * they of it, is forgotten or out of date.
+ */
+static void forget_met(struct pw_controller *c, unsigned int h)
+{
+	unsigned int o;
+
+	pw_hostset_clear(&c->isl[h].met);
+	for (o = 0; o < PW_MAX_HOSTS; o++)
+		pw_hostset_del(&c->isl[o].met, h);
+}
+
+/*
+ * Introduce node @p (a worker that registered or came back, a client
+ * that connected) and every live node of the other kind, both ways:
+ * clients to workers. Workers meet each other in pw_ctl_meet().
  */
 static void introduce(struct pw_controller *c, struct pw_node_peer *p,
 		      uint64_t now)
 {
 	unsigned int i;
 
+	if (!is_client(p) && pw_ctl_host_of(c, p->id) >= 0)
+		forget_met(c, (unsigned int)pw_ctl_host_of(c, p->id));
 	for (i = 0; i < c->node.npeers; i++) {
 		struct pw_node_peer *o = &c->node.peers[i];
 
-		if (!o->ch || o == p || (is_client(o) && is_client(p)) ||
+		if (!o->ch || o == p || is_client(o) == is_client(p) ||
 		    (is_client(o) && is_dying(c, o->id)))
 			continue;
 		if (!is_client(o) && !pw_ctl_worker_peer(c, o->id -
@@ -109,6 +126,28 @@ static void introduce(struct pw_controller *c, struct pw_node_peer *p,
 			continue;	/* refused, or registered as another */
 		send_peer(c, o, p, now);
 		send_peer(c, p, o, now);
+	}
+}
+
+void pw_ctl_meet(struct pw_controller *c, const struct pw_ctl_program *prog,
+		 uint64_t now)
+{
+	struct pw_node_peer *a, *b;
+	unsigned int i;
+
+	for (i = 0; i < prog->npairs; i++) {
+		const struct pw_ctl_pair *pr = &prog->pairs[i];
+
+		if (pw_hostset_has(&c->isl[pr->a].met, pr->b))
+			continue;
+		a = pw_ctl_worker_peer(c, pr->a);
+		b = pw_ctl_worker_peer(c, pr->b);
+		if (!a || !b)
+			continue;	/* the run fails on the host that is down */
+		send_peer(c, a, b, now);
+		send_peer(c, b, a, now);
+		pw_hostset_add(&c->isl[pr->a].met, pr->b);
+		pw_hostset_add(&c->isl[pr->b].met, pr->a);
 	}
 }
 

@@ -79,12 +79,13 @@ struct lowering {
 	unsigned int cap;	/* room in prog->cmds */
 	unsigned int *host_cmds;	/* commands per host */
 	unsigned int moved_cap;	/* room in moved */
+	unsigned int pairs_cap;	/* room in prog->pairs */
 	unsigned int member;	/* of the groups being lowered */
 	int err;	/* why emit() gave no command */
 	/* The members of the group last asked for (node_place()). */
 	uint32_t group;
 	unsigned int group_members;
-	const struct pw_ctl_slice **member_slice;
+	struct pw_ctl_slice **member_slice;
 };
 
 /* Inputs a COPY_PEER gathers at most: every binding but its output. */
@@ -104,27 +105,14 @@ static uint32_t new_temp(struct lowering *l)
 /* Group @g's members, found in one pass over the slices. */
 static int find_members(struct lowering *l, const struct pw_ctl_slice *g)
 {
-	struct pw_controller *c = l->c;
-	unsigned int i, m, found = 0;
-
 	if (!l->member_slice) {
 		l->member_slice = calloc(PW_MAX_HOSTS,
 					 sizeof(*l->member_slice));
 		if (!l->member_slice)
 			return -ENOMEM;
 	}
-	for (i = 0; i < c->nslices; i++) {
-		const struct pw_ctl_slice *s = &c->slices[i];
-
-		m = s->id - g->id - 1;	/* wraps for ids below the group's */
-		if (s->used && s->client == g->client && !s->members &&
-		    m < g->members) {
-			l->member_slice[m] = s;
-			found++;
-		}
-	}
 	/* A member went with its host (its slices were dropped). */
-	if (found != g->members)
+	if (pw_ctl_group_members(l->c, g, l->member_slice) != g->members)
 		return -EHOSTDOWN;
 	l->group = g->id;
 	l->group_members = g->members;
@@ -318,6 +306,24 @@ static struct pw_ctl_cmd *emit(struct lowering *l, unsigned int host,
 	return k;
 }
 
+/* Hosts @a and @b talk in the program's runs (each pair once). */
+static int add_pair(struct lowering *l, unsigned int a, unsigned int b)
+{
+	struct pw_ctl_program *prog = l->prog;
+	unsigned int i;
+
+	for (i = 0; i < prog->npairs; i++)
+		if ((prog->pairs[i].a == a && prog->pairs[i].b == b) ||
+		    (prog->pairs[i].a == b && prog->pairs[i].b == a))
+			return 0;
+	if (grow((void **)&prog->pairs, prog->npairs, &l->pairs_cap,
+		 sizeof(*prog->pairs)))
+		return -ENOMEM;
+	prog->pairs[prog->npairs++] = (struct pw_ctl_pair){
+		.a = (uint16_t)a, .b = (uint16_t)b };
+	return 0;
+}
+
 /* The handle of shard @s of value @v on (@host, @dev), moving it there. */
 static int shard_at(struct lowering *l, unsigned int v, unsigned int s,
 		    unsigned int host, unsigned int dev, uint32_t tmp,
@@ -327,6 +333,7 @@ static int shard_at(struct lowering *l, unsigned int v, unsigned int s,
 	uint64_t bytes = pw_wire_sig_bytes(&src->sig);
 	unsigned int sdev = src->at.devs[s], i, recv;
 	struct pw_ctl_cmd *k, *snd;
+	int ret;
 
 	if (src->at.host == host && sdev == dev) {
 		*sym = src->sym | s;
@@ -362,6 +369,9 @@ static int shard_at(struct lowering *l, unsigned int v, unsigned int s,
 	if (!l->c->isl[host].reg.data_port ||
 	    !l->c->isl[src->at.host].reg.data_port)
 		return -EOPNOTSUPP;
+	ret = add_pair(l, host, src->at.host);
+	if (ret)
+		return ret;
 	/* The target first: its READY can go while the value is made. */
 	k = emit(l, host, PW_WIRE_CMD_DCN_RECV, dev);
 	if (!k)
@@ -691,8 +701,11 @@ int pw_ctl_lower(struct pw_controller *c, struct pw_ctl_program *prog)
 	if (ret) {
 		free(prog->cmds);
 		free(prog->parts);
+		free(prog->pairs);
 		prog->cmds = NULL;
 		prog->parts = NULL;
+		prog->pairs = NULL;
+		prog->npairs = 0;
 		prog->ncmds = 0;
 		prog->nparts = 0;
 		pw_hostset_clear(&prog->hosts);

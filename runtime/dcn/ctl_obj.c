@@ -194,19 +194,18 @@ static int group_free_shard(struct pw_controller *c, struct pw_node_peer *p,
 			    const struct pw_ctl_slice *g,
 			    const struct pw_wire_msg *msg, uint64_t now)
 {
-	uint32_t client = g->client, id = g->id;
-	unsigned int m, members = g->members;
-	const struct pw_ctl_slice *s;
+	struct pw_ctl_slice *m[PW_MAX_HOSTS];
+	unsigned int k, members = g->members;
 	struct pw_wire_msg one;
 	int ret = 0, err;
 
-	for (m = 0; m < members; m++) {
-		s = pw_ctl_slice_find(c, client, id + 1 + m);
-		if (!s)
+	pw_ctl_group_members(c, g, m);
+	for (k = 0; k < members; k++) {
+		if (!m[k])
 			continue;
 		one = *msg;
 		one.body.buffer.slice = 0;
-		one.body.buffer.host = s->host;
+		one.body.buffer.host = m[k]->host;
 		err = buffer_to_host(c, p, &one, now);
 		ret = ret ? ret : err;
 	}

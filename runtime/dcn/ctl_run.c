@@ -57,6 +57,7 @@ static void program_free(struct pw_ctl_program *p)
 	free(p->nodes);
 	free(p->cmds);
 	free(p->parts);
+	free(p->pairs);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -422,6 +423,9 @@ void pw_ctl_run_start(struct pw_controller *c, struct pw_ctl_run *r,
 		ret = devices_in_service(c, prog);
 	if (!ret)
 		ret = ship_functions(c, prog);	/* a worker may be new */
+	/* Before the plans: a worker takes READY only from one it met. */
+	if (!ret)
+		pw_ctl_meet(c, prog, now);
 	for (p = 0; !ret && p < prog->nparts; p++) {
 		h = prog->parts[p].host;
 		/* Before sending: a host with part of a plan must get CANCEL. */

@@ -30,6 +30,26 @@ struct pw_ctl_slice *pw_ctl_slice_find(struct pw_controller *c,
 	return NULL;
 }
 
+unsigned int pw_ctl_group_members(struct pw_controller *c,
+				  const struct pw_ctl_slice *g,
+				  struct pw_ctl_slice **m)
+{
+	unsigned int i, k, found = 0;
+
+	memset(m, 0, g->members * sizeof(*m));
+	for (i = 0; i < c->nslices; i++) {
+		struct pw_ctl_slice *s = &c->slices[i];
+
+		k = s->id - g->id - 1;	/* wraps for ids below the group's */
+		if (s->used && s->client == g->client && !s->members &&
+		    k < g->members) {
+			m[k] = s;
+			found++;
+		}
+	}
+	return found;
+}
+
 /* The client's virtual device set on host @h's island, made on first use. */
 static struct pw_rm_vset *vset_of(struct pw_controller *c, uint32_t client,
 				  unsigned int h)
@@ -232,16 +252,13 @@ static void slice_free(struct pw_controller *c, struct pw_ctl_slice *s,
 static void group_free(struct pw_controller *c, struct pw_ctl_slice *g,
 		       bool tell, uint64_t now)
 {
-	uint32_t client = g->client, id = g->id;
-	unsigned int m, members = g->members;
-	struct pw_ctl_slice *s;
+	struct pw_ctl_slice *m[PW_MAX_HOSTS];
+	unsigned int k, members = g->members;
 
-	for (m = 0; m < members; m++) {
-		/* A member may have gone with its host. */
-		s = pw_ctl_slice_find(c, client, id + 1 + m);
-		if (s)
-			slice_free(c, s, tell, now);
-	}
+	pw_ctl_group_members(c, g, m);
+	for (k = 0; k < members; k++)
+		if (m[k])	/* not gone with its host */
+			slice_free(c, m[k], tell, now);
 	slice_free(c, g, tell, now);
 }
 

@@ -36,6 +36,9 @@
  * @rm: the island's resource manager.
  * @last_ns: when the worker was last heard.
  * @out: devices taken out of service (ADMIN DEVICE_OUT), one bit each.
+ * @met: the hosts whose workers this one's was introduced to (PEER),
+ *	both ways, since it last registered or came back: workers meet
+ *	when a run first needs them to (pw_ctl_meet()), not all pairs.
  */
 struct pw_ctl_island {
 	bool used;
@@ -45,6 +48,7 @@ struct pw_ctl_island {
 	struct pw_rm *rm;
 	uint64_t last_ns;
 	uint64_t out;
+	struct pw_hostset met;
 };
 
 /* What one client may hold at the controller (the tables grow). */
@@ -147,6 +151,12 @@ struct pw_ctl_part {
 	unsigned int n;
 };
 
+/* Two hosts whose workers talk directly in a program's runs. */
+struct pw_ctl_pair {
+	uint16_t a;
+	uint16_t b;
+};
+
 /**
  * struct pw_ctl_program - a client's registered program
  * @used: the slot holds one.
@@ -166,6 +176,9 @@ struct pw_ctl_part {
  *	part without looking at the others').
  * @cmds: see @ncmds.
  * @hosts: hosts with commands, one bit each.
+ * @pairs: hosts whose workers talk in a run (a DCN edge: READY and the
+ *	data plane), each pair once, @npairs of them.
+ * @npairs: see @pairs.
  * @parts: one per host of @hosts, in ascending host order.
  * @nparts: see @parts.
  * @execs: its computations (EXEC commands): what a run costs under SHARE.
@@ -186,6 +199,8 @@ struct pw_ctl_program {
 	unsigned int ncmds;
 	struct pw_ctl_cmd *cmds;
 	struct pw_hostset hosts;
+	struct pw_ctl_pair *pairs;
+	unsigned int npairs;
 	struct pw_ctl_part *parts;
 	unsigned int nparts;
 	unsigned int execs;
@@ -438,6 +453,14 @@ void pw_ctl_share_fini(struct pw_controller *c);
 /* runtime/dcn/ctl_slice.c: clients' slices, placed by islands' RMs. */
 struct pw_ctl_slice *pw_ctl_slice_find(struct pw_controller *c,
 				       uint32_t client, uint32_t id);
+/*
+ * Group @g's members that are still there (one's slices go with its
+ * host), by member: @m[k] is member k or NULL. One pass over the slices.
+ * Returns how many there are.
+ */
+unsigned int pw_ctl_group_members(struct pw_controller *c,
+				  const struct pw_ctl_slice *g,
+				  struct pw_ctl_slice **m);
 int pw_ctl_on_slice(struct pw_controller *c, struct pw_node_peer *p,
 		    const struct pw_wire_msg *msg, uint64_t now);
 /* Client @client has gone: its slices and virtual device sets go. */
@@ -447,6 +470,9 @@ void pw_ctl_slices_host_reset(struct pw_controller *c, unsigned int h);
 void pw_ctl_slices_fini(struct pw_controller *c);
 /* runtime/dcn/ctl_lower.c: a whole program's nodes into commands per host. */
 int pw_ctl_lower(struct pw_controller *c, struct pw_ctl_program *prog);
+/* Introduce the workers of @prog's pairs that have not met (PEER). */
+void pw_ctl_meet(struct pw_controller *c, const struct pw_ctl_program *prog,
+		 uint64_t now);
 /* runtime/dcn/ctl_obj.c: functions, buffers, transfers (relayed). */
 struct pw_ctl_fn *pw_ctl_fn_find(struct pw_controller *c, uint32_t client,
 				 uint32_t id);

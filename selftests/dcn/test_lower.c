@@ -40,6 +40,8 @@ struct plan_log {
 	unsigned int ncmds;
 	uint32_t freed[64];	/* BUFFER FREE handles */
 	unsigned int nfreed;
+	uint32_t met;		/* a worker it was introduced to (PEER) */
+	unsigned int met_at;	/* PLAN commands it had by then */
 	unsigned int runs_done;
 };
 
@@ -50,8 +52,17 @@ static int worker_handler(struct pw_node *node, struct pw_node_peer *peer,
 	const struct pw_wire_plan *p = &msg->body.plan;
 	struct fake_plan plan = fake_plan_of(p);
 	unsigned int i;
-	int ret = fake_worker_common(node, msg);
+	int ret;
 
+	/* Before the common part, which takes PEER. */
+	pthread_mutex_lock(&pl->lock);
+	if (msg->hdr.type == PW_WIRE_PEER && !pl->met &&
+	    msg->body.peer.host != PW_WIRE_ANY_HOST) {
+		pl->met = msg->body.peer.node;
+		pl->met_at = pl->ncmds;
+	}
+	pthread_mutex_unlock(&pl->lock);
+	ret = fake_worker_common(node, msg);
 	if (ret)
 		return ret < 0 ? ret : 0;
 	pthread_mutex_lock(&pl->lock);
@@ -418,6 +429,37 @@ TEST_F(lower, a_reshard_across_islands_moves_each_source_shard_once)
 				   recv[i].bufs[0] == send[j].peer_buf;
 	}
 	EXPECT_EQ(64u, matched);
+}
+
+/*
+ * Workers meet when a run needs them to: registering introduces no
+ * worker to another; the first run that moves a value between two
+ * hosts introduces them to each other, before either's plan.
+ */
+TEST_F(lower, workers_meet_before_the_first_run_that_moves_between_them)
+{
+	uint32_t sa, sb, prog, out;
+
+	two_islands(_metadata, self, &sa, &sb);
+	ASSERT_EQ(0, reshard_program(self, sa, sb, &prog))
+		TH_LOG("%s", pw_last_error());
+	pthread_mutex_lock(&self->pl.lock);
+	EXPECT_EQ(0u, self->pl.met);
+	pthread_mutex_unlock(&self->pl.lock);
+	pthread_mutex_lock(&self->pl1.lock);
+	EXPECT_EQ(0u, self->pl1.met);
+	pthread_mutex_unlock(&self->pl1.lock);
+	ASSERT_EQ(0, pw_remote_run(self->r, prog,
+				   (uint32_t[]){ 1u << PW_WIRE_SHARD_BITS }, 1,
+				   &out, 1)) TH_LOG("%s", pw_last_error());
+	pthread_mutex_lock(&self->pl.lock);
+	EXPECT_EQ(PW_NODE_WORKER_BASE + 1, self->pl.met);
+	EXPECT_EQ(0u, self->pl.met_at);
+	pthread_mutex_unlock(&self->pl.lock);
+	pthread_mutex_lock(&self->pl1.lock);
+	EXPECT_EQ(PW_NODE_WORKER_BASE, self->pl1.met);
+	EXPECT_EQ(0u, self->pl1.met_at);
+	pthread_mutex_unlock(&self->pl1.lock);
 }
 
 /*
