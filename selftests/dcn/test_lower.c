@@ -185,6 +185,36 @@ static struct pw_fn *plus_fn(unsigned int n)
 }
 
 /*
+ * y = x + 1 over @elems f32: x an argument of @from shards on @sa, y of
+ * @to shards on @sb (slices or groups), registered as *@prog.
+ */
+static int plus_program(FIXTURE_DATA(lower) *self, uint32_t sa,
+			unsigned int from, uint32_t sb, unsigned int to,
+			unsigned int elems, uint32_t *prog)
+{
+	const uint32_t shard = elems / from;
+	struct pw_fn *fn = plus_fn(elems / to);
+	struct pw_rprog *p;
+	uint32_t fid;
+	int x, y, ret;
+
+	if (!fn)
+		return -ENOMEM;
+	ret = pw_remote_function(self->r, fn, &fid);
+	p = pw_rprog_begin();
+	x = pw_rprog_arg_sharded(p, sa, from, PWTPU_DT_F32, 1, &shard);
+	if (!ret)
+		ret = pw_rprog_call_sharded(p, fn, fid, sb, to, &x, 1, &y);
+	if (!ret)
+		ret = pw_rprog_results(p, &y, 1);
+	if (!ret)
+		ret = pw_remote_program(self->r, p, prog);
+	pw_rprog_free(p);
+	pw_fn_put(fn);
+	return ret;
+}
+
+/*
  * One run of: an argument of @elems f32 in @from shards on a slice of
  * @from devices, y = x + 1 on a slice of @to devices. The commands the
  * worker got are in self->pl.
@@ -192,32 +222,15 @@ static struct pw_fn *plus_fn(unsigned int n)
 static int run_move(FIXTURE_DATA(lower) *self, unsigned int elems,
 		    unsigned int from, unsigned int to)
 {
-	const uint32_t shard = elems / from;
-	struct pw_fn *fn = plus_fn(elems / to);
-	uint32_t a_slice, b_slice, fid, prog, out;
-	struct pw_rprog *p;
-	int x, y, ret;
+	uint32_t a_slice, b_slice, prog, out;
+	int ret;
 
-	if (!fn)
-		return -ENOMEM;
 	ret = pw_remote_slice(self->r, from, NULL, &a_slice);
 	if (!ret)
 		ret = pw_remote_slice(self->r, to, NULL, &b_slice);
 	if (!ret)
-		ret = pw_remote_function(self->r, fn, &fid);
-	if (ret) {
-		pw_fn_put(fn);
-		return ret;
-	}
-	p = pw_rprog_begin();
-	x = pw_rprog_arg_sharded(p, a_slice, from, PWTPU_DT_F32, 1, &shard);
-	ret = pw_rprog_call_sharded(p, fn, fid, b_slice, to, &x, 1, &y);
-	if (!ret)
-		ret = pw_rprog_results(p, &y, 1);
-	if (!ret)
-		ret = pw_remote_program(self->r, p, &prog);
-	pw_rprog_free(p);
-	pw_fn_put(fn);
+		ret = plus_program(self, a_slice, from, b_slice, to, elems,
+				   &prog);
 	if (!ret)
 		ret = pw_remote_run(self->r, prog,
 				    (uint32_t[]){ 1u << PW_WIRE_SHARD_BITS }, 1,
@@ -370,32 +383,6 @@ static void two_islands(struct __test_metadata *_metadata,
 	ASSERT_EQ(1, pw_remote_slice_host(self->r, *sb));
 }
 
-/* y = x + 1: x of 64 shards of one f32 on @sa, y of 4 shards on @sb. */
-static int reshard_program(FIXTURE_DATA(lower) *self, uint32_t sa,
-			   uint32_t sb, uint32_t *prog)
-{
-	const uint32_t one = 1;
-	struct pw_fn *fn = plus_fn(16);
-	struct pw_rprog *p;
-	uint32_t fid;
-	int x, y, ret;
-
-	if (!fn)
-		return -ENOMEM;
-	ret = pw_remote_function(self->r, fn, &fid);
-	p = pw_rprog_begin();
-	x = pw_rprog_arg_sharded(p, sa, 64, PWTPU_DT_F32, 1, &one);
-	if (!ret)
-		ret = pw_rprog_call_sharded(p, fn, fid, sb, 4, &x, 1, &y);
-	if (!ret)
-		ret = pw_rprog_results(p, &y, 1);
-	if (!ret)
-		ret = pw_remote_program(self->r, p, prog);
-	pw_rprog_free(p);
-	pw_fn_put(fn);
-	return ret;
-}
-
 /*
  * Across islands: a value of 64 shards on one island consumed in 4 on
  * the other. Each source shard crosses once, a DCN_RECV (one output of
@@ -410,7 +397,7 @@ TEST_F(lower, a_reshard_across_islands_moves_each_source_shard_once)
 	unsigned int i, j, matched = 0;
 
 	two_islands(_metadata, self, &sa, &sb);
-	ASSERT_EQ(0, reshard_program(self, sa, sb, &prog))
+	ASSERT_EQ(0, plus_program(self, sa, 64, sb, 4, 64, &prog))
 		TH_LOG("%s", pw_last_error());
 	ASSERT_EQ(0, pw_remote_run(self->r, prog,
 				   (uint32_t[]){ 1u << PW_WIRE_SHARD_BITS }, 1,
@@ -441,7 +428,7 @@ TEST_F(lower, workers_meet_before_the_first_run_that_moves_between_them)
 	uint32_t sa, sb, prog, out;
 
 	two_islands(_metadata, self, &sa, &sb);
-	ASSERT_EQ(0, reshard_program(self, sa, sb, &prog))
+	ASSERT_EQ(0, plus_program(self, sa, 64, sb, 4, 64, &prog))
 		TH_LOG("%s", pw_last_error());
 	pthread_mutex_lock(&self->pl.lock);
 	EXPECT_EQ(0u, self->pl.met);
@@ -477,40 +464,14 @@ TEST_F(lower, a_programs_commands_are_bounded_in_all)
 	 * the program sent after the store arrives.
 	 */
 	self->c.program_cmds = 100;
-	EXPECT_EQ(-E2BIG, reshard_program(self, sa, sb, &prog));
+	EXPECT_EQ(-E2BIG, plus_program(self, sa, 64, sb, 4, 64, &prog));
 	EXPECT_NE(NULL, strstr(pw_last_error(), "too big to lower"))
 		TH_LOG("%s", pw_last_error());
 	self->c.program_cmds = 143;
-	EXPECT_EQ(-E2BIG, reshard_program(self, sa, sb, &prog));
+	EXPECT_EQ(-E2BIG, plus_program(self, sa, 64, sb, 4, 64, &prog));
 	self->c.program_cmds = 144;
-	EXPECT_EQ(0, reshard_program(self, sa, sb, &prog))
+	EXPECT_EQ(0, plus_program(self, sa, 64, sb, 4, 64, &prog))
 		TH_LOG("%s", pw_last_error());
-}
-
-/* y = x + 1 over f32[@elems] shards: x on @sa, y on @sb (slices or groups). */
-static int plus_program(FIXTURE_DATA(lower) *self, uint32_t sa, uint32_t sb,
-			unsigned int shards, unsigned int elems,
-			uint32_t *prog)
-{
-	struct pw_fn *fn = plus_fn(elems);
-	struct pw_rprog *p;
-	uint32_t fid;
-	int x, y, ret;
-
-	if (!fn)
-		return -ENOMEM;
-	ret = pw_remote_function(self->r, fn, &fid);
-	p = pw_rprog_begin();
-	x = pw_rprog_arg_sharded(p, sa, shards, PWTPU_DT_F32, 1, &elems);
-	if (!ret)
-		ret = pw_rprog_call_sharded(p, fn, fid, sb, shards, &x, 1, &y);
-	if (!ret)
-		ret = pw_rprog_results(p, &y, 1);
-	if (!ret)
-		ret = pw_remote_program(self->r, p, prog);
-	pw_rprog_free(p);
-	pw_fn_put(fn);
-	return ret;
 }
 
 /* Slices of @client the controller holds, groups and members counted. */
@@ -541,7 +502,7 @@ TEST_F(lower, a_node_on_a_group_runs_on_every_member_with_the_runs_ids)
 	EXPECT_EQ(-EINVAL, pw_remote_slice_host(self->r, g));
 	EXPECT_EQ(0u, pw_remote_group_member(self->r, g, 2));
 	EXPECT_EQ(3u, ctl_slices(self));
-	ASSERT_EQ(0, plus_program(self, g, g, 2, 4, &prog))
+	ASSERT_EQ(0, plus_program(self, g, 2, g, 2, 8, &prog))
 		TH_LOG("%s", pw_last_error());
 	ASSERT_EQ(0, pw_remote_run(self->r, prog, &arg, 1, &out, 1))
 		TH_LOG("%s", pw_last_error());
@@ -580,7 +541,7 @@ TEST_F(lower, a_groups_value_goes_member_to_member)
 	second_island(_metadata, self);
 	ASSERT_EQ(0, pw_remote_slice_group(self->r, 2, 1, NULL, &ga));
 	ASSERT_EQ(0, pw_remote_slice_group(self->r, 2, 1, NULL, &gb));
-	ASSERT_EQ(0, plus_program(self, ga, gb, 1, 4, &prog))
+	ASSERT_EQ(0, plus_program(self, ga, 1, gb, 1, 4, &prog))
 		TH_LOG("%s", pw_last_error());
 	ASSERT_EQ(0, pw_remote_run(self->r, prog, &arg, 1, &out, 1))
 		TH_LOG("%s", pw_last_error());
@@ -627,10 +588,10 @@ TEST_F(lower, groups_are_whole_and_keep_to_groups)
 	EXPECT_EQ(-EINVAL, pw_remote_slice_group(self->r, 1, 1, NULL, &g));
 	ASSERT_EQ(0, pw_remote_slice_group(self->r, 2, 1, NULL, &g));
 	ASSERT_EQ(0, pw_remote_slice(self->r, 1, NULL, &one));
-	EXPECT_EQ(-EINVAL, plus_program(self, g, one, 1, 4, &prog));
+	EXPECT_EQ(-EINVAL, plus_program(self, g, 1, one, 1, 4, &prog));
 	EXPECT_NE(NULL, strstr(pw_last_error(), "values pass only between groups"))
 		TH_LOG("%s", pw_last_error());
-	EXPECT_EQ(-EINVAL, plus_program(self, one, g, 1, 4, &prog));
+	EXPECT_EQ(-EINVAL, plus_program(self, one, 1, g, 1, 4, &prog));
 	EXPECT_EQ(4u, ctl_slices(self));
 }
 
@@ -662,7 +623,7 @@ TEST_F(lower, a_groups_buffer_is_freed_on_every_member)
 
 	second_island(_metadata, self);
 	ASSERT_EQ(0, pw_remote_slice_group(self->r, 2, 2, NULL, &g));
-	ASSERT_EQ(0, plus_program(self, g, g, 2, 1, &prog))
+	ASSERT_EQ(0, plus_program(self, g, 2, g, 2, 2, &prog))
 		TH_LOG("%s", pw_last_error());
 	ASSERT_EQ(0, pw_remote_run(self->r, prog, &arg, 1, &out, 1))
 		TH_LOG("%s", pw_last_error());
