@@ -511,6 +511,7 @@ int pw_rchan_recv(struct pw_rchan *ch, struct pw_wire_msg *msg)
 
 void pw_rchan_poll(struct pw_rchan *ch, uint64_t now)
 {
+	bool backed_off = false;
 	uint32_t seq;
 
 	for (seq = ch->snd_una; seq != ch->snd_nxt; seq++) {
@@ -523,6 +524,18 @@ void pw_rchan_poll(struct pw_rchan *ch, uint64_t now)
 			/* Held by the peer: only the timer keeps running. */
 			s->deadline_ns = now + s->rto_ns;
 			continue;
+		}
+		/*
+		 * RFC 6298 5.5: new messages start from the backed-off
+		 * timeout too, until a fresh sample. Else a peer slower
+		 * than the timeout has every message resent, and Karn
+		 * leaves no sample to learn from. Once a poll: timeouts
+		 * that fall together are one event.
+		 */
+		if (!backed_off) {
+			ch->stats.rto_ns = min_u64(2 * ch->stats.rto_ns,
+						   ch->cfg.rto_max_ns);
+			backed_off = true;
 		}
 		s->retransmitted = true;
 		ch->stats.retransmitted++;

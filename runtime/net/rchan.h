@@ -93,7 +93,9 @@ struct pw_rchan_cfg {
  * @malformed: datagrams pw_wire_decode() rejected.
  * @malformed_by: @malformed by enum pw_wire_err.
  * @srtt_ns: smoothed round-trip time, 0 before the first sample.
- * @rto_ns: current retransmission timeout (before backoff).
+ * @rto_ns: the retransmission timeout a new message starts with: RFC
+ *	6298's from the samples, doubled at each timeout until a fresh
+ *	sample (each message's own doubles on at its own timeouts).
  */
 struct pw_rchan_stats {
 	uint64_t sent;

@@ -505,6 +505,43 @@ TEST(rto_backoff)
 }
 
 /*
+ * A peer slower than the timeout: after a timeout, messages sent next
+ * start from the backed-off timeout (RFC 6298 5.5), once per poll
+ * however many timed out together, up to the cap; otherwise every one
+ * would be resent, and Karn's rule would leave no sample to learn from.
+ */
+TEST(rto_backoff_holds_for_new_messages)
+{
+	struct capture *c = calloc(1, sizeof(*c));
+	struct pw_wire_msg m;
+	struct pw_rchan *a;
+	uint64_t now = 0;
+	unsigned int i;
+
+	ASSERT_NE(NULL, c);
+	a = capture_channel(c, 1, 2, 7, &now);
+	ASSERT_NE(NULL, a);
+	sim_msg(&m, 0, 0);
+	ASSERT_EQ(0, pw_rchan_send(a, &m, now));
+	ASSERT_EQ(0, pw_rchan_send(a, &m, now));
+	ASSERT_EQ(10 * MS, pw_rchan_stats(a)->rto_ns);
+	now = 10 * MS;
+	pw_rchan_poll(a, now);	/* both time out: one backoff */
+	ASSERT_EQ(4u, c->n);
+	ASSERT_EQ(20 * MS, pw_rchan_stats(a)->rto_ns);
+	ASSERT_EQ(0, pw_rchan_send(a, &m, now));
+	/* The new one is due with the old: 20 ms, not 10. */
+	ASSERT_EQ(30 * MS, pw_rchan_deadline(a));
+	pw_rchan_poll(a, 30 * MS - 1);
+	ASSERT_EQ(5u, c->n);
+	for (i = 0; i < 8; i++)
+		pw_rchan_poll(a, pw_rchan_deadline(a));
+	ASSERT_EQ(200 * MS, pw_rchan_stats(a)->rto_ns);	/* the cap */
+	pw_rchan_destroy(a);
+	free(c);
+}
+
+/*
  * A peer restarts with a greater session: the survivor joins its new
  * stream from the start, the newcomer joins the survivor's stream where
  * it stands, and datagrams of the old incarnation are dropped as stale.
