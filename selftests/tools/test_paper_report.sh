@@ -19,7 +19,7 @@ fixture() {
 	printf 'vcpus=2\nclocksource=tsc\nkernel=6.1.0-test\nndev=8\nmesh=2x4\nhbm_mib=64\ntiming=native\n' >env.txt
 	printf 'mode,single_cps,multi_cps,ratio\nOpByOp,300.0,400.0,0.75\nChained,500.0,500.0,1.0\nFused,900.0,800.0,1.125\n' >fig5.csv
 	printf 'hosts,mode,median,min,max,multi\n1,OpByOp,100,90,110,200\n1,Chained,200,190,210,200\n1,Fused,400,390,410,400\n2,OpByOp,150,140,160,300.0\n2,Chained,300,290,310,250\n2,Fused,800,790,810,1000\n' >fig5-hosts.csv
-	printf 'hosts,ctl_rss_idle_kb,ctl_rss_after_kb,ctl_cpu_ms,runs,ctl_cpu_us_per_run,opbyop_per_s,chained_per_s,fused_per_s,ctl_resent_pct\n1,5000,5120,40,544,73,4500,12000,270000,1.5\n5,5100,9216,400,544,735,320,1300,14000,60.2\n' >fig5-sim.csv
+	printf 'hosts,ctl_rss_idle_kb,ctl_rss_after_kb,ctl_cpu_ms,runs,ctl_cpu_us_per_run,opbyop_per_s,chained_per_s,fused_per_s,ctl_resent_pct,hosts_cpu_busy_pct\n1,5000,5120,40,544,73,4500,12000,270000,1.5,20\n5,5100,9216,400,544,735,320,1300,14000,60.2,95\n' >fig5-sim.csv
 	printf 'delay_us,mode,single_cps,multi_cps,ratio\n0,OpByOp,300,500,0.60\n0,Chained,600,500,1.20\n0,Fused,700,800,0.875\n250,OpByOp,200,300,0.667\n250,Fused,500,510,0.98\n500,OpByOp,150,200,0.75\n' >fig6.csv
 	printf 'stages,devices,parallel_p50_us,parallel_p99_us,sequential_p50_us,sequential_p99_us,ratio\n1,1,900,950,900,960,1.00\n16,8,11000,12000,23100,25000,2.10\n' >fig7.csv
 	printf 'delay_us,clients,total_cps,median_cps,min_client_cps,max_client_cps,device_util\n330,1,190,189,190,190,0.46\n330,4,150,140,34,44,0.4125\n' >fig8.csv
