@@ -319,8 +319,7 @@ static double run_mode(struct tput *t, const struct tput_opts *o,
 			ret = -EIO;
 		}
 	}
-	if (!ret)
-		pw_remote_free(t->r, 0, ids[nruns]);
+	pw_remote_free(t->r, 0, ids[nruns]);	/* read or not */
 out:
 	free(ids);
 	free(ticket);
@@ -378,6 +377,7 @@ int pwbench_dcn_tput_main(int argc, char **argv)
 		       rate[m][o.reps / 2], rate[m][0], rate[m][o.reps - 1]);
 	}
 	if (o.cpu_of > 0)
+		/* Over all modes' runs: OpByOp's, the most, weigh most. */
 		printf("cpu-of %d: %.1f us per run over %llu timed runs\n",
 		       o.cpu_of, t.runs ? t.cpu_ns / 1e3 / t.runs : 0.0,
 		       (unsigned long long)t.runs);

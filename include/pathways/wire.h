@@ -783,10 +783,15 @@ struct pw_wire_ready {
  * @flags: PW_WIRE_PEER_F_*: a worker's data plane, what a client's own
  *	must be to move host data with it.
  *
- * Sent when a worker registers (to every other worker and every client)
- * and when a client connects (to every worker), before anything that
- * makes the two talk; a later PEER of the same node gives its new
- * address (a worker that registered again).
+ * Sent when a worker registers (to every client) and when a client
+ * connects (to every worker), before anything that makes the two talk;
+ * and to two workers, of each other, before the plans of the first run
+ * that moves a value between their hosts (again after either registered
+ * again, came back, or answered a run with EHOSTUNREACH). A READY can
+ * still overtake the PEER that allows it (the two come on different
+ * channels): it is dropped as a stranger's and its sender's channel
+ * resends it. A later PEER of the same node gives its new address (a
+ * worker that registered again).
  */
 struct pw_wire_peer {
 	uint32_t node;

@@ -32,13 +32,17 @@ void pw_ctl_log(const char *fmt, ...)
 	pw_log("controller: %s", line);
 }
 
-static void ctl_reply(struct pw_controller *c, struct pw_node_peer *p,
-		      struct pw_wire_msg *m, unsigned int type, uint64_t now)
+static int ctl_reply(struct pw_controller *c, struct pw_node_peer *p,
+		     struct pw_wire_msg *m, unsigned int type, uint64_t now)
 {
+	int ret;
+
 	m->hdr.type = (uint8_t)type;
-	if (pw_node_send(&c->node, p, m, now))
+	ret = pw_node_send(&c->node, p, m, now);
+	if (ret)
 		pw_ctl_log("no room to answer node %u (%s)", p->id,
 			   pw_wire_type_name(type));
+	return ret;
 }
 
 /* A resource manager for the island @r describes, or -errno. */
@@ -71,8 +75,8 @@ static bool is_dying(const struct pw_controller *c, uint32_t id)
 }
 
 /* Tell @to where @about is (PEER). */
-static void send_peer(struct pw_controller *c, struct pw_node_peer *to,
-		      const struct pw_node_peer *about, uint64_t now)
+static int send_peer(struct pw_controller *c, struct pw_node_peer *to,
+		     const struct pw_node_peer *about, uint64_t now)
 {
 	uint32_t host = about->id - PW_NODE_WORKER_BASE;
 	struct pw_wire_msg m;
@@ -87,14 +91,15 @@ static void send_peer(struct pw_controller *c, struct pw_node_peer *to,
 		m.body.peer.flags = PW_WIRE_PEER_F_DP |
 				    (c->isl[host].reg.has_rdma ?
 				     PW_WIRE_PEER_F_RDMA : 0);
-	ctl_reply(c, to, &m, PW_WIRE_PEER, now);
+	return ctl_reply(c, to, &m, PW_WIRE_PEER, now);
 }
 
 /*
  * A worker's island (re)starts meeting others: what it knew of them, and
- * they of it, is forgotten or out of date.
+ * they of it, is forgotten or out of date (it registered again, came
+ * back, or a run of it found a peer it was not introduced to).
  */
-static void forget_met(struct pw_controller *c, unsigned int h)
+void pw_ctl_forget_met(struct pw_controller *c, unsigned int h)
 {
 	unsigned int o;
 
@@ -111,10 +116,11 @@ static void forget_met(struct pw_controller *c, unsigned int h)
 static void introduce(struct pw_controller *c, struct pw_node_peer *p,
 		      uint64_t now)
 {
+	int h = is_client(p) ? -1 : pw_ctl_host_of(c, p->id);
 	unsigned int i;
 
-	if (!is_client(p) && pw_ctl_host_of(c, p->id) >= 0)
-		forget_met(c, (unsigned int)pw_ctl_host_of(c, p->id));
+	if (h >= 0)
+		pw_ctl_forget_met(c, (unsigned int)h);
 	for (i = 0; i < c->node.npeers; i++) {
 		struct pw_node_peer *o = &c->node.peers[i];
 
@@ -144,8 +150,9 @@ void pw_ctl_meet(struct pw_controller *c, const struct pw_ctl_program *prog,
 		b = pw_ctl_worker_peer(c, pr->b);
 		if (!a || !b)
 			continue;	/* the run fails on the host that is down */
-		send_peer(c, a, b, now);
-		send_peer(c, b, a, now);
+		/* Met only if both were told: else the next run tries again. */
+		if (send_peer(c, a, b, now) || send_peer(c, b, a, now))
+			continue;
 		pw_hostset_add(&c->isl[pr->a].met, pr->b);
 		pw_hostset_add(&c->isl[pr->b].met, pr->a);
 	}

@@ -121,7 +121,7 @@ static int find_members(struct lowering *l, const struct pw_ctl_slice *g)
 
 /*
  * The place of member @m of slice or group @id of @nshards shards, and
- * its members (0: a slice): -ENOENT, -EHOSTDOWN or -EINVAL.
+ * its members (0: a slice): -ENOENT, -EHOSTDOWN, -EINVAL or -ENOMEM.
  */
 static int node_place(struct lowering *l, uint32_t id, unsigned int nshards,
 		      unsigned int m, struct place *at, uint16_t *members)

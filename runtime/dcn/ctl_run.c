@@ -459,6 +459,12 @@ int pw_ctl_on_done(struct pw_controller *c, struct pw_node_peer *p,
 		    !pw_hostset_has(&r->hosts, host))
 			continue;
 		pw_hostset_del(&r->hosts, host);
+		/*
+		 * Its worker lacks a peer it was introduced to (it forgot
+		 * one deaf for long): the next runs introduce them again.
+		 */
+		if (d->status == EHOSTUNREACH)
+			pw_ctl_forget_met(c, host);
 		if (!r->done.status)
 			r->done.status = d->status;
 		r->done.ncmds += d->ncmds;

@@ -41,7 +41,7 @@ unsigned int pw_ctl_group_members(struct pw_controller *c,
 		struct pw_ctl_slice *s = &c->slices[i];
 
 		k = s->id - g->id - 1;	/* wraps for ids below the group's */
-		if (s->used && s->client == g->client && !s->members &&
+		if (s->used && s->client == g->client && s->group == g->id &&
 		    k < g->members) {
 			m[k] = s;
 			found++;
@@ -292,6 +292,7 @@ static int group_make(struct pw_controller *c, struct pw_node_peer *p,
 		}
 		s->client = p->id;
 		s->id = req->id + 1 + m;
+		s->group = req->id;
 		s->n = req->n;
 		ret = place(c, req, &used, s);
 		if (ret) {
@@ -332,6 +333,12 @@ int pw_ctl_on_slice(struct pw_controller *c, struct pw_node_peer *p,
 		return -EPERM;
 	s = pw_ctl_slice_find(c, p->id, req->id);
 	if (req->op == PW_WIRE_SLICE_FREE) {
+		if (s && s->group) {
+			/* Its group's lowering would lose a member. */
+			pw_ctl_log("client node %u: slice %u not freed: a member of group %u (free the group)",
+				   p->id, req->id, s->group);
+			return -EBUSY;
+		}
 		if (s && s->members)
 			group_free(c, s, true, now);
 		else if (s)

@@ -818,9 +818,9 @@ static int group_make(struct pw_remote *r, struct pw_wire_slice *req,
 		      uint32_t *group)
 {
 	unsigned int members = req->members, m;
+	uint64_t made, hbm = UINT64_MAX;
 	struct pw_rc_slice *s;
 	struct pw_wire_msg msg;
-	uint64_t made;
 	int ret;
 
 	s = realloc(r->slices, (r->nslices + members + 1) * sizeof(*s));
@@ -829,10 +829,10 @@ static int group_make(struct pw_remote *r, struct pw_wire_slice *req,
 	r->slices = s;
 	pw_rc_lock(r);
 	r->group_ans = calloc(members, sizeof(*r->group_ans));
+	r->group_members = members;
 	pw_rc_unlock(r);
 	if (!r->group_ans)
 		return -ENOMEM;
-	r->group_members = members;
 	req->op = PW_WIRE_SLICE_GROUP;
 	req->id = next_obj_ids(r, members + 1);
 	memset(&msg, 0, sizeof(msg));
@@ -842,19 +842,34 @@ static int group_make(struct pw_remote *r, struct pw_wire_slice *req,
 	ret = pw_rc_send(r, &msg);
 	if (!ret)
 		ret = wait_status(r, &made);
-	for (m = 0; !ret && m < members; m++)
+	for (m = 0; !ret && m < members; m++) {
 		if (r->group_ans[m].id != req->id + 1 + m ||
 		    r->group_ans[m].n != req->n)
 			ret = -EPROTO;	/* a member it did not tell */
+		else if (r->group_ans[m].hbm_bytes < hbm)
+			hbm = r->group_ans[m].hbm_bytes;
+	}
 	if (!ret) {
 		memcpy(&r->slices[r->nslices], r->group_ans,
 		       members * sizeof(*s));
 		r->nslices += members;
+		/* A shard must fit the smallest member's devices. */
 		r->slices[r->nslices++] = (struct pw_rc_slice){ .id = req->id,
 			.host = PW_WIRE_ANY_HOST, .n = req->n,
-			.members = (uint16_t)members,
-			.hbm_bytes = r->group_ans[0].hbm_bytes };
+			.members = (uint16_t)members, .hbm_bytes = hbm };
 		*group = req->id;
+	} else if (ret == -ETIMEDOUT || ret == -EPROTO) {
+		/*
+		 * It may have been made all the same (no answer came, or one
+		 * we cannot take): free it, or its members hold devices on
+		 * hundreds of islands until we leave. A FREE of nothing is
+		 * nothing; a refusal (EEXIST among them) made nothing.
+		 */
+		memset(&msg, 0, sizeof(msg));
+		msg.hdr.type = PW_WIRE_SLICE;
+		msg.body.slice.op = PW_WIRE_SLICE_FREE;
+		msg.body.slice.id = req->id;
+		pw_rc_send(r, &msg);
 	}
 	pw_rc_lock(r);
 	free(r->group_ans);
@@ -1120,10 +1135,10 @@ int pw_remote_buffer_sharded(struct pw_remote *r, uint32_t slice,
 		for (v = 0; v < s->n; v++)
 			pw_remote_free_shard(r, slice, base | v);
 		if (ret == -ENOSPC)
-			return pw_fail(-ENOMEM, "buffer of %u shards on host %u: a device's HBM is full",
-				       s->n, s->host);
-		return pw_fail(ret, "buffer of %u shards on host %u: %s", s->n,
-			       s->host, strerror(-ret));
+			return pw_fail(-ENOMEM, "buffer of %u shards on slice %u: a device's HBM is full",
+				       s->n, slice);
+		return pw_fail(ret, "buffer of %u shards on slice %u: %s", s->n,
+			       slice, strerror(-ret));
 	}
 	*id = base;
 	return pw_remote_track(r, base, slice);

@@ -109,6 +109,8 @@ struct pw_ctl_fn {
  * @host: the island's host (a group: PW_WIRE_ANY_HOST).
  * @members: a group's slices, the client's @id + 1 .. @id + @members;
  *	0: a slice.
+ * @group: a member's group (made with it); 0: none. A slice that only
+ *	has a member's id is not one.
  * @n: devices (a group: of each member); virtual device v is island
  *	device @devs[v] (a group: none).
  * @devs: see @n.
@@ -121,6 +123,7 @@ struct pw_ctl_slice {
 	uint32_t id;
 	uint16_t host;
 	uint16_t members;
+	uint32_t group;
 	uint8_t n;
 	uint8_t devs[PW_WIRE_MAX_DEVICES];
 	struct pw_rm_slice *rs;
@@ -401,6 +404,14 @@ void pw_ctl_runs_fini(struct pw_controller *c);
 /* A line of the controller's log (stdout, "controller: " first). */
 void pw_ctl_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
+ * Introduce the workers of @prog's pairs that have not met (PEER both
+ * ways), before its plans (controller.c); forget whom host @h's worker
+ * met, so that the next runs introduce it again.
+ */
+void pw_ctl_meet(struct pw_controller *c, const struct pw_ctl_program *prog,
+		 uint64_t now);
+void pw_ctl_forget_met(struct pw_controller *c, unsigned int h);
+/*
  * Send run @r's plans of @prog (found just now; NULL if it has gone), or
  * end it failed.
  */
@@ -470,9 +481,6 @@ void pw_ctl_slices_host_reset(struct pw_controller *c, unsigned int h);
 void pw_ctl_slices_fini(struct pw_controller *c);
 /* runtime/dcn/ctl_lower.c: a whole program's nodes into commands per host. */
 int pw_ctl_lower(struct pw_controller *c, struct pw_ctl_program *prog);
-/* Introduce the workers of @prog's pairs that have not met (PEER). */
-void pw_ctl_meet(struct pw_controller *c, const struct pw_ctl_program *prog,
-		 uint64_t now);
 /* runtime/dcn/ctl_obj.c: functions, buffers, transfers (relayed). */
 struct pw_ctl_fn *pw_ctl_fn_find(struct pw_controller *c, uint32_t client,
 				 uint32_t id);

@@ -509,7 +509,7 @@ static int issue_recv(struct pw_worker *w, struct pw_wk_run *r,
 	ret = pw_wbuf_register(&w->store, c->held[0]);
 	if (ret)
 		return ret;
-	/* The controller introduced every worker when it registered. */
+	/* The controller introduced the two before the run's plans. */
 	sender = pw_node_find(&w->node, PW_NODE_WORKER_BASE + pc->peer_host);
 	if (!sender)
 		return -EHOSTUNREACH;

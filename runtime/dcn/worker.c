@@ -274,7 +274,8 @@ int pw_worker_init(struct pw_worker *w, struct pw_transport *t,
 /*
  * Forget peer workers that acknowledged nothing of ours for @deaf_ms
  * (gone, or lying: what we queue for them only grows); the controller
- * introduces them again when they register again. A client is not
+ * introduces them again before a run that needs them (our EHOSTUNREACH
+ * in its DONE tells it so). A client is not
  * forgotten here: the controller decides when one has gone (and says
  * BYE), and what waits for it is bounded by the node's queue limit.
  * True when the controller itself is deaf: the caller registers again.

@@ -572,6 +572,52 @@ TEST_F(lower, a_groups_value_goes_member_to_member)
 }
 
 /*
+ * Members of two groups on each other's hosts: member m's value crosses
+ * the DCN to member m of the other, once each way (a DCN_RECV on the
+ * consumer's host, a DCN_SEND on the producer's, the EXEC reading what
+ * was received), and the two workers meet before the plans.
+ */
+TEST_F(lower, a_groups_value_crosses_to_a_member_on_another_host)
+{
+	static struct pw_wire_plan_cmd exec[4], recv[4], send[4];
+	const uint32_t arg = 1u << PW_WIRE_SHARD_BITS;
+	uint32_t ga, gb, busy, prog, out;
+	unsigned int h;
+
+	second_island(_metadata, self);
+	ASSERT_EQ(0, pw_remote_slice_group(self->r, 2, 1, NULL, &ga));
+	/* Host 0 the more loaded: gb's member 0 goes to host 1. */
+	ASSERT_EQ(0, pw_remote_slice(self->r, 3, NULL, &busy));
+	ASSERT_EQ(0, pw_remote_slice_host(self->r, busy));
+	ASSERT_EQ(0, pw_remote_slice_group(self->r, 2, 1, NULL, &gb));
+	for (h = 0; h < 2; h++) {
+		ASSERT_EQ((int)h, pw_remote_slice_host(self->r,
+				pw_remote_group_member(self->r, ga, h)));
+		ASSERT_EQ((int)(1 - h), pw_remote_slice_host(self->r,
+				pw_remote_group_member(self->r, gb, h)));
+	}
+	ASSERT_EQ(0, plus_program(self, ga, 1, gb, 1, 4, &prog))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_remote_run(self->r, prog, &arg, 1, &out, 1))
+		TH_LOG("%s", pw_last_error());
+	for (h = 0; h < 2; h++) {
+		ASSERT_EQ(1u, host_cmds_of(self, h, PW_WIRE_CMD_EXEC, exec, 4));
+		ASSERT_EQ(1u, host_cmds_of(self, h, PW_WIRE_CMD_DCN_RECV, recv,
+					   4));
+		ASSERT_EQ(1u, host_cmds_of(self, h, PW_WIRE_CMD_DCN_SEND, send,
+					   4));
+		EXPECT_EQ(1 - h, recv[0].peer_host);
+		EXPECT_EQ(1 - h, send[0].peer_host);
+		EXPECT_EQ(arg, send[0].bufs[0]);
+		EXPECT_EQ(recv[0].bufs[0], exec[0].bufs[0]);
+		EXPECT_EQ(out, exec[0].bufs[1]);
+	}
+	pthread_mutex_lock(&self->pl.lock);
+	EXPECT_EQ(PW_NODE_WORKER_BASE + 1, self->pl.met);
+	pthread_mutex_unlock(&self->pl.lock);
+}
+
+/*
  * A group needs an island per member, all or none: three on two islands
  * are refused by name and leave no member behind. Values do not pass
  * between a group and a slice; freeing the group frees its members.
