@@ -54,6 +54,7 @@ static void usage(FILE *f)
 		"         [--csv DIR] [--delays US,...] [--clients N,...]\n"
 		"         [--stages S,...] [--micro M] [--layer-us US]\n"
 		"         [--dcn IP:PORT] [--only-multi] [--devices D]\n"
+		"         [--sim SPEC [--sim-hosts H]]\n"
 		"  throughput  Figure 5: OpByOp, Chained, Fused\n"
 		"              computations/s, single- vs multi-controller\n"
 		"  parity      Figure 6: the same with each step also\n"
@@ -80,6 +81,12 @@ static void usage(FILE *f)
 		"  --only-multi  throughput: the baseline alone (what\n"
 		"              each host of a cluster runs)\n"
 		"  --devices D throughput: the island's first D devices\n"
+		"  --sim SPEC  throughput --only-multi: the baseline on\n"
+		"              simulated hosts, each an island of SPEC\n"
+		"              (sim:MESH[,hbm_mib=N][,timing=MODE], as\n"
+		"              pathwaysd --devices), not the module's\n"
+		"  --sim-hosts H  with --sim: H hosts, a process each\n"
+		"              (default 1, at most %d)\n"
 		"  --delays L  parity, clients (throughput: one value):\n"
 		"              compute per step in\n"
 		"              microseconds, ascending, at most %d of them,\n"
@@ -95,7 +102,8 @@ static void usage(FILE *f)
 		"  --csv DIR   write DIR/fig5.csv .. fig9.csv and\n"
 		"              table2.csv, by part (tools/pwbench-plot DIR\n"
 		"              draws them)\n",
-		PWP_PARITY, PWP_PIPE_LAYERS, default_stages, DEFAULT_N,
+		PWP_PARITY, PWP_PIPE_LAYERS, default_stages,
+		PWP_MAX_SIM_HOSTS, DEFAULT_N,
 		DEFAULT_PARITY_N, PWP_CHAIN, DEFAULT_DISPATCH_RUNS,
 		DEFAULT_REPS, DEFAULT_PARITY_REPS, DEFAULT_INTERVAL_MS,
 		PWP_MAX_DELAYS, MAX_DELAY_US, default_delays,
@@ -205,6 +213,8 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 		{ "no-multi", no_argument, NULL, 'M' },
 		{ "only-multi", no_argument, NULL, 'O' },
 		{ "devices", required_argument, NULL, 'V' },
+		{ "sim", required_argument, NULL, 's' },
+		{ "sim-hosts", required_argument, NULL, 'H' },
 		{ "delays", required_argument, NULL, 'D' },
 		{ "clients", required_argument, NULL, 'c' },
 		{ "stages", required_argument, NULL, 'S' },
@@ -252,6 +262,17 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 				return 2;
 			}
 			break;
+		case 's':
+			o->sim = optarg;
+			break;
+		case 'H':
+			o->sim_hosts = (unsigned int)strtoul(optarg, NULL, 10);
+			if (!o->sim_hosts || o->sim_hosts > PWP_MAX_SIM_HOSTS) {
+				fprintf(stderr, "pwbench: --sim-hosts is 1..%d\n",
+					PWP_MAX_SIM_HOSTS);
+				return 2;
+			}
+			break;
 		case 'C':
 			o->csv_dir = optarg;
 			break;
@@ -296,6 +317,14 @@ static int parse_opts(int argc, char **argv, struct pwp_opts *o,
 		fprintf(stderr, "pwbench: --only-multi and --no-multi leave nothing\n");
 		return 2;
 	}
+	/* The single controller on simulated hosts is pathwaysd's. */
+	if ((o->sim || o->sim_hosts) &&
+	    (!o->sim || !o->only_multi || strcmp(*what, "throughput"))) {
+		fprintf(stderr, "pwbench: --sim and --sim-hosts go together, with throughput --only-multi (the single controller on simulated hosts: tools/sim-scale)\n");
+		return 2;
+	}
+	if (o->sim && !o->sim_hosts)
+		o->sim_hosts = 1;
 	if (!o->micro || o->micro > PWP_PIPE_MAX_MICRO || !o->layer_us ||
 	    o->layer_us > MAX_LAYER_US) {
 		fprintf(stderr, "pwbench: --micro is 1..%d and --layer-us 1..%d\n",

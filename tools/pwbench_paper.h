@@ -44,6 +44,9 @@
  * @multi: throughput: also run the multi-controller baseline.
  * @only_multi: throughput: only the baseline (on each host of a cluster).
  * @devices: throughput: the first this many devices (0: all).
+ * @sim: throughput (with @only_multi): the baseline on @sim_hosts
+ *	simulated hosts of this island ("sim:MESH,...", as pathwaysd's
+ *	--devices takes it) instead of the module's devices; NULL: not.
  * @csv_dir: directory for one CSV file per figure, or NULL.
  * @delays_us: parity, clients: compute times per step, ascending.
  * @ndelays: how many (0: the part's own).
@@ -61,6 +64,8 @@ struct pwp_opts {
 	bool multi;
 	bool only_multi;
 	unsigned int devices;
+	const char *sim;
+	unsigned int sim_hosts;
 	const char *csv_dir;
 	unsigned int delays_us[PWP_MAX_DELAYS];
 	unsigned int ndelays;
@@ -139,7 +144,8 @@ int pwp_reap(pid_t pid, unsigned int ms);
 
 /*
  * Multi-controller baseline (pwbench_paper_multi.c): one process per
- * device, each submitting the same raw programs straight to its device.
+ * device, each submitting the same raw programs straight to its device,
+ * or one per simulated host, driving its island.
  */
 enum pwp_mode {
 	PWP_OPBYOP,
@@ -151,13 +157,29 @@ enum pwp_mode {
 extern const char *const pwp_mode_name[PWP_NR_MODES];
 
 struct pwp_multi;
+struct pw_wdev_sim_cfg;
+
+/* Simulated hosts of one baseline, at most (the wire's hosts). */
+#define PWP_MAX_SIM_HOSTS	512
 
 /*
- * Fork one process per island device (before any thread exists), each
- * ready to run @n computations per repetition, @delay_ns per step.
+ * Where the baseline runs: with @sim NULL, on the module's first @ndev
+ * devices, a process each; else on @hosts simulated hosts, a process
+ * each driving an island of @sim.
  */
-int pwp_multi_start(unsigned int ndev, unsigned int n, uint64_t delay_ns,
-		    struct pwp_multi **mc);
+struct pwp_multi_where {
+	unsigned int ndev;
+	const struct pw_wdev_sim_cfg *sim;
+	unsigned int hosts;
+};
+
+/*
+ * Fork the processes (before any thread exists), each ready to run @n
+ * computations per repetition, @delay_ns per step: 0, -E2BIG for too
+ * many, or the first process's error in preparing.
+ */
+int pwp_multi_start(const struct pwp_multi_where *where, unsigned int n,
+		    uint64_t delay_ns, struct pwp_multi **mc);
 /*
  * One repetition of @mode on every process at once: *@ns from the start
  * signal to the last process done; *@ok false when a result is wrong.

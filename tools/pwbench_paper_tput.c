@@ -25,6 +25,8 @@
 
 #include "pwtpu/pwtpu_dev.h"
 
+#include "../runtime/dcn/wdev.h"
+
 #include "pwbench.h"
 #include "pwbench_paper.h"
 
@@ -263,16 +265,49 @@ static int run_mode(const struct pwp_opts *o, struct single *s,
 	return 0;
 }
 
+/* The baseline's simulated hosts' island, from @o->sim. */
+static int sim_island(const struct pwp_opts *o, struct pw_wdev_sim_cfg *cfg,
+		      struct pwp_multi_where *where)
+{
+	char err[256];
+	bool sim;
+
+	if (pw_wdev_parse(o->sim, cfg, &sim, err, sizeof(err))) {
+		fprintf(stderr, "pwbench: --sim %s\n", err);
+		return -EINVAL;
+	}
+	if (!sim) {
+		fprintf(stderr, "pwbench: --sim wants simulated devices, sim:MESH,...\n");
+		return -EINVAL;
+	}
+	if (o->devices && o->devices != cfg->ndev) {
+		fprintf(stderr, "pwbench: --devices %u: the simulated island has %u\n",
+			o->devices, cfg->ndev);
+		return -EINVAL;
+	}
+	where->ndev = cfg->ndev;
+	where->sim = cfg;
+	where->hosts = o->sim_hosts;
+	return 0;
+}
+
 int pwp_throughput(const struct pwp_opts *o)
 {
+	struct pwp_multi_where where = { 0 };
+	struct pw_wdev_sim_cfg sim_cfg;
 	struct pwp_multi *mc = NULL;
 	struct single s = { 0 };
-	unsigned int ndev = island_size();
+	unsigned int ndev = o->sim ? 0 : island_size();
 	uint64_t delay_ns;
 	FILE *csv;
 	int ret, mode, cret;
 
-	if (!ndev) {
+	if (o->sim) {
+		ret = sim_island(o, &sim_cfg, &where);
+		if (ret)
+			return ret;
+		ndev = where.ndev;
+	} else if (!ndev) {
 		fprintf(stderr, "pwbench: no pwtpu devices (module loaded?)\n");
 		return -ENOENT;
 	}
@@ -283,6 +318,8 @@ int pwp_throughput(const struct pwp_opts *o)
 	}
 	if (o->devices)
 		ndev = o->devices;
+	if (!o->sim)
+		where.ndev = ndev;
 	if (o->ndelays > 1) {
 		fprintf(stderr, "pwbench: throughput takes one --delays value (a compute time per step)\n");
 		return -EINVAL;
@@ -294,7 +331,7 @@ int pwp_throughput(const struct pwp_opts *o)
 		return ret;
 	/* The processes are forked before libpathways starts threads. */
 	if (o->multi) {
-		ret = pwp_multi_start(ndev, o->n, delay_ns, &mc);
+		ret = pwp_multi_start(&where, o->n, delay_ns, &mc);
 		if (ret) {
 			fprintf(stderr, "pwbench: multi-controller baseline: "
 				"%s\n", strerror(-ret));
@@ -308,13 +345,17 @@ int pwp_throughput(const struct pwp_opts *o)
 		printf("pwbench pathways throughput (Figure 5): x = "
 		       "all-reduce(max, x) + 1, then %llu us of compute,\n"
 		       "  f32[1] on each of %u devices\n"
+		       "%s"
 		       "  computations/s: median of %u repetitions of %u "
 		       "computations (Chained, Fused: %u per\n"
 		       "  program run or call); single-controller = "
 		       "libpathways, multi-controller = one process\n"
 		       "  per device submitting the same programs to its "
 		       "device; check: every device ends at x = %u\n\n",
-		       (unsigned long long)(delay_ns / 1000), ndev, o->reps,
+		       (unsigned long long)(delay_ns / 1000), ndev,
+		       o->sim ? "  of each simulated host; the multi-controller "
+				"process of a host drives its island\n" : "",
+		       o->reps,
 		       o->n, PWP_CHAIN, o->n);
 		printf("%-8s %14s %14s %12s\n", "mode", "single /s",
 		       "multi /s", "single/multi");
@@ -336,12 +377,13 @@ int pwp_throughput(const struct pwp_opts *o)
 static int parity_at(const struct pwp_opts *o, unsigned int ndev,
 		     unsigned int delay_us, bool *todo, FILE *csv)
 {
+	const struct pwp_multi_where where = { .ndev = ndev };
 	struct pwp_multi *mc = NULL;
 	struct single s = { 0 };
 	double single_cps, multi_cps;
 	int mode, ret;
 
-	ret = pwp_multi_start(ndev, o->n, delay_us * 1000ull, &mc);
+	ret = pwp_multi_start(&where, o->n, delay_us * 1000ull, &mc);
 	if (ret) {
 		fprintf(stderr, "pwbench: multi-controller baseline: %s\n",
 			strerror(-ret));

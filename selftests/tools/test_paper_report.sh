@@ -19,7 +19,8 @@ fixture() {
 	printf 'vcpus=2\nclocksource=tsc\nkernel=6.1.0-test\nndev=8\nmesh=2x4\nhbm_mib=64\ntiming=native\n' >env.txt
 	printf 'mode,single_cps,multi_cps,ratio\nOpByOp,300.0,400.0,0.75\nChained,500.0,500.0,1.0\nFused,900.0,800.0,1.125\n' >fig5.csv
 	printf 'hosts,mode,median,min,max,multi\n1,OpByOp,100,90,110,200\n1,Chained,200,190,210,200\n1,Fused,400,390,410,400\n2,OpByOp,150,140,160,300.0\n2,Chained,300,290,310,250\n2,Fused,800,790,810,1000\n' >fig5-hosts.csv
-	printf 'hosts,ctl_rss_idle_kb,ctl_rss_after_kb,ctl_cpu_ms,runs,ctl_cpu_us_per_run,opbyop_per_s,chained_per_s,fused_per_s,ctl_resent_pct,hosts_cpu_busy_pct\n1,5000,5120,40,544,73,4500,12000,270000,1.5,20\n5,5100,9216,400,544,735,320,1300,14000,60.2,95\n' >fig5-sim.csv
+	printf 'hosts,ctl_rss_idle_kb,ctl_rss_after_kb,ctl_cpu_ms,runs,ctl_cpu_us_per_run,opbyop_per_s,chained_per_s,fused_per_s,ctl_resent_pct,hosts_cpu_busy_pct,opbyop_multi_per_s,chained_multi_per_s,fused_multi_per_s\n1,5000,5120,40,544,73,4500,12000,270000,1.5,20,9000,12000,300000\n5,5100,9216,400,544,735,320,1300,14000,60.2,95,640,2600,14000\n' >fig5-sim.csv
+	printf 'hosts,delay_us,mode,single_cps,multi_cps,ratio\n16,0,OpByOp,20,100,0.2\n16,0,Chained,50,100,0.5\n16,0,Fused,97,100,0.97\n16,4000,OpByOp,96,100,0.96\n16,4000,Chained,98,100,0.98\n16,4000,Fused,99,100,0.99\n512,0,OpByOp,1,10,0.1\n512,0,Chained,1,10,0.1\n512,0,Fused,5,10,0.5\n512,4000,OpByOp,2,10,0.2\n512,4000,Chained,5,10,0.5\n512,4000,Fused,9,10,0.9\n' >fig6-sim.csv
 	printf 'delay_us,mode,single_cps,multi_cps,ratio\n0,OpByOp,300,500,0.60\n0,Chained,600,500,1.20\n0,Fused,700,800,0.875\n250,OpByOp,200,300,0.667\n250,Fused,500,510,0.98\n500,OpByOp,150,200,0.75\n' >fig6.csv
 	printf 'stages,devices,parallel_p50_us,parallel_p99_us,sequential_p50_us,sequential_p99_us,ratio\n1,1,900,950,900,960,1.00\n16,8,11000,12000,23100,25000,2.10\n' >fig7.csv
 	printf 'delay_us,clients,total_cps,median_cps,min_client_cps,max_client_cps,device_util\n330,1,190,189,190,190,0.46\n330,4,150,140,34,44,0.4125\n' >fig8.csv
@@ -32,7 +33,7 @@ fixture() {
 report() { tools/paper-report "$d/in" >"$d/out" 2>&1; }
 all_png() {
 	local f
-	for f in fig5 fig5-hosts fig5-sim fig6 fig6-hosts fig7 fig8 fig9 table2; do
+	for f in fig5 fig5-hosts fig5-sim fig6 fig6-hosts fig6-sim fig7 fig8 fig9 table2; do
 		[[ $(head -c 4 "$d/in/$f.png" | od -An -c | tr -d " ") == "211PNG" ]] || return 1
 	done
 }
@@ -40,7 +41,7 @@ has() { grep -qF -- "$1" "$d/in/REPORT.md"; }
 said() { grep -qF -- "$1" "$d/out"; }
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..12"
 fixture
 report
 check "a whole set of inputs gives REPORT.md" \
@@ -60,6 +61,11 @@ check "Figures 7, 8, 9: the longest chain, 4 clients of 330 us, the shares" \
 	 has "largest gap 0.3 points"'
 check "simulated hosts: the controller's memory per host and CPU per run" \
 	'has "grew by 1.00 MiB per host" && has "went from 73 to 735 us"'
+check "simulated hosts: single/multi per host count, and Figure 6 at 16 and 512" \
+	'has "| 5 | 320/s, 640/s (0.50) | 1300/s, 2600/s (0.50) | 14000/s, 14000/s (1.00) |" &&
+	 has "5 simulated hosts: OpByOp 0.50, Chained 0.50, Fused 1.00" &&
+	 has "simulated: 16 hosts: OpByOp at 4000 us, Chained at 4000 us, Fused at 0 us; 512 hosts: OpByOp not by 4000 us, Chained not by 4000 us, Fused not by 4000 us" &&
+	 has "| 512 | 4000 us | 0.20 | 0.50 | 0.90 |"'
 check "Table 2: each S against the first, and the change over the range" \
 	'has "| 16 | 1 | 16 | 48.4% | 1207 ms | 1200 | 4129 | 0.29 | -25.0% | 15 |" &&
 	 has "S=4 to S=16 over 4 testbed hosts'"'"' 16 devices: -25.0% rows/s"'
