@@ -17,8 +17,10 @@
  * (S - 1) / (M + S - 1) of it. Reported per S: rows/s (the paper's
  * tokens/s), the ideal with the bubble, measured over ideal (what the
  * runtime costs beyond the bubble), and how many stage boundaries cross
- * from one host's island to another's (the controller places slices on
- * the least loaded island). Every result is checked: input + L.
+ * from one host's island to another's: each stage is asked near the one
+ * before (pw_add_slice_near()), so the stages fill an island before
+ * they cross to the next, as the paper's pipelines keep stages within
+ * an island but for its last. Every result is checked: input + L.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -132,7 +134,9 @@ static int setup(struct pipe *p, const struct pwp_opts *o,
 		return pwp_fail(ret, "connect");
 	ret = pw_make_virtual_device_set(p->cl, &vs);
 	for (s = 0; !ret && s < stages; s++) {
-		ret = pw_add_slice(vs, p->per_stage, NULL, &p->slice[s]);
+		ret = s ? pw_add_slice_near(vs, p->per_stage, NULL,
+					    p->slice[s - 1], &p->slice[s]) :
+			  pw_add_slice(vs, p->per_stage, NULL, &p->slice[s]);
 		if (!ret && s &&
 		    pw_slice_host(p->slice[s]) != pw_slice_host(p->slice[s - 1]))
 			p->crossings++;

@@ -99,6 +99,17 @@ int pw_make_virtual_device_set(struct pw_client *client,
  */
 int pw_add_slice(struct pw_vset *vset, unsigned int n, const char *shape,
 		 struct pw_slice **slice);
+/*
+ * The same, on the island that holds @near (a slice of the same client)
+ * if @n of its devices are free (no slice on them), else where
+ * pw_add_slice() would place it (slices share devices): the
+ * stages of a pipeline, each asked near the one before, fill an island
+ * before they cross to another over the DCN. -EINVAL when @near is not
+ * this client's.
+ */
+int pw_add_slice_near(struct pw_vset *vset, unsigned int n,
+		      const char *shape, const struct pw_slice *near,
+		      struct pw_slice **slice);
 /* Virtual devices of @slice. */
 unsigned int pw_slice_size(const struct pw_slice *slice);
 /* The island device virtual device @v of @slice is on, or -EINVAL. */

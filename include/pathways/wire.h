@@ -76,7 +76,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PW_WIRE_VERSION		10
+#define PW_WIRE_VERSION		11
 /* The bytes "PWDN" read as a little-endian u32. */
 #define PW_WIRE_MAGIC		0x4e445750u
 
@@ -838,6 +838,7 @@ enum pw_wire_slice_op {
 
 /* SLICE flags. */
 #define PW_WIRE_SLICE_PINNED	0x1	/* MAKE on exactly @host, @devices */
+#define PW_WIRE_SLICE_NEAR	0x2	/* MAKE on @host's island first (v11) */
 
 /**
  * struct pw_wire_slice - SLICE: a client's slice of an island's devices,
@@ -851,7 +852,8 @@ enum pw_wire_slice_op {
  * @members: GROUP: its slices, 2..PW_WIRE_MAX_HOSTS; else zero.
  *	(Version 10: was reserved.)
  * @host: MAKE: PW_WIRE_ANY_HOST (the resource manager chooses) or, when
- *	pinned, the host; from the controller, the host that holds it.
+ *	pinned or near, the host; from the controller, the host that
+ *	holds it.
  * @client: the owner's node id (set by the controller; 0 from a client).
  * @id: the client's id for it, nonzero.
  * @shape: MAKE from a client: extents; entries past @ndims zero.
@@ -862,6 +864,11 @@ enum pw_wire_slice_op {
  *
  * The controller answers a client's MAKE with STATUS (the host in
  * @value) once it has placed the slice, and tells that host's worker.
+ * A MAKE flagged NEAR (version 11) is placed on @host's island if @n of
+ * its devices are free (no slice on them), else as any MAKE, least
+ * loaded first: a pipeline's stages asked each near the one before fill
+ * an island before they cross to another. NEAR and PINNED do not go
+ * together, and NEAR names a host (not PW_WIRE_ANY_HOST).
  *
  * GROUP (version 10) asks for @members slices of @n devices (of @shape)
  * on as many distinct islands, placed as MAKE places one, least loaded

@@ -150,8 +150,9 @@ int pw_make_virtual_device_set(struct pw_client *c, struct pw_vset **out)
 	return 0;
 }
 
-int pw_add_slice(struct pw_vset *vset, unsigned int n, const char *shape,
-		 struct pw_slice **out)
+/* A slice of @vset, on @near's island first when @near is not NULL. */
+static int add_slice(struct pw_vset *vset, unsigned int n, const char *shape,
+		     const struct pw_slice *near, struct pw_slice **out)
 {
 	struct pw_rm_shape sh;
 	struct pw_client *c;
@@ -169,7 +170,14 @@ int pw_add_slice(struct pw_vset *vset, unsigned int n, const char *shape,
 		return pw_fail(-ENOMEM, "out of host memory");
 	c = vset->client;
 	pw_client_lock(c);
-	ret = pw_remote_slice(c->r, n, shape, &s->rid);
+	for (v = 0; near && v < c->nslices && c->slices[v] != near; v++)
+		;
+	if (near && v == c->nslices)
+		ret = pw_fail(-EINVAL, "pw_add_slice_near: the slice is not this client's");
+	else if (near)
+		ret = pw_remote_slice_near(c->r, n, shape, near->rid, &s->rid);
+	else
+		ret = pw_remote_slice(c->r, n, shape, &s->rid);
 	if (!ret) {
 		s->n = n;
 		s->host = pw_remote_slice_host(c->r, s->rid);
@@ -185,6 +193,21 @@ int pw_add_slice(struct pw_vset *vset, unsigned int n, const char *shape,
 	}
 	*out = s;
 	return 0;
+}
+
+int pw_add_slice(struct pw_vset *vset, unsigned int n, const char *shape,
+		 struct pw_slice **out)
+{
+	return add_slice(vset, n, shape, NULL, out);
+}
+
+int pw_add_slice_near(struct pw_vset *vset, unsigned int n,
+		      const char *shape, const struct pw_slice *near,
+		      struct pw_slice **out)
+{
+	if (!near)
+		return pw_fail(-EINVAL, "pw_add_slice_near: NULL argument");
+	return add_slice(vset, n, shape, near, out);
 }
 
 unsigned int pw_slice_size(const struct pw_slice *slice)

@@ -4,7 +4,10 @@
  * them. A client asks for n devices (with a mesh shape, or any n,
  * neighbours preferred); the controller tries the islands that are up,
  * least loaded first, and the first whose resource manager can place it
- * holds it. Tests and benchmarks may pin a slice to a host's devices.
+ * holds it; a slice asked near a host tries that host's island first
+ * when it has the devices free (a pipeline's stages fill an island
+ * before they cross to another).
+ * Tests and benchmarks may pin a slice to a host's devices.
  * The client learns the host only as an answer; programs and buffers
  * name the slice. The slice's worker is told its devices (SLICE), for
  * the gangs of computations over it. A group is slices on as many
@@ -125,11 +128,43 @@ static int by_load(const void *a, const void *b)
 	return (int)x->host - (int)y->host;
 }
 
+/* Devices of host @h's island that no slice uses and that take slices. */
+static unsigned int island_free(struct pw_controller *c, unsigned int h)
+{
+	unsigned int d, n = 0;
+
+	for (d = 0; d < c->isl[h].reg.ndevices; d++)
+		n += pw_rm_device_load(c->isl[h].rm, d) == 0 &&
+		     pw_rm_device_available(c->isl[h].rm, d);
+	return n;
+}
+
 /*
- * Place @req on some island but those in @skip, least loaded first. The
- * loads are taken once and sorted: a failed try changes none, and a
- * request that fits nowhere would otherwise cost hosts^2 load sums at
- * 512 hosts.
+ * Move @host to the front of @order[@n] if @order holds it and its
+ * island has @want devices free: a slice shares devices with others
+ * only where it must, so a NEAR one goes to the next island, not onto
+ * its neighbour's devices, once the island is full.
+ */
+static void try_first(struct pw_controller *c, struct host_load *order,
+		      unsigned int n, unsigned int host, unsigned int want)
+{
+	struct host_load first;
+	unsigned int k;
+
+	for (k = 0; k < n && order[k].host != host; k++)
+		;
+	if (k == n || island_free(c, host) < want)
+		return;
+	first = order[k];
+	memmove(&order[1], &order[0], k * sizeof(order[0]));
+	order[0] = first;
+}
+
+/*
+ * Place @req on some island but those in @skip, least loaded first (a
+ * NEAR request's host first of all). The loads are taken once and
+ * sorted: a failed try changes none, and a request that fits nowhere
+ * would otherwise cost hosts^2 load sums at 512 hosts.
  */
 static int place(struct pw_controller *c, const struct pw_wire_slice *req,
 		 const struct pw_hostset *skip, struct pw_ctl_slice *s)
@@ -151,6 +186,8 @@ static int place(struct pw_controller *c, const struct pw_wire_slice *req,
 		order[n++].host = (uint16_t)h;
 	}
 	qsort(order, n, sizeof(order[0]), by_load);
+	if (req->flags & PW_WIRE_SLICE_NEAR)
+		try_first(c, order, n, req->host, req->n);
 	for (k = 0; k < n; k++) {
 		unsigned int had = c->nvsets;
 		struct pw_rm_vset *vs = vset_of(c, s->client, order[k].host);
@@ -364,6 +401,7 @@ int pw_ctl_on_slice(struct pw_controller *c, struct pw_node_peer *p,
 		s->id = req->id;
 		s->n = req->n;
 		ret = req->flags & PW_WIRE_SLICE_PINNED ? pin(c, req, s) :
+		      !(req->flags & PW_WIRE_SLICE_NEAR) &&
 		      req->host != PW_WIRE_ANY_HOST ? -EINVAL :
 		      place(c, req, &(struct pw_hostset){ 0 }, s);
 		if (ret) {

@@ -804,6 +804,29 @@ int pw_remote_slice(struct pw_remote *r, unsigned int n, const char *shape,
 	return 0;
 }
 
+int pw_remote_slice_near(struct pw_remote *r, unsigned int n,
+			 const char *shape, uint32_t near, uint32_t *slice)
+{
+	int host = pw_remote_slice_host(r, near);
+	struct pw_wire_slice req;
+	int ret;
+
+	if (host < 0)
+		return pw_fail(-EINVAL, "slice of %u devices near slice %u: no such slice of this client (a group's members are near their own islands)",
+			       n, near);
+	ret = slice_request(n, shape, &req);
+	if (ret)
+		return ret;
+	req.flags = PW_WIRE_SLICE_NEAR;
+	req.host = (uint16_t)host;
+	ret = slice_make(r, &req, slice);
+	if (ret)
+		return pw_fail(ret, "slice of %u devices%s%s near slice %u: %s",
+			       n, shape ? " shaped " : "", shape ? shape : "",
+			       near, placing_error(ret));
+	return 0;
+}
+
 /* @n consecutive object ids, not wrapping: the first. */
 static uint32_t next_obj_ids(struct pw_remote *r, unsigned int n)
 {

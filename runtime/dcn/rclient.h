@@ -64,6 +64,15 @@ int pw_remote_function(struct pw_remote *r, const struct pw_fn *fn,
 int pw_remote_slice(struct pw_remote *r, unsigned int n, const char *shape,
 		    uint32_t *slice);
 /*
+ * The same, placed on the island of this client's slice @near if @n of
+ * its devices are free, else as pw_remote_slice() places it (a
+ * pipeline's stages, each asked near the one before, fill an island
+ * before crossing to another). -EINVAL when @near is no slice of this
+ * client, or a group.
+ */
+int pw_remote_slice_near(struct pw_remote *r, unsigned int n,
+			 const char *shape, uint32_t near, uint32_t *slice);
+/*
  * A group of @members (2..PW_WIRE_MAX_HOSTS) slices of @n devices
  * shaped @shape, each on an island of its own, least loaded first, all
  * or none (-ENODEV and friends as for a slice when the islands that are

@@ -690,7 +690,7 @@ static enum pw_wire_err check_slice(const struct pw_wire_slice *b)
 	    b->members > PW_WIRE_MAX_HOSTS || (group && b->members < 2))
 		return PW_WIRE_E_COUNT;
 	if ((!group && b->members) || (group && (b->flags || b->hbm_bytes)) ||
-	    (b->flags & ~PW_WIRE_SLICE_PINNED) ||
+	    (b->flags & ~(PW_WIRE_SLICE_PINNED | PW_WIRE_SLICE_NEAR)) ||
 	    !zero(&b->shape[b->ndims],
 		  (PW_WIRE_MAX_DIMS - b->ndims) * sizeof(b->shape[0])) ||
 	    !zero(&b->devices[b->n], PW_WIRE_MAX_DEVICES - b->n))
@@ -699,6 +699,9 @@ static enum pw_wire_err check_slice(const struct pw_wire_slice *b)
 		return PW_WIRE_E_RESERVED;
 	if (!b->id || (make && !b->n) ||
 	    (b->host >= PW_WIRE_MAX_HOSTS && b->host != PW_WIRE_ANY_HOST) ||
+	    ((b->flags & PW_WIRE_SLICE_NEAR) &&
+	     ((b->flags & PW_WIRE_SLICE_PINNED) ||
+	      b->host == PW_WIRE_ANY_HOST)) ||
 	    (group && (b->host != PW_WIRE_ANY_HOST ||
 		       b->id > UINT32_MAX - b->members ||
 		       ((b->id + b->members) & PW_WIRE_BUF_TEMP))))

@@ -618,6 +618,38 @@ TEST_F(lower, a_groups_value_crosses_to_a_member_on_another_host)
 }
 
 /*
+ * A slice asked near another goes to its island while that has the
+ * devices free, even when another island is less loaded, and where any
+ * slice would once it has not (slices may share devices: a full island
+ * would otherwise take them all); near a slice the client does not
+ * have, or a group, is refused by name.
+ */
+TEST_F(lower, a_slice_near_another_fills_its_island_first)
+{
+	uint32_t a, b, c, d, e, none;
+
+	second_island(_metadata, self);
+	/* Both idle: host 0 (lowest id); then host 1, the less loaded. */
+	ASSERT_EQ(0, pw_remote_slice(self->r, 1, NULL, &a));
+	ASSERT_EQ(0, pw_remote_slice_host(self->r, a));
+	ASSERT_EQ(0, pw_remote_slice(self->r, 1, NULL, &c));
+	ASSERT_EQ(1, pw_remote_slice_host(self->r, c));
+	/* Equal loads would give host 0: near c, host 1's 2x2 fills. */
+	ASSERT_EQ(0, pw_remote_slice_near(self->r, 1, NULL, c, &b))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(1, pw_remote_slice_host(self->r, b));
+	ASSERT_EQ(0, pw_remote_slice_near(self->r, 2, NULL, c, &d));
+	EXPECT_EQ(1, pw_remote_slice_host(self->r, d));
+	/* Host 1 has none free: near c goes where any slice would. */
+	ASSERT_EQ(0, pw_remote_slice_near(self->r, 1, NULL, c, &e));
+	EXPECT_EQ(0, pw_remote_slice_host(self->r, e));
+	EXPECT_EQ(-EINVAL, pw_remote_slice_near(self->r, 1, NULL, 999, &none));
+	EXPECT_NE(NULL, strstr(pw_last_error(), "near slice 999: no such slice"))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(5u, ctl_slices(self));
+}
+
+/*
  * A group needs an island per member, all or none: three on two islands
  * are refused by name and leave no member behind. Values do not pass
  * between a group and a slice; freeing the group frees its members.
@@ -634,6 +666,8 @@ TEST_F(lower, groups_are_whole_and_keep_to_groups)
 	EXPECT_EQ(-EINVAL, pw_remote_slice_group(self->r, 1, 1, NULL, &g));
 	ASSERT_EQ(0, pw_remote_slice_group(self->r, 2, 1, NULL, &g));
 	ASSERT_EQ(0, pw_remote_slice(self->r, 1, NULL, &one));
+	/* Its members are each on their own island: nothing is near it. */
+	EXPECT_EQ(-EINVAL, pw_remote_slice_near(self->r, 1, NULL, g, &prog));
 	EXPECT_EQ(-EINVAL, plus_program(self, g, 1, one, 1, 4, &prog));
 	EXPECT_NE(NULL, strstr(pw_last_error(), "values pass only between groups"))
 		TH_LOG("%s", pw_last_error());

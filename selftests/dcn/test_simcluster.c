@@ -7,11 +7,14 @@
  * the wire and the clients are the real ones; the examples run on it as
  * on testbed hosts, moving values between hosts.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <pathways/pathways.h>
 
 #include "../../runtime/dcn/rclient.h"
 #include "../lib/test_daemon.h"
@@ -211,6 +214,38 @@ TEST_F_TIMEOUT(cluster, a_group_computes_on_every_island_under_one_id, 120)
 	EXPECT_EQ(0, pw_remote_free(r, 0, in));
 	EXPECT_EQ(0, pw_remote_free(r, 0, out));
 	pw_remote_close(r);
+}
+
+/*
+ * Through pathways.h: a slice near another fills that island before
+ * crossing to the other (host 1 stays idle until host 0's four devices
+ * are taken), and a slice of another client is no slice to be near.
+ */
+TEST_F_TIMEOUT(cluster, slices_near_each_other_fill_an_island_first, 120)
+{
+	struct pw_connect_opts o = { .address = self->ctl, .name = "near" };
+	struct pw_slice *s0, *s1, *s2, *other_s, *none;
+	struct pw_client *cl, *other;
+	struct pw_vset *vs, *other_vs;
+
+	ASSERT_EQ(0, pw_connect(&o, &cl)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_make_virtual_device_set(cl, &vs));
+	ASSERT_EQ(0, pw_add_slice(vs, 2, NULL, &s0));
+	EXPECT_EQ(0, pw_slice_host(s0));
+	ASSERT_EQ(0, pw_add_slice_near(vs, 2, NULL, s0, &s1))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(0, pw_slice_host(s1));
+	ASSERT_EQ(0, pw_add_slice_near(vs, 1, NULL, s1, &s2));
+	EXPECT_EQ(1, pw_slice_host(s2));
+	ASSERT_EQ(0, pw_connect(&o, &other)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_make_virtual_device_set(other, &other_vs));
+	ASSERT_EQ(0, pw_add_slice(other_vs, 1, NULL, &other_s));
+	EXPECT_EQ(-EINVAL, pw_add_slice_near(vs, 1, NULL, other_s, &none));
+	EXPECT_NE(NULL, strstr(pw_last_error(), "not this client's"))
+		TH_LOG("%s", pw_last_error());
+	EXPECT_EQ(-EINVAL, pw_add_slice_near(vs, 1, NULL, NULL, &none));
+	pw_disconnect(other);
+	pw_disconnect(cl);
 }
 
 TEST_HARNESS_MAIN

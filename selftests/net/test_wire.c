@@ -1723,7 +1723,7 @@ TEST(reject_slice_fields)
 	c.buf[BODY(struct pw_wire_slice, members)] = 1;
 	REJECT(&c, PW_WIRE_E_RESERVED);
 	CRAFT(&c, PW_WIRE_SLICE, 1);
-	c.buf[BODY(struct pw_wire_slice, flags)] = 2;
+	c.buf[BODY(struct pw_wire_slice, flags)] = 4;
 	REJECT(&c, PW_WIRE_E_RESERVED);
 	CRAFT(&c, PW_WIRE_SLICE, 1);
 	c.buf[BODY(struct pw_wire_slice, shape[2])] = 1;
@@ -1759,6 +1759,23 @@ TEST(reject_slice_fields)
 	REJECT(&c, PW_WIRE_OK);
 }
 
+/* SLICE MAKE near a host (version 11): a host named, never pinned too. */
+TEST(reject_slice_near_fields)
+{
+	struct craft c;
+
+	CRAFT(&c, PW_WIRE_SLICE, 1);
+	c.buf[BODY(struct pw_wire_slice, flags)] = PW_WIRE_SLICE_NEAR;
+	net_put16(c.buf + BODY(struct pw_wire_slice, host), 3);
+	REJECT(&c, PW_WIRE_OK);
+	net_put16(c.buf + BODY(struct pw_wire_slice, host), PW_WIRE_ANY_HOST);
+	REJECT(&c, PW_WIRE_E_VALUE);
+	net_put16(c.buf + BODY(struct pw_wire_slice, host), 3);
+	c.buf[BODY(struct pw_wire_slice, flags)] =
+		PW_WIRE_SLICE_NEAR | PW_WIRE_SLICE_PINNED;
+	REJECT(&c, PW_WIRE_E_VALUE);
+}
+
 /* SLICE GROUP (version 10): members, any host, ids that fit, no pins. */
 TEST(reject_slice_group_fields)
 {
@@ -1781,8 +1798,10 @@ TEST(reject_slice_group_fields)
 	net_put16(c.buf + BODY(struct pw_wire_slice, members),
 		  PW_WIRE_MAX_HOSTS);
 	REJECT(&c, PW_WIRE_OK);
-	/* pinned, or on a host */
+	/* pinned, near a host, or on a host */
 	c.buf[BODY(struct pw_wire_slice, flags)] = PW_WIRE_SLICE_PINNED;
+	REJECT(&c, PW_WIRE_E_RESERVED);
+	c.buf[BODY(struct pw_wire_slice, flags)] = PW_WIRE_SLICE_NEAR;
 	REJECT(&c, PW_WIRE_E_RESERVED);
 	c.buf[BODY(struct pw_wire_slice, flags)] = 0;
 	net_put16(c.buf + BODY(struct pw_wire_slice, host), 3);
