@@ -4,7 +4,8 @@
  * (pwbench_paper_multi.c) and the devices it drives: a device of the
  * module's island through its own io_uring (pwbench_mc_kernel.c), or a
  * simulated host's whole island through pw_wdev (pwbench_mc_sim.c), the
- * device pathwaysd's simulated workers run.
+ * device pathwaysd's simulated workers run; or, for Table 1, a device of
+ * the module's island training the Transformer (pwbench_mc_train.c).
  */
 #ifndef PWBENCH_MC_H
 #define PWBENCH_MC_H
@@ -58,6 +59,7 @@ struct mc_backend {
  * @delay_ns: compute per step.
  * @gang_fd: kernel: the gang file every process inherited.
  * @sim: simulated: the host's island.
+ * @train: Table 1: the training step, a compiled function.
  * @priv: the backend's state.
  * @pending: commands still running of each slot's computation.
  */
@@ -69,6 +71,7 @@ struct mc_child {
 	uint64_t delay_ns;
 	int gang_fd;
 	struct pw_wdev_sim_cfg sim;
+	const struct pw_fn *train;
 	void *priv;
 	bool devices_compute;
 	uint64_t seq;
@@ -80,6 +83,7 @@ struct mc_child {
 
 extern const struct mc_backend mc_kernel_backend;
 extern const struct mc_backend mc_sim_backend;
+extern const struct mc_backend mc_train_backend;
 
 /* A command of @slot's computation finished with @res. */
 void mc_child_done(struct mc_child *c, unsigned int slot, int res);

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "pwtpu/pwtpu_dev.h"
 
@@ -43,6 +44,7 @@
 static const char default_delays[] = "0,250,500,1000,2000,4000,8000,16000";
 static const char default_stages[] = "4,8,16";
 #define DEFAULT_MICRO		PWP_PIPE_MAX_MICRO
+#define DEFAULT_TRAIN_STEPS	PWP_CHAIN
 #define DEFAULT_LAYER_US	8000
 #define MAX_LAYER_US		100000
 
@@ -50,7 +52,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: pwbench pathways [throughput|parity|dispatch|clients|share|\n"
-		"         pipeline|all] [-n N] [-r REPS] [-t MS] [--no-multi]\n"
+		"         pipeline|train|all] [-n N] [-r REPS] [-t MS] [--no-multi]\n"
 		"         [--csv DIR] [--delays US,...] [--clients N,...]\n"
 		"         [--stages S,...] [--micro M] [--layer-us US]\n"
 		"         [--dcn IP:PORT] [--only-multi] [--devices D]\n"
@@ -67,12 +69,16 @@ static void usage(FILE *f)
 		"  share       Figure 9: 4 client processes under SHARE\n"
 		"  pipeline    Table 2: %d layers pipelined over --stages\n"
 		"              (default %s) stages of all devices / S\n"
+		"  train       Table 1: a small Transformer trained data\n"
+		"              parallel on every device, single- vs multi-\n"
+		"              controller tokens/s (-n steps, default %d)\n"
 		"  all         all but parity and pipeline (default)\n"
 		"  -n N        throughput, parity: computations per\n"
 		"              repetition (default %d and %d, rounded up to a\n"
 		"              multiple of %d); dispatch: timed runs per\n"
-		"              chain length and mode (default %d)\n"
-		"  -r REPS     throughput, parity, pipeline: timed\n"
+		"              chain length and mode (default %d); train:\n"
+		"              steps, a multiple of %d\n"
+		"  -r REPS     throughput, parity, pipeline, train: timed\n"
 		"              repetitions or steps, median reported\n"
 		"              (default %d, and %d for the others)\n"
 		"  -t MS       clients, share: measured interval per\n"
@@ -80,7 +86,8 @@ static void usage(FILE *f)
 		"  --no-multi  throughput: no multi-controller baseline\n"
 		"  --only-multi  throughput: the baseline alone (what\n"
 		"              each host of a cluster runs)\n"
-		"  --devices D throughput: the island's first D devices\n"
+		"  --devices D throughput, train: the island's first D\n"
+		"              devices\n"
 		"  --sim SPEC  throughput --only-multi: the baseline on\n"
 		"              simulated hosts, each an island of SPEC\n"
 		"              (sim:MESH[,hbm_mib=N][,timing=MODE], as\n"
@@ -99,13 +106,13 @@ static void usage(FILE *f)
 		"              micro-batch on one device (default %d)\n"
 		"  --dcn A     pipeline: run through pathwaysd's controller\n"
 		"              at A (default: this process's own)\n"
-		"  --csv DIR   write DIR/fig5.csv .. fig9.csv and\n"
-		"              table2.csv, by part (tools/pwbench-plot DIR\n"
+		"  --csv DIR   write DIR/fig5.csv .. fig9.csv, table1.csv\n"
+		"              and table2.csv, by part (tools/pwbench-plot DIR\n"
 		"              draws them)\n",
 		PWP_PARITY, PWP_PIPE_LAYERS, default_stages,
-		PWP_MAX_SIM_HOSTS, DEFAULT_N,
-		DEFAULT_PARITY_N, PWP_CHAIN, DEFAULT_DISPATCH_RUNS,
-		DEFAULT_REPS, DEFAULT_PARITY_REPS, DEFAULT_INTERVAL_MS,
+		DEFAULT_TRAIN_STEPS, DEFAULT_N, DEFAULT_PARITY_N, PWP_CHAIN,
+		DEFAULT_DISPATCH_RUNS, PWP_CHAIN, DEFAULT_REPS,
+		DEFAULT_PARITY_REPS, DEFAULT_INTERVAL_MS, PWP_MAX_SIM_HOSTS,
 		PWP_MAX_DELAYS, MAX_DELAY_US, default_delays,
 		PWP_PIPE_MAX_MICRO, DEFAULT_MICRO, DEFAULT_LAYER_US);
 }
@@ -115,6 +122,19 @@ int pwp_fail(int err, const char *what)
 	fprintf(stderr, "pwbench: %s: %s (%s)\n", what, strerror(-err),
 		pw_last_error());
 	return err;
+}
+
+unsigned int pwp_island_size(void)
+{
+	struct pwtpu_info info;
+	int fd = pwtpu_open(0);
+
+	if (fd < 0)
+		return 0;
+	if (pwtpu_info(fd, &info))
+		info.ndevices = 0;
+	close(fd);
+	return info.ndevices;
 }
 
 bool pwp_devices_compute(void)
@@ -352,7 +372,8 @@ int pwbench_paper_main(int argc, char **argv)
 	all = !strcmp(what, "all");
 	if (!all && strcmp(what, "throughput") && strcmp(what, "parity") &&
 	    strcmp(what, "dispatch") && strcmp(what, "clients") &&
-	    strcmp(what, "share") && strcmp(what, "pipeline")) {
+	    strcmp(what, "share") && strcmp(what, "pipeline") &&
+	    strcmp(what, "train")) {
 		fprintf(stderr, "pwbench: pathways: unknown part '%s'\n",
 			what);
 		usage(stderr);
@@ -399,6 +420,13 @@ int pwbench_paper_main(int argc, char **argv)
 					     PWP_PIPE_LAYERS))
 			return 1;
 		ret = pwp_pipeline(&t);
+	}
+	t = o;
+	if (!ret && !strcmp(what, "train")) {
+		if (!t.n)
+			t.n = DEFAULT_TRAIN_STEPS;
+		t.n = (t.n + PWP_CHAIN - 1) / PWP_CHAIN * PWP_CHAIN;
+		ret = pwp_train(&t);
 	}
 	return ret ? 1 : 0;
 }

@@ -85,6 +85,9 @@ int pwp_dispatch(const struct pwp_opts *o);
 int pwp_clients(const struct pwp_opts *o);
 int pwp_share(const struct pwp_opts *o);
 int pwp_pipeline(const struct pwp_opts *o);
+int pwp_train(const struct pwp_opts *o);
+/* Devices of the module's island, 0 when it is not loaded. */
+unsigned int pwp_island_size(void);
 
 /*
  * The paper's unit of work over f32[1] per device, @steps times:
@@ -165,12 +168,15 @@ struct pw_wdev_sim_cfg;
 /*
  * Where the baseline runs: with @sim NULL, on the module's first @ndev
  * devices, a process each; else on @hosts simulated hosts, a process
- * each driving an island of @sim.
+ * each driving an island of @sim. With @train (Table 1, on the module's
+ * devices), each process trains the Transformer with that step
+ * function instead: a step is a computation, submitted as Chained ones.
  */
 struct pwp_multi_where {
 	unsigned int ndev;
 	const struct pw_wdev_sim_cfg *sim;
 	unsigned int hosts;
+	const struct pw_fn *train;
 };
 
 /*

@@ -287,13 +287,14 @@ int pwp_multi_start(const struct pwp_multi_where *where, unsigned int n,
 	c->n = n;
 	c->delay_ns = delay_ns;
 	c->gang_fd = -1;
+	c->train = where->train;
 	if (where->sim) {
 		mc->be = &mc_sim_backend;
 		c->sim = *where->sim;
 		c->ndev = where->sim->ndev;
 		c->devices_compute = where->sim->timing != PWTPU_TIMING_SKIP;
 	} else {
-		mc->be = &mc_kernel_backend;
+		mc->be = where->train ? &mc_train_backend : &mc_kernel_backend;
 		c->ndev = nproc;
 		c->devices_compute = pwp_devices_compute();
 		c->gang_fd = gang_file();

@@ -165,19 +165,6 @@ static int single_run(struct single *s, enum pwp_mode mode, unsigned int n,
 	return ret;
 }
 
-static unsigned int island_size(void)
-{
-	struct pwtpu_info info;
-	int fd = pwtpu_open(0);
-
-	if (fd < 0)
-		return 0;
-	if (pwtpu_info(fd, &info))
-		info.ndevices = 0;
-	close(fd);
-	return info.ndevices;
-}
-
 /* Median time of @ns[@reps] as computations per second. */
 static double median_rate(const uint64_t *ns, unsigned int reps,
 			  unsigned int n)
@@ -297,7 +284,7 @@ int pwp_throughput(const struct pwp_opts *o)
 	struct pw_wdev_sim_cfg sim_cfg;
 	struct pwp_multi *mc = NULL;
 	struct single s = { 0 };
-	unsigned int ndev = o->sim ? 0 : island_size();
+	unsigned int ndev = o->sim ? 0 : pwp_island_size();
 	uint64_t delay_ns;
 	FILE *csv;
 	int ret, mode, cret;
@@ -416,7 +403,7 @@ static int parity_at(const struct pwp_opts *o, unsigned int ndev,
 int pwp_parity(const struct pwp_opts *o)
 {
 	bool todo[PWP_NR_MODES] = { true, true, true };
-	unsigned int ndev = island_size(), i, first[PWP_NR_MODES];
+	unsigned int ndev = pwp_island_size(), i, first[PWP_NR_MODES];
 	FILE *csv;
 	int ret, mode, cret;
 

@@ -8,6 +8,7 @@ PWBENCH_SRCS := tools/pwbench.c tools/pwbench_dispatch.c tools/pwbench_stats.c \
 	tools/pwbench_paper.c \
 	tools/pwbench_paper_tput.c tools/pwbench_paper_multi.c \
 	tools/pwbench_mc_kernel.c tools/pwbench_mc_sim.c \
+	tools/pwbench_transformer.c tools/pwbench_mc_train.c tools/pwbench_paper_train.c \
 	tools/pwbench_paper_dispatch.c tools/pwbench_paper_clients.c \
 	tools/pwbench_paper_pipeline.c tools/pwbench_pathwaysd.c \
 	tools/pwbench_matmul.c

@@ -88,8 +88,10 @@ $(DCN_TEST_DIR)/test_backlog: $(DCN_TEST_DIR)/test_backlog.o \
 HOST_TESTS += $(DCN_TEST_DIR)/test_backlog
 
 # A pathwaysd cluster of simulated hosts on loopback, and the examples on
-# it: no kernel module, so it runs with the host tests.
+# it: no kernel module, so it runs with the host tests. Table 1's
+# Transformer step (pwbench's) is checked there too.
 $(DCN_TEST_DIR)/test_simcluster: $(DCN_TEST_DIR)/test_simcluster.o \
+		$(BUILD)/tools/pwbench_transformer.o \
 		$(BUILD)/selftests/lib/test_daemon.o \
 		$(BUILD)/selftests/lib/test_key.o \
 		$(BUILD)/selftests/lib/test_run.o $(PATHWAYS_LIBS)

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "../lib/test_daemon.h"
 #include "../lib/test_key.h"
 #include "../lib/test_run.h"
+#include "../../tools/pwbench_transformer.h"
 #include "kselftest_harness.h"
 
 #define HOSTS		2
@@ -246,6 +248,167 @@ TEST_F_TIMEOUT(cluster, slices_near_each_other_fill_an_island_first, 120)
 	EXPECT_EQ(-EINVAL, pw_add_slice_near(vs, 1, NULL, NULL, &none));
 	pw_disconnect(other);
 	pw_disconnect(cl);
+}
+
+/* Table 1's Transformer: weights, data and loss of one slice. */
+struct tf_run {
+	struct pw_client *cl;
+	struct pw_slice *slice;
+	struct pw_fn *fn;
+	unsigned int ndev;
+	float *w[PWP_TF_NWEIGHTS];
+	float *x, *y;
+};
+
+/* Mean over the slice's sequences of the host's loss at weights @w. */
+static double tf_host_loss(const struct tf_run *t, float *const *w)
+{
+	const float *cw[PWP_TF_NWEIGHTS];
+	double sum = 0;
+	unsigned int k, v;
+
+	for (k = 0; k < PWP_TF_NWEIGHTS; k++)
+		cw[k] = w[k];
+	for (v = 0; v < t->ndev; v++)
+		sum += pwp_tf_host_loss(cw, t->x + v * PWP_TF_T * PWP_TF_V,
+					t->y + v * PWP_TF_T * PWP_TF_V);
+	return sum / t->ndev;
+}
+
+/* One step on the devices: t->w becomes the new weights; its loss. */
+static int tf_step(struct tf_run *t, float *loss)
+{
+	const uint32_t sx[2] = { PWP_TF_T, PWP_TF_V };
+	struct pw_buffer *in[PWP_TF_NWEIGHTS + 2], *out[PWP_TF_NWEIGHTS + 1];
+	unsigned int k;
+	int ret = 0;
+
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	for (k = 0; k < PWP_TF_NWEIGHTS && !ret; k++) {
+		uint32_t shape[2];
+
+		pwp_tf_shape(k, shape);
+		ret = pw_buffer_from_host(t->cl, t->slice, PWTPU_DT_F32, 2,
+					  shape, t->w[k], true, &in[k]);
+	}
+	if (!ret)
+		ret = pw_buffer_from_host(t->cl, t->slice, PWTPU_DT_F32, 2, sx,
+					  t->x, false, &in[PWP_TF_X]);
+	if (!ret)
+		ret = pw_buffer_from_host(t->cl, t->slice, PWTPU_DT_F32, 2, sx,
+					  t->y, false, &in[PWP_TF_Y]);
+	if (!ret)
+		ret = pw_call(t->cl, t->fn, t->slice, in, PWP_TF_NWEIGHTS + 2,
+			      out, PWP_TF_NWEIGHTS + 1);
+	/* Every device holds the same weights: shard 0's are read. */
+	for (k = 0; k < PWP_TF_NWEIGHTS && !ret; k++) {
+		size_t bytes = pwp_tf_elems(k) * sizeof(float);
+		float *all = malloc(bytes * t->ndev);
+
+		ret = all ? pw_buffer_to_host(out[k], all, bytes * t->ndev) :
+		      -ENOMEM;
+		if (!ret)
+			memcpy(t->w[k], all, bytes);
+		free(all);
+	}
+	if (!ret) {
+		float l[8];
+
+		ret = pw_buffer_to_host(out[PWP_TF_LOSS], l,
+					t->ndev * sizeof(float));
+		*loss = l[0];
+	}
+	for (k = 0; k < PWP_TF_NWEIGHTS + 2; k++)
+		if (in[k])
+			pw_buffer_put(in[k]);
+	for (k = 0; k < PWP_TF_NWEIGHTS + 1; k++)
+		if (out[k])
+			pw_buffer_put(out[k]);
+	return ret;
+}
+
+/*
+ * The Transformer step of Table 1 (tools/pwbench_transformer.c) on a
+ * simulated 2x2 island, a sequence per device: its loss is the host's
+ * forward pass, its update is -lr times the mean gradient that central
+ * differences of the host's loss give (on the largest entry of each
+ * third of every weight's columns: Q, K and V of the attention's), and
+ * 40 steps cut the loss to under a third.
+ */
+TEST_F_TIMEOUT(cluster, the_transformer_step_is_the_hosts_and_learns, 300)
+{
+	struct pw_connect_opts o = { .address = self->ctl, .name = "tf" };
+	float *w0[PWP_TF_NWEIGHTS], loss, first;
+	struct tf_run t = { .ndev = 4 };
+	struct pw_vset *vs;
+	unsigned int k, step;
+	size_t i;
+
+	ASSERT_EQ(0, pw_connect(&o, &t.cl)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_make_virtual_device_set(t.cl, &vs));
+	ASSERT_EQ(0, pw_add_slice(vs, t.ndev, NULL, &t.slice));
+	ASSERT_EQ(0, pwp_tf_step_fn(t.ndev, &t.fn)) TH_LOG("%s", pw_last_error());
+	for (k = 0; k < PWP_TF_NWEIGHTS; k++) {
+		t.w[k] = malloc(pwp_tf_elems(k) * sizeof(float));
+		w0[k] = malloc(pwp_tf_elems(k) * sizeof(float));
+		ASSERT_TRUE(t.w[k] && w0[k]);
+	}
+	pwp_tf_init_weights(1, t.w);
+	t.x = calloc(t.ndev, PWP_TF_T * PWP_TF_V * sizeof(float));
+	t.y = calloc(t.ndev, PWP_TF_T * PWP_TF_V * sizeof(float));
+	ASSERT_TRUE(t.x && t.y);
+	for (k = 0; k < t.ndev; k++)
+		pwp_tf_data(k, t.x + k * PWP_TF_T * PWP_TF_V,
+			    t.y + k * PWP_TF_T * PWP_TF_V);
+	for (k = 0; k < PWP_TF_NWEIGHTS; k++)
+		memcpy(w0[k], t.w[k], pwp_tf_elems(k) * sizeof(float));
+
+	ASSERT_EQ(0, tf_step(&t, &first)) TH_LOG("%s", pw_last_error());
+	EXPECT_TRUE(fabs(tf_host_loss(&t, w0) - first) <= 1e-4 * first)
+		TH_LOG("device %.6f, host %.6f", first, tf_host_loss(&t, w0));
+	for (k = 0; k < PWP_TF_NWEIGHTS; k++) {
+		size_t n = pwp_tf_elems(k), probe[3] = { 0, 0, 0 };
+		uint32_t shape[2];
+		unsigned int j;
+
+		/* The largest update in each third of the columns (Q, K, V). */
+		pwp_tf_shape(k, shape);
+		for (i = 0; i < n; i++) {
+			j = (unsigned int)(i % shape[1]) * 3 / shape[1];
+			if (!probe[j] ||
+			    fabsf(w0[k][i] - t.w[k][i]) >
+			    fabsf(w0[k][probe[j]] - t.w[k][probe[j]]))
+				probe[j] = i;
+		}
+		for (j = 0; j < 3; j++) {
+			const float eps = 1e-2f, keep = w0[k][probe[j]];
+			double up, down, fd, g;
+
+			w0[k][probe[j]] = keep + eps;
+			up = tf_host_loss(&t, w0);
+			w0[k][probe[j]] = keep - eps;
+			down = tf_host_loss(&t, w0);
+			w0[k][probe[j]] = keep;
+			fd = (up - down) / (2 * eps);
+			g = (keep - t.w[k][probe[j]]) / PWP_TF_LR;
+			EXPECT_TRUE(fabs(fd - g) <= 2e-3 + 2e-2 * fabs(fd))
+				TH_LOG("weight %u entry %zu: device %.6f, host %.6f",
+				       k, probe[j], g, fd);
+		}
+	}
+	for (step = 1; step < 40; step++)
+		ASSERT_EQ(0, tf_step(&t, &loss)) TH_LOG("%s", pw_last_error());
+	TH_LOG("loss %.4f after 1 step, %.4f after 40", first, loss);
+	EXPECT_LT(loss, first / 3);
+	for (k = 0; k < PWP_TF_NWEIGHTS; k++) {
+		free(t.w[k]);
+		free(w0[k]);
+	}
+	free(t.x);
+	free(t.y);
+	pw_fn_put(t.fn);
+	pw_disconnect(t.cl);
 }
 
 TEST_HARNESS_MAIN
