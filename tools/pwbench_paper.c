@@ -72,7 +72,7 @@ static void usage(FILE *f)
 		"  train       Table 1: a small Transformer trained data\n"
 		"              parallel on every device, single- vs multi-\n"
 		"              controller tokens/s (-n steps, default %d)\n"
-		"  all         all but parity and pipeline (default)\n"
+		"  all         all but parity, pipeline and train (default)\n"
 		"  -n N        throughput, parity: computations per\n"
 		"              repetition (default %d and %d, rounded up to a\n"
 		"              multiple of %d); dispatch: timed runs per\n"
