@@ -88,6 +88,15 @@ extern const struct mc_backend mc_train_backend;
 /* A command of @slot's computation finished with @res. */
 void mc_child_done(struct mc_child *c, unsigned int slot, int res);
 
+struct io_uring;
+/*
+ * The module's devices' backends (pwbench_mc_kernel.c): submit @queued
+ * commands of @ring (-EIO if it took fewer); reap one completion into
+ * mc_child_done(), waiting for it when @wait (0 when none was ready).
+ */
+int mc_ring_submit(struct io_uring *ring, unsigned int queued);
+int mc_ring_reap(struct mc_child *c, struct io_uring *ring, bool wait);
+
 /*
  * The image of a program of @steps steps of x = all-reduce(max, x) + 1
  * (then DELAY @delay_ns), in binding 0 as above: malloc'd, or NULL.

@@ -97,29 +97,38 @@ static int kernel_queue(struct mc_child *c, bool fused, unsigned int slot,
 	return 1;
 }
 
-static int kernel_submit(struct mc_child *c, unsigned int queued)
+int mc_ring_submit(struct io_uring *ring, unsigned int queued)
 {
-	int ret = io_uring_submit(&kdev(c)->ring);
+	int ret = io_uring_submit(ring);
 
 	if (ret != (int)queued)
 		return ret < 0 ? ret : -EIO;
 	return 0;
 }
 
-static int kernel_reap(struct mc_child *c, bool wait)
+int mc_ring_reap(struct mc_child *c, struct io_uring *ring, bool wait)
 {
-	struct mc_kernel *k = kdev(c);
 	struct io_uring_cqe *cqe;
-	int ret = wait ? io_uring_wait_cqe(&k->ring, &cqe) :
-		  io_uring_peek_cqe(&k->ring, &cqe);
+	int ret = wait ? io_uring_wait_cqe(ring, &cqe) :
+		  io_uring_peek_cqe(ring, &cqe);
 
 	if (ret == -EAGAIN && !wait)
 		return 0;
 	if (ret)
 		return ret;
 	mc_child_done(c, (unsigned int)cqe->user_data, cqe->res);
-	io_uring_cqe_seen(&k->ring, cqe);
+	io_uring_cqe_seen(ring, cqe);
 	return 1;
+}
+
+static int kernel_submit(struct mc_child *c, unsigned int queued)
+{
+	return mc_ring_submit(&kdev(c)->ring, queued);
+}
+
+static int kernel_reap(struct mc_child *c, bool wait)
+{
+	return mc_ring_reap(c, &kdev(c)->ring, wait);
 }
 
 static void kernel_reset(struct mc_child *c)

@@ -159,27 +159,12 @@ static int train_queue(struct mc_child *c, bool fused, unsigned int slot,
 
 static int train_submit(struct mc_child *c, unsigned int queued)
 {
-	int ret = io_uring_submit(&tdev(c)->ring);
-
-	if (ret != (int)queued)
-		return ret < 0 ? ret : -EIO;
-	return 0;
+	return mc_ring_submit(&tdev(c)->ring, queued);
 }
 
 static int train_reap(struct mc_child *c, bool wait)
 {
-	struct mc_train *t = tdev(c);
-	struct io_uring_cqe *cqe;
-	int ret = wait ? io_uring_wait_cqe(&t->ring, &cqe) :
-		  io_uring_peek_cqe(&t->ring, &cqe);
-
-	if (ret == -EAGAIN && !wait)
-		return 0;
-	if (ret)
-		return ret;
-	mc_child_done(c, (unsigned int)cqe->user_data, cqe->res);
-	io_uring_cqe_seen(&t->ring, cqe);
-	return 1;
+	return mc_ring_reap(c, &tdev(c)->ring, wait);
 }
 
 /* Set 0 holds the initial weights again. */

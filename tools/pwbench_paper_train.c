@@ -88,26 +88,14 @@ static void train_teardown(struct train *t)
 static int train_run(struct train *t, unsigned int n, uint64_t *ns,
 		     float *loss)
 {
-	const uint32_t sx[2] = { PWP_TF_T, PWP_TF_V };
-	struct pw_buffer *in[W + 2] = { NULL }, *out[W + 1] = { NULL };
+	struct pw_buffer *in[W + 2], *out[W + 1] = { NULL };
 	float *l = calloc(t->ndev, sizeof(*l));
 	uint64_t t0;
 	unsigned int k, step;
-	int ret = l ? 0 : -ENOMEM;
+	int ret = pwp_tf_args(t->cl, t->slice, t->w, t->x, t->y, in);
 
-	for (k = 0; k < W && !ret; k++) {
-		uint32_t shape[2];
-
-		pwp_tf_shape(k, shape);
-		ret = pw_buffer_from_host(t->cl, t->slice, PWTPU_DT_F32, 2,
-					  shape, t->w[k], true, &in[k]);
-	}
-	if (!ret)
-		ret = pw_buffer_from_host(t->cl, t->slice, PWTPU_DT_F32, 2, sx,
-					  t->x, false, &in[PWP_TF_X]);
-	if (!ret)
-		ret = pw_buffer_from_host(t->cl, t->slice, PWTPU_DT_F32, 2, sx,
-					  t->y, false, &in[PWP_TF_Y]);
+	if (!ret && !l)
+		ret = -ENOMEM;
 	for (k = 0; k < W + 2 && !ret; k++)
 		ret = pw_buffer_wait(in[k]);
 	t0 = pwbench_now_ns();

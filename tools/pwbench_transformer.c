@@ -211,6 +211,31 @@ int pwp_tf_step_fn(unsigned int ndev, struct pw_fn **fn)
 	return pw_fn_build(t.b, fn);
 }
 
+int pwp_tf_args(struct pw_client *cl, struct pw_slice *slice,
+		float *const w[PWP_TF_NWEIGHTS], const float *x, const float *y,
+		struct pw_buffer **in)
+{
+	const uint32_t sx[2] = { T, V };
+	unsigned int k;
+	int ret = 0;
+
+	memset(in, 0, (PWP_TF_NWEIGHTS + 2) * sizeof(*in));
+	for (k = 0; k < PWP_TF_NWEIGHTS && !ret; k++) {
+		uint32_t shape[2];
+
+		pwp_tf_shape(k, shape);
+		ret = pw_buffer_from_host(cl, slice, PWTPU_DT_F32, 2, shape,
+					  w[k], true, &in[k]);
+	}
+	if (!ret)
+		ret = pw_buffer_from_host(cl, slice, PWTPU_DT_F32, 2, sx, x,
+					  false, &in[PWP_TF_X]);
+	if (!ret)
+		ret = pw_buffer_from_host(cl, slice, PWTPU_DT_F32, 2, sx, y,
+					  false, &in[PWP_TF_Y]);
+	return ret;
+}
+
 /* A fixed, portable pseudo-random sequence in [-1, 1). */
 static float rnd(unsigned int *s)
 {

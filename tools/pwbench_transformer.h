@@ -62,6 +62,15 @@ void pwp_tf_init_weights(unsigned int seed, float *const w[PWP_TF_NWEIGHTS]);
  */
 void pwp_tf_data(unsigned int dev, float *x, float *y);
 
+/*
+ * The step's arguments on @slice from host memory: the weights @w
+ * replicated, the sequences @x and @y (a device's after another) a
+ * shard each, into @in[PWP_TF_NWEIGHTS + 2] (unmade ones NULL on error).
+ */
+int pwp_tf_args(struct pw_client *cl, struct pw_slice *slice,
+		float *const w[PWP_TF_NWEIGHTS], const float *x, const float *y,
+		struct pw_buffer **in);
+
 /* The step's loss on the host, in double, for tests: its forward pass. */
 double pwp_tf_host_loss(const float *const w[PWP_TF_NWEIGHTS],
 			const float *x, const float *y);

@@ -278,26 +278,12 @@ static double tf_host_loss(const struct tf_run *t, float *const *w)
 /* One step on the devices: t->w becomes the new weights; its loss. */
 static int tf_step(struct tf_run *t, float *loss)
 {
-	const uint32_t sx[2] = { PWP_TF_T, PWP_TF_V };
 	struct pw_buffer *in[PWP_TF_NWEIGHTS + 2], *out[PWP_TF_NWEIGHTS + 1];
 	unsigned int k;
-	int ret = 0;
+	int ret;
 
-	memset(in, 0, sizeof(in));
 	memset(out, 0, sizeof(out));
-	for (k = 0; k < PWP_TF_NWEIGHTS && !ret; k++) {
-		uint32_t shape[2];
-
-		pwp_tf_shape(k, shape);
-		ret = pw_buffer_from_host(t->cl, t->slice, PWTPU_DT_F32, 2,
-					  shape, t->w[k], true, &in[k]);
-	}
-	if (!ret)
-		ret = pw_buffer_from_host(t->cl, t->slice, PWTPU_DT_F32, 2, sx,
-					  t->x, false, &in[PWP_TF_X]);
-	if (!ret)
-		ret = pw_buffer_from_host(t->cl, t->slice, PWTPU_DT_F32, 2, sx,
-					  t->y, false, &in[PWP_TF_Y]);
+	ret = pwp_tf_args(t->cl, t->slice, t->w, t->x, t->y, in);
 	if (!ret)
 		ret = pw_call(t->cl, t->fn, t->slice, in, PWP_TF_NWEIGHTS + 2,
 			      out, PWP_TF_NWEIGHTS + 1);
