@@ -23,7 +23,11 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/dcn/wk_cookie.c \
 	runtime/dcn/wdev.c runtime/dcn/wdev_kernel.c runtime/dcn/wdev_sim.c runtime/dcn/wstore.c \
 	runtime/dcn/rclient.c runtime/dcn/rprog.c runtime/dcn/local.c \
-	runtime/dcn/rc_beat.c runtime/dcn/rc_data.c
+	runtime/dcn/rc_beat.c runtime/dcn/rc_data.c \
+	runtime/hlo/hlo_arena.c runtime/hlo/hlo_lex.c runtime/hlo/hlo_type.c \
+	runtime/hlo/hlo_attr.c runtime/hlo/hlo_dense.c runtime/hlo/hlo_parse.c \
+	runtime/hlo/hlo_pretty.c runtime/hlo/hlo_pretty_region.c \
+	runtime/hlo/hlo_print.c
 LIBPATHWAYS := $(BUILD)/libpathways.a
 
 # Rebuilt whole when its list of sources changes, not only its objects.

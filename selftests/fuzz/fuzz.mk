@@ -4,7 +4,7 @@
 #   make fuzz SECONDS=N   run each for N seconds (tools/fuzz run)
 # tools/run-tests fuzz replays their corpora (selftests/fuzz/corpus/) and
 # the regression inputs of every finding (selftests/fuzz/regressions/).
-FUZZ_NAMES := verify wire fnpayload frame client
+FUZZ_NAMES := verify wire fnpayload frame client hlo
 SECONDS ?= 60
 
 # The harnesses' first inputs, by the project's own encoders (gcc, the
@@ -40,6 +40,8 @@ $(FUZZ_DIR)/fuzz_frame: $(FUZZ_DIR)/fuzz_frame.o \
 	$(BUILD)/runtime/net/dpdk_frame.o
 $(FUZZ_DIR)/fuzz_client: $(FUZZ_DIR)/fuzz_client.o $(FUZZ_DIR)/fuzz_exec.o \
 	$(LIBPATHWAYS) $(LIBPWPROG) $(FW_LIB)
+$(FUZZ_DIR)/fuzz_hlo: $(FUZZ_DIR)/fuzz_hlo.o \
+	$(patsubst %.c,$(BUILD)/%.o,$(filter runtime/hlo/%,$(LIBPATHWAYS_SRCS)))
 
 $(FUZZERS):
 	$(CC) -fsanitize=fuzzer -o $@ $(filter %.o %.a,$^) $(USER_LDLIBS)

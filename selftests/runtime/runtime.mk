@@ -2,7 +2,8 @@
 # and thread safety (test_rm), against islands described by mesh strings
 # and a fake sysfs tree; the compiled-function builder (test_fn), whose
 # images the firmware's verifier checks and its interpreter runs on host
-# memory.
+# memory; the StableHLO text reader (test_hlo_parse), against inputs of
+# its own and every program of ../shared/stablehlo/testdata.
 RUNTIME_TEST_DIR := $(BUILD)/selftests/runtime
 
 # The kernel's kselftest_harness.h is not -Wextra clean.
@@ -20,4 +21,16 @@ $(RUNTIME_TEST_DIR)/test_fn: $(RUNTIME_TEST_DIR)/test_fn.o $(FN_TEST_OBJS) \
 		$(LIBPWPROG) $(FW_LIB)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
-HOST_TESTS += $(RUNTIME_TEST_DIR)/test_rm $(RUNTIME_TEST_DIR)/test_fn
+# The StableHLO text reader alone (test_hlo_parse): runtime/hlo/.
+HLO_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter runtime/hlo/%,\
+	$(LIBPATHWAYS_SRCS)))
+
+# Its counts are unsigned; the harness compares them with plain ints.
+$(RUNTIME_TEST_DIR)/test_hlo_parse.o: USER_CFLAGS += -Wno-sign-compare
+
+$(RUNTIME_TEST_DIR)/test_hlo_parse: $(RUNTIME_TEST_DIR)/test_hlo_parse.o \
+		$(HLO_OBJS)
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+HOST_TESTS += $(RUNTIME_TEST_DIR)/test_rm $(RUNTIME_TEST_DIR)/test_fn \
+	$(RUNTIME_TEST_DIR)/test_hlo_parse

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_hlo.c - libFuzzer harness: the input is StableHLO text for
+ * pw_hlo_parse(), which must read nothing past it and either refuse it
+ * with a negative errno and a "LINE:COL: " message, or give a module. A
+ * module, printed, must read again, and print to the same text.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../runtime/hlo/hlo.h"
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pw_hlo_module *m = NULL, *m2 = NULL;
+	char err[256], *a, *b;
+	size_t la, lb;
+	int ret;
+
+	ret = pw_hlo_parse((const char *)data, size, &m, err, sizeof(err));
+	if (ret) {
+		if ((ret != -EINVAL && ret != -E2BIG && ret != -ENOMEM) || m ||
+		    !err[0] || !strchr(err, ':'))
+			abort();
+		return 0;
+	}
+	pw_hlo_find_func(m, "main");
+	a = pw_hlo_print(m, &la);
+	if (!a)
+		abort();
+	if (pw_hlo_parse(a, la, &m2, err, sizeof(err)))
+		abort();
+	b = pw_hlo_print(m2, &lb);
+	if (!b || la != lb || memcmp(a, b, la))
+		abort();
+	free(a);
+	free(b);
+	pw_hlo_free(m);
+	pw_hlo_free(m2);
+	return 0;
+}
