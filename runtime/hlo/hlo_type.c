@@ -257,7 +257,12 @@ static int parse_elem_type(struct hlo_parser *p, struct pw_hlo_type **out,
 			return p->err;
 		hlo_next(p);
 		*out = t;
-		return parse_complex(p, t);
+		/* complex<complex<...>> nests: bounded like any nesting. */
+		if (hlo_enter(p))
+			return p->err;
+		err = parse_complex(p, t);
+		hlo_leave(p);
+		return err;
 	}
 	if (p->tok.kind != T_BARE || !builtin_elem_name(p->tok.s, p->tok.n))
 		return hlo_expected(p, "an element type %s", where);

@@ -355,6 +355,7 @@ TEST_F_TIMEOUT(cluster, the_transformer_step_is_the_hosts_and_learns, 300)
 		TH_LOG("device %.6f, host %.6f", first, tf_host_loss(&t, w0));
 	for (k = 0; k < PWP_TF_NWEIGHTS; k++) {
 		size_t n = pwp_tf_elems(k), probe[3] = { 0, 0, 0 };
+		bool have[3] = { false, false, false };
 		uint32_t shape[2];
 		unsigned int j;
 
@@ -362,10 +363,12 @@ TEST_F_TIMEOUT(cluster, the_transformer_step_is_the_hosts_and_learns, 300)
 		pwp_tf_shape(k, shape);
 		for (i = 0; i < n; i++) {
 			j = (unsigned int)(i % shape[1]) * 3 / shape[1];
-			if (!probe[j] ||
+			if (!have[j] ||
 			    fabsf(w0[k][i] - t.w[k][i]) >
-			    fabsf(w0[k][probe[j]] - t.w[k][probe[j]]))
+			    fabsf(w0[k][probe[j]] - t.w[k][probe[j]])) {
 				probe[j] = i;
+				have[j] = true;
+			}
 		}
 		for (j = 0; j < 3; j++) {
 			const float eps = 1e-2f, keep = w0[k][probe[j]];
