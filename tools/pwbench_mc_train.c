@@ -25,6 +25,9 @@
 #include "pwbench_transformer.h"
 
 #define W	PWP_TF_NWEIGHTS
+
+/* A repetition of whole submissions of steps ends on weight set 0. */
+_Static_assert(PWP_CHAIN % 2 == 0, "the weights' sets alternate by step");
 #define SEQ	(PWP_TF_T * PWP_TF_V)
 
 struct mc_train {
@@ -133,7 +136,9 @@ static int train_queue(struct mc_child *c, bool fused, unsigned int slot,
 	unsigned int devs[PWTPU_MAX_GANG], k, in = (id + 1) % 2;
 	struct pwtpu_cmd cmd;
 
-	(void)fused;
+	/* A step is one computation: there is no fused form of several. */
+	if (fused)
+		return -EINVAL;
 	if (!sqe)
 		return -EBUSY;
 	for (k = 0; k < W; k++) {

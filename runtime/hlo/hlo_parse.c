@@ -663,14 +663,23 @@ int pw_hlo_parse_file(const char *path, struct pw_hlo_module **out,
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
+	ret = 0;
 	while (got < (size_t)st.st_size) {
 		n = read(fd, buf + got, (size_t)st.st_size - got);
-		if (n <= 0)
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			/* A read error, or a file that shrank: not a prefix. */
+			ret = n < 0 ? -errno : -EIO;
 			break;
+		}
 		got += (size_t)n;
 	}
 	close(fd);
-	ret = pw_hlo_parse(buf, got, out, msg, errlen + 1);
+	if (ret)
+		snprintf(msg, errlen + 1, " %s", strerror(-ret));
+	else
+		ret = pw_hlo_parse(buf, got, out, msg, errlen + 1);
 	if (ret)
 		snprintf(err, errlen, "%s:%s", path, msg);
 	free(buf);

@@ -48,19 +48,36 @@ static void puts_(struct out *o, const char *s)
 	put(o, s, strlen(s));
 }
 
+/*
+ * Formatted output of any length: names come from the input, and a
+ * shortened one would print another program.
+ */
 __attribute__((format(printf, 2, 3)))
 static void putf(struct out *o, const char *fmt, ...)
 {
-	char buf[128];
+	char buf[128], *big;
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		put(o, buf, (size_t)n < sizeof(buf) ? (size_t)n :
-			    sizeof(buf) - 1);
+	if (n <= 0)
+		return;
+	if ((size_t)n < sizeof(buf)) {
+		put(o, buf, (size_t)n);
+		return;
+	}
+	big = malloc((size_t)n + 1);
+	if (!big) {
+		o->failed = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	put(o, big, (size_t)n);
+	free(big);
 }
 
 static void indent(struct out *o, int level)

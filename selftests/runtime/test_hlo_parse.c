@@ -645,6 +645,56 @@ TEST(nesting_limit)
 	EXPECT_EQ(0, parse_err(text));
 }
 
+/* complex<> inside complex<> is nesting too: bounded, not a crash. */
+TEST(nested_complex_is_bounded)
+{
+	static char text[8192];
+	size_t n;
+	int i;
+
+	n = (size_t)snprintf(text, sizeof(text),
+			     "func.func @main(%%a: tensor<");
+	for (i = 0; i < 500; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "complex<");
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "f32");
+	for (i = 0; i < 500; i++)
+		text[n++] = '>';
+	snprintf(text + n, sizeof(text) - n, ">) { }");
+	EXPECT_EQ(-E2BIG, parse_err(text));
+	EXPECT_NE(NULL, strstr(errbuf, "nested deeper than 64")) TH_LOG("%s", errbuf);
+}
+
+/* Names longer than any buffer of the printer print whole. */
+TEST(long_names_print_whole)
+{
+	static char text[2048], name[301];
+	struct pw_hlo_module *m, *m2;
+	char *a, *b;
+	size_t la, lb;
+
+	memset(name, 'v', 300);
+	snprintf(text, sizeof(text),
+		 "func.func @main(%%%s: tensor<f32>) -> tensor<f32> {\n"
+		 "  %%%s_x = stablehlo.add %%%s, %%%s : tensor<f32>\n"
+		 "  return %%%s_x : tensor<f32>\n}\n",
+		 name, name, name, name, name);
+	m = parse(text);
+	ASSERT_NE(NULL, m);
+	a = pw_hlo_print(m, &la);
+	ASSERT_NE(NULL, a);
+	EXPECT_NE(NULL, strstr(a, name));
+	m2 = parse(a);
+	ASSERT_NE(NULL, m2);
+	b = pw_hlo_print(m2, &lb);
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(la, lb);
+	EXPECT_EQ(0, memcmp(a, b, la));
+	free(a);
+	free(b);
+	pw_hlo_free(m);
+	pw_hlo_free(m2);
+}
+
 TEST(truncated_input)
 {
 	static const char text[] =
