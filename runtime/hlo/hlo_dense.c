@@ -407,6 +407,23 @@ static bool is_hex_string(const struct hlo_token *t)
 	       t->s[2] == 'x';
 }
 
+/* @sh's elements as bytes of @a's element type (@esize each) into @a. */
+static int elems_to_bytes(struct hlo_parser *p, const struct shape *sh,
+			  size_t esize, struct pw_hlo_attr *a)
+{
+	uint32_t i;
+
+	a->bytes = hlo_new(p, sh->elems.n * esize + 1);
+	if (!a->bytes)
+		return p->err;
+	for (i = 0; i < sh->elems.n; i++)
+		if (conv_elem(p, (const struct elem *)sh->elems.v + i,
+			      a->type->dtype, a->bytes + i * esize))
+			return p->err;
+	a->nbytes = sh->elems.n * esize;
+	return 0;
+}
+
 int hlo_parse_dense(struct hlo_parser *p, struct pw_hlo_attr *a)
 {
 	struct shape sh = { .rank = -1 };
@@ -483,14 +500,8 @@ int hlo_parse_dense(struct hlo_parser *p, struct pw_hlo_attr *a)
 					    "the elements' shape is not the "
 					    "type's");
 	}
-	a->bytes = hlo_new(p, sh.elems.n * esize + 1);
-	if (!a->bytes)
+	if (elems_to_bytes(p, &sh, esize, a))
 		return p->err;
-	for (i = 0; i < sh.elems.n; i++)
-		if (conv_elem(p, (struct elem *)sh.elems.v + i,
-			      a->type->dtype, a->bytes + i * esize))
-			return p->err;
-	a->nbytes = sh.elems.n * esize;
 	a->splat = splat && count != 1;
 	if (splat && !count)
 		a->nbytes = 0;
@@ -502,7 +513,6 @@ int hlo_parse_dense_array(struct hlo_parser *p, struct pw_hlo_attr *a)
 {
 	struct shape sh = { .rank = 1 };
 	size_t esize;
-	uint32_t i;
 
 	a->kind = PW_HLO_ATTR_DENSE_ARRAY;
 	if (hlo_expect(p, T_LESS, "after array"))
@@ -522,14 +532,8 @@ int hlo_parse_dense_array(struct hlo_parser *p, struct pw_hlo_attr *a)
 	}
 	if (hlo_expect(p, T_GREATER, "closing array<"))
 		return p->err;
-	a->bytes = hlo_new(p, sh.elems.n * esize + 1);
-	if (!a->bytes)
+	if (elems_to_bytes(p, &sh, esize, a))
 		return p->err;
-	for (i = 0; i < sh.elems.n; i++)
-		if (conv_elem(p, (struct elem *)sh.elems.v + i,
-			      a->type->dtype, a->bytes + i * esize))
-			return p->err;
-	a->nbytes = sh.elems.n * esize;
 	a->count = sh.elems.n;
 	return 0;
 }
