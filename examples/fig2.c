@@ -6,7 +6,8 @@
  *	f(v) = (b(a(v)), a(c(a(v))))   a: x*2, b: x+1, c: x/2
  *
  * which for v = [1 2] prints "(3 5) (2 4)". The program has one node per
- * sharded computation: Arg, a, b, c, a, Result.
+ * sharded computation: Arg, a, b, c, a, Result. The functions come in as
+ * JAX hands them over, StableHLO text (pw_fn_from_stablehlo()).
  *
  * Usage: fig2 [-v] [--connect IP:PORT]
  *   -v         also print the program's representation
@@ -19,17 +20,29 @@
 
 #include <pathways/pathways.h>
 
-/* x <op> k over one f32 element per device. */
-static struct pw_fn *scalar_fn(const char *name, enum pwtpu_op op, double k)
-{
-	const uint32_t shape[1] = { 1 };
-	struct pw_fn_builder *b = pw_fn_begin(name);
-	struct pw_fn *fn = NULL;
-	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, shape);
+/*
+ * The three functions as JAX gives them to its runtime: StableHLO text,
+ * as jax.jit(a).lower(jnp.zeros(1, jnp.float32)).as_text() prints it
+ * for def a(x): return x * 2 (and b, c), one element per device.
+ */
+#define JAX_SCALAR_FN(name, op, k)					\
+	"module @jit_" name " attributes {mhlo.num_partitions = 1 : i32, "	\
+	"mhlo.num_replicas = 1 : i32} {\n"				\
+	"  func.func public @main(%arg0: tensor<1xf32>) -> "		\
+	"(tensor<1xf32> {jax.result_info = \"\"}) {\n"			\
+	"    %cst = stablehlo.constant dense<" k "> : tensor<f32>\n"	\
+	"    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : "	\
+	"(tensor<f32>) -> tensor<1xf32>\n"				\
+	"    %1 = stablehlo." op " %arg0, %0 : tensor<1xf32>\n"		\
+	"    return %1 : tensor<1xf32>\n"					\
+	"  }\n"								\
+	"}\n"
 
-	pw_fn_result(b, pw_fn_binary(b, op, x,
-				     pw_fn_scalar(b, PWTPU_DT_F32, k)));
-	if (pw_fn_build(b, &fn))
+static struct pw_fn *jax_fn(const char *name, const char *text)
+{
+	struct pw_fn *fn = NULL;
+
+	if (pw_fn_from_stablehlo(text, strlen(text), NULL, &fn))
 		fprintf(stderr, "fig2: %s: %s\n", name, pw_last_error());
 	return fn;
 }
@@ -68,9 +81,9 @@ int main(int argc, char **argv)
 	}
 	if (pw_connect(&opts, &cl))
 		return fail("connect");
-	a = scalar_fn("a", PWTPU_OP_MUL, 2);
-	b = scalar_fn("b", PWTPU_OP_ADD, 1);
-	c = scalar_fn("c", PWTPU_OP_DIV, 2);
+	a = jax_fn("a", JAX_SCALAR_FN("a", "multiply", "2.000000e+00"));
+	b = jax_fn("b", JAX_SCALAR_FN("b", "add", "1.000000e+00"));
+	c = jax_fn("c", JAX_SCALAR_FN("c", "divide", "2.000000e+00"));
 	if (!a || !b || !c)
 		goto out;
 	if (pw_make_virtual_device_set(cl, &vs) ||

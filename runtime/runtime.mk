@@ -27,7 +27,10 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/hlo/hlo_arena.c runtime/hlo/hlo_lex.c runtime/hlo/hlo_type.c \
 	runtime/hlo/hlo_attr.c runtime/hlo/hlo_dense.c runtime/hlo/hlo_parse.c \
 	runtime/hlo/hlo_pretty.c runtime/hlo/hlo_pretty_region.c \
-	runtime/hlo/hlo_print.c
+	runtime/hlo/hlo_print.c \
+	runtime/hlo/hlo_lower.c runtime/hlo/hlo_lower_ops.c \
+	runtime/hlo/hlo_lower_elementwise.c runtime/hlo/hlo_lower_shape.c \
+	runtime/hlo/hlo_lower_reduce.c runtime/hlo/hlo_fn.c
 LIBPATHWAYS := $(BUILD)/libpathways.a
 
 # Rebuilt whole when its list of sources changes, not only its objects.

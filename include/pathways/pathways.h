@@ -187,6 +187,21 @@ int pw_fn_delay(struct pw_fn_builder *b, uint64_t ns);
 /* Mark @x as the next result (in call order). */
 int pw_fn_result(struct pw_fn_builder *b, pw_val x);
 /*
+ * A compiled function from a StableHLO module in MLIR text, as JAX's
+ * jax.jit(f).lower(...).as_text() prints it: function @entry (NULL:
+ * "main"), its parameters and results in order, func.call inlined; the
+ * function is named after the module (@jit_f), else after @entry
+ * (docs/stablehlo.md lists the ops, types and attributes supported).
+ * -EINVAL with "LINE:COL: what" for text that is not a valid module,
+ * -EOPNOTSUPP naming the op, type or attribute not supported yet, -E2BIG
+ * for a function larger than a device program. @text needs no NUL.
+ */
+int pw_fn_from_stablehlo(const char *text, size_t len, const char *entry,
+			 struct pw_fn **fn);
+/* The same from a file; messages start with its path. */
+int pw_fn_from_stablehlo_file(const char *path, const char *entry,
+			      struct pw_fn **fn);
+/*
  * Finish: the function (refcount 1) or -errno with the builder's first
  * message in pw_last_error(). The builder is freed either way.
  */

@@ -118,6 +118,12 @@ struct pw_fn *pw_fn_get(struct pw_fn *fn);
  */
 void pw_worker_unload_fn(struct pw_fn *fn);
 
+/*
+ * Bytes binding @b of an EXEC of @fn holds (the layout above), or 0
+ * for a binding the layout does not name.
+ */
+uint64_t pw_fn_binding_bytes(const struct pw_fn *fn, unsigned int b);
+
 /* Thread-local error message (runtime/util/error.c). */
 int pw_fail(int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

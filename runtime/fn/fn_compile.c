@@ -304,6 +304,19 @@ struct pw_fn *pw_fn_get(struct pw_fn *fn)
 	return fn;
 }
 
+uint64_t pw_fn_binding_bytes(const struct pw_fn *fn, unsigned int b)
+{
+	if (b < fn->nparams)
+		return pw_sig_bytes(&fn->params[b]);
+	if (b < fn->nparams + fn->nresults)
+		return pw_sig_bytes(&fn->results[b - fn->nparams]);
+	if ((int)b == fn->scratch_buf)
+		return fn->scratch_bytes;
+	if ((int)b == fn->const_buf)
+		return fn->const_bytes;
+	return 0;
+}
+
 void pw_fn_put(struct pw_fn *fn)
 {
 	if (!fn || atomic_fetch_sub(&fn->refs, 1) != 1)

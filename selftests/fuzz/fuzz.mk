@@ -38,10 +38,10 @@ $(FUZZ_DIR)/fuzz_fnpayload: $(FUZZ_DIR)/fuzz_fnpayload.o $(LIBPATHWAYS) \
 	$(FW_LIB)
 $(FUZZ_DIR)/fuzz_frame: $(FUZZ_DIR)/fuzz_frame.o \
 	$(BUILD)/runtime/net/dpdk_frame.o
-$(FUZZ_DIR)/fuzz_client: $(FUZZ_DIR)/fuzz_client.o $(FUZZ_DIR)/fuzz_exec.o \
-	$(LIBPATHWAYS) $(LIBPWPROG) $(FW_LIB)
-$(FUZZ_DIR)/fuzz_hlo: $(FUZZ_DIR)/fuzz_hlo.o \
-	$(patsubst %.c,$(BUILD)/%.o,$(filter runtime/hlo/%,$(LIBPATHWAYS_SRCS)))
+$(FUZZ_DIR)/fuzz_client: $(FUZZ_DIR)/fuzz_client.o $(FUZZ_DIR)/fuzz_fn.o \
+	$(FUZZ_DIR)/fuzz_exec.o $(LIBPATHWAYS) $(LIBPWPROG) $(FW_LIB)
+$(FUZZ_DIR)/fuzz_hlo: $(FUZZ_DIR)/fuzz_hlo.o $(FUZZ_DIR)/fuzz_fn.o \
+	$(FUZZ_DIR)/fuzz_exec.o $(LIBPATHWAYS) $(LIBPWPROG) $(FW_LIB)
 
 $(FUZZERS):
 	$(CC) -fsanitize=fuzzer -o $@ $(filter %.o %.a,$^) $(USER_LDLIBS)

@@ -21,7 +21,7 @@
 #include "../../firmware/pwfw.h"
 #include "../../runtime/fn/fn.h"
 #include "fuzz.h"
-#include "fuzz_exec.h"
+#include "fuzz_fn.h"
 
 #define MAX_VALS	64
 #define MAX_ELEMS	4096	/* a constant's elements taken from the input */
@@ -177,51 +177,6 @@ static pw_val step(struct pw_fn_builder *b, struct script *s,
 	}
 }
 
-/* Bytes the runtime gives binding @i of @fn at an EXEC. */
-static uint64_t binding_bytes(const struct pw_fn *fn, unsigned int i)
-{
-	if (i < fn->nparams)
-		return pw_sig_bytes(&fn->params[i]);
-	if (i < fn->nparams + fn->nresults)
-		return pw_sig_bytes(&fn->results[i - fn->nparams]);
-	if ((int)i == fn->scratch_buf)
-		return fn->scratch_bytes;
-	if ((int)i == fn->const_buf)
-		return fn->const_bytes;
-	abort();	/* a binding the layout does not name */
-}
-
-/* What pw_fn_build() makes the device must take, and run. */
-static void check_fn(const struct pw_fn *fn, const uint8_t *data, size_t size)
-{
-	u64 sizes[PWTPU_MAX_BUFS];
-	struct pwfw_exec_env env;
-	struct pwfw_spec spec;
-	struct pwfw_prog prog;
-	struct pwfw_verr err;
-	unsigned int i;
-	int ret;
-
-	pwfw_spec_default(&spec);
-	if (pwfw_verify(fn->image, fn->image_size, &spec, &prog, &err) ||
-	    prog.nbufs != fn->nbufs)
-		abort();
-	for (i = 0; i < fn->nbufs; i++) {
-		sizes[i] = binding_bytes(fn, i);
-		if (prog.buf_bytes[i] > sizes[i])
-			abort();
-	}
-	/* Collectives need a gang of the slice's size: not here. */
-	if (fn->collectives || !fuzz_prog_small(&prog, sizes))
-		return;
-	memset(&env, 0, sizeof(env));
-	ret = fuzz_exec(&prog, sizes, data, size, fn->const_buf,
-			fn->const_buf >= 0 ? fn->const_data : NULL,
-			fn->const_bytes, &env);
-	if (ret && ret != -PWFW_ETIME)
-		abort();
-}
-
 static void build(struct script *s, const uint8_t *data, size_t size)
 {
 	struct pw_fn_builder *b = pw_fn_begin("fuzz");
@@ -239,7 +194,7 @@ static void build(struct script *s, const uint8_t *data, size_t size)
 			vals[made++ % MAX_VALS] = v;
 	}
 	if (pw_fn_build(b, &fn) == 0) {
-		check_fn(fn, data, size);
+		fuzz_check_fn(fn, data, size);
 		pw_fn_put(fn);
 	} else if (!pw_last_error()[0]) {
 		abort();	/* a refusal names what was wrong */

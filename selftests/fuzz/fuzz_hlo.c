@@ -3,14 +3,38 @@
  * fuzz_hlo.c - libFuzzer harness: the input is StableHLO text for
  * pw_hlo_parse(), which must read nothing past it and either refuse it
  * with a negative errno and a "LINE:COL: " message, or give a module. A
- * module, printed, must read again, and print to the same text.
+ * module, printed, must read again, and print to the same text. Its
+ * @main, lowered (runtime/hlo/hlo_lower*.c), must be refused with an
+ * errno the lowering names and a message, or be a function the device
+ * takes and runs (fuzz_fn.h).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../runtime/hlo/hlo.h"
+#include "../../runtime/hlo/hlo_lower.h"
 #include "fuzz.h"
+#include "fuzz_fn.h"
+
+static void lower(const struct pw_hlo_module *m, const uint8_t *data,
+		  size_t size)
+{
+	struct pw_hlo_lowered low;
+	char err[256];
+	int ret;
+
+	ret = pw_hlo_lower(m, NULL, true, &low, err, sizeof(err));
+	if (ret) {
+		if ((ret != -EINVAL && ret != -EOPNOTSUPP && ret != -E2BIG &&
+		     ret != -ENOMEM) || low.fn || !err[0])
+			abort();
+		return;
+	}
+	if (!low.fn || low.nmain > pw_fn_num_results(low.fn))
+		abort();
+	fuzz_check_fn(low.fn, data, size);
+	pw_hlo_lowered_free(&low);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -26,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		return 0;
 	}
-	pw_hlo_find_func(m, "main");
+	lower(m, data, size);
 	a = pw_hlo_print(m, &la);
 	if (!a)
 		abort();

@@ -3,7 +3,9 @@
 # and a fake sysfs tree; the compiled-function builder (test_fn), whose
 # images the firmware's verifier checks and its interpreter runs on host
 # memory; the StableHLO text reader (test_hlo_parse), against inputs of
-# its own and every program of ../shared/stablehlo/testdata.
+# its own and every program of ../shared/stablehlo/testdata; its lowering
+# to compiled functions (test_hlo_lower), run on the firmware the same
+# way.
 RUNTIME_TEST_DIR := $(BUILD)/selftests/runtime
 
 # The kernel's kselftest_harness.h is not -Wextra clean.
@@ -18,19 +20,26 @@ FN_TEST_OBJS := $(patsubst %.c,$(BUILD)/%.o,runtime/fn/fn_builder.c \
 	runtime/fn/fn_compile.c runtime/fn/fn_sig.c runtime/util/error.c)
 
 $(RUNTIME_TEST_DIR)/test_fn: $(RUNTIME_TEST_DIR)/test_fn.o $(FN_TEST_OBJS) \
-		$(LIBPWPROG) $(FW_LIB)
+		$(BUILD)/selftests/lib/fn_exec.o $(LIBPWPROG) $(FW_LIB)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
-# The StableHLO text reader alone (test_hlo_parse): runtime/hlo/.
+# The StableHLO reader and its lowering (runtime/hlo/) over the builder.
 HLO_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter runtime/hlo/%,\
-	$(LIBPATHWAYS_SRCS)))
+	$(LIBPATHWAYS_SRCS))) $(FN_TEST_OBJS)
 
 # Its counts are unsigned; the harness compares them with plain ints.
 $(RUNTIME_TEST_DIR)/test_hlo_parse.o: USER_CFLAGS += -Wno-sign-compare
 
 $(RUNTIME_TEST_DIR)/test_hlo_parse: $(RUNTIME_TEST_DIR)/test_hlo_parse.o \
-		$(HLO_OBJS)
+		$(HLO_OBJS) $(LIBPWPROG) $(FW_LIB)
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+$(RUNTIME_TEST_DIR)/test_hlo_lower.o: USER_CFLAGS += -Wno-sign-compare
+
+$(RUNTIME_TEST_DIR)/test_hlo_lower: $(RUNTIME_TEST_DIR)/test_hlo_lower.o \
+		$(HLO_OBJS) $(BUILD)/selftests/lib/fn_exec.o $(LIBPWPROG) \
+		$(FW_LIB)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 HOST_TESTS += $(RUNTIME_TEST_DIR)/test_rm $(RUNTIME_TEST_DIR)/test_fn \
-	$(RUNTIME_TEST_DIR)/test_hlo_parse
+	$(RUNTIME_TEST_DIR)/test_hlo_parse $(RUNTIME_TEST_DIR)/test_hlo_lower

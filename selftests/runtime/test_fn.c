@@ -16,8 +16,8 @@
 #include "kselftest_harness.h"
 #include "../../firmware/pwfw.h"
 #include "../../runtime/fn/fn.h"
+#include "../lib/fn_exec.h"
 
-#define POISON		0xa5
 #define VERIFY_FAILED	(-1000)
 #define LAYOUT_WRONG	(-1001)
 
@@ -80,15 +80,10 @@ static int check_layout(const struct pw_fn *fn)
 
 static int fn_verify(const struct pw_fn *fn, struct pwfw_prog *prog)
 {
-	struct pwfw_verr verr;
-	struct pwfw_spec spec;
+	int ret = test_fn_verify(fn, prog);
 
-	pwfw_spec_default(&spec);
-	if (pwfw_verify(fn->image, fn->image_size, &spec, prog, &verr)) {
-		fprintf(stderr, "# verifier: %s (code %d)\n", verr.msg,
-			verr.code);
+	if (ret)
 		return VERIFY_FAILED;
-	}
 	if (check_layout(fn)) {
 		fprintf(stderr, "# image layout is not fn.h's\n");
 		return LAYOUT_WRONG;
@@ -96,55 +91,14 @@ static int fn_verify(const struct pw_fn *fn, struct pwfw_prog *prog)
 	return 0;
 }
 
-/* Bytes binding @b holds, as the worker would size it. */
-static size_t binding_bytes(const struct pw_fn *fn, unsigned int b)
-{
-	if (b < fn->nparams)
-		return pw_sig_bytes(&fn->params[b]);
-	if (b < fn->nparams + fn->nresults)
-		return pw_sig_bytes(&fn->results[b - fn->nparams]);
-	if ((int)b == fn->scratch_buf)
-		return fn->scratch_bytes;
-	return fn->const_bytes;
-}
-
-/*
- * Verify and run @fn once: parameter i from @in[i], result r copied to
- * @out[r]. pwfw_exec()'s result, or VERIFY_FAILED / LAYOUT_WRONG.
- */
+/* Verify, check the layout, and run once (test_fn_exec()). */
 static int fn_run(const struct pw_fn *fn, const void *const *in,
 		  void *const *out)
 {
-	struct pwfw_buf bufs[PWTPU_MAX_BUFS] = { { 0 } };
 	struct pwfw_prog prog;
-	unsigned int b, r;
-	size_t size;
 	int ret = fn_verify(fn, &prog);
 
-	if (ret)
-		return ret;
-	for (b = 0; b < fn->nbufs; b++) {
-		size = binding_bytes(fn, b);
-		bufs[b].base = aligned_alloc(64, (size + 63) & ~(size_t)63);
-		bufs[b].size = size;
-		if (!bufs[b].base) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		memset(bufs[b].base, POISON, size);
-		if (b < fn->nparams)
-			memcpy(bufs[b].base, in[b], size);
-		else if ((int)b == fn->const_buf)
-			memcpy(bufs[b].base, fn->const_data, size);
-	}
-	ret = pwfw_exec(&prog, bufs, fn->nbufs, NULL);
-	for (r = 0; !ret && r < fn->nresults; r++)
-		memcpy(out[r], bufs[fn->nparams + r].base,
-		       pw_sig_bytes(&fn->results[r]));
-out:
-	for (b = 0; b < fn->nbufs; b++)
-		free(bufs[b].base);
-	return ret;
+	return ret ? ret : test_fn_exec(fn, in, out);
 }
 
 /* A builder error: its errno, its message, and pw_fn_build() repeats both. */

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hlo_lower_elementwise.c - StableHLO's element-wise ops, constants and
+ * iota on the device's element-wise instructions.
+ *
+ * i1 lives on the device as an i8 of 0 or 1. StableHLO gives booleans
+ * their own meaning of the arithmetic ops (add is or, multiply is and),
+ * which max and min compute exactly on 0 and 1; xor is "not equal".
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo_lower_impl.h"
+
+static bool is_float(enum pw_hlo_dtype dt)
+{
+	return dt == PW_HLO_DT_F32 || dt == PW_HLO_DT_BF16;
+}
+
+/* A dense constant's bytes for all of @t's elements (a splat repeated). */
+static void *dense_bytes(struct hlo_lower *lw, const struct pw_hlo_attr *a,
+			 const struct pw_hlo_type *t)
+{
+	size_t esz = pw_hlo_dtype_size(t->dtype);
+	uint64_t n = hlo_elems(t), i;
+	uint8_t *data;
+
+	if (!a || a->kind != PW_HLO_ATTR_DENSE || !a->bytes || !a->type ||
+	    a->type->dtype != t->dtype) {
+		hlo_lower_fail(lw, -EINVAL, "no dense value of the result's type");
+		return NULL;
+	}
+	if (!a->splat && a->nbytes != n * esz) {
+		hlo_lower_fail(lw, -EINVAL, "%zu bytes of value for %llu elements",
+			       a->nbytes, (unsigned long long)n);
+		return NULL;
+	}
+	data = malloc(n * esz);
+	if (!data) {
+		hlo_lower_fail(lw, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < (a->splat ? n : 1); i++)
+		memcpy(data + i * esz, a->bytes, a->splat ? esz : n * esz);
+	return data;
+}
+
+int hlo_lower_constant(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct pw_hlo_type *t = lw->op->nresults == 1 ?
+				      lw->op->result_types[0] : NULL;
+	uint32_t shape[PW_MAX_RANK];
+	void *data;
+	pw_val v;
+
+	(void)arg;
+	if (hlo_check_type(lw, t))
+		return lw->err;
+	data = dense_bytes(lw, pw_hlo_op_attr(lw->op, "value"), t);
+	if (!data)
+		return lw->err;
+	hlo_shape(t, shape);
+	v = pw_fn_const(lw->b, pw_hlo_device_dtype(t->dtype), t->rank, shape,
+			data);
+	free(data);
+	return hlo_bind_result(lw, sc, 0, v);
+}
+
+/* @f rounded to the nearest bf16, ties to even (iota's values: finite). */
+static uint16_t f32_to_bf16(float f)
+{
+	uint32_t bits;
+
+	memcpy(&bits, &f, sizeof(bits));
+	bits += 0x7fff + ((bits >> 16) & 1);
+	return (uint16_t)(bits >> 16);
+}
+
+/* iota: its values known here, so a constant. */
+int hlo_lower_iota(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct pw_hlo_type *t = lw->op->nresults == 1 ?
+				      lw->op->result_types[0] : NULL;
+	const struct pw_hlo_attr *d = pw_hlo_op_attr(lw->op, "iota_dimension");
+	uint64_t n, i, inner = 1, k;
+	uint32_t shape[PW_MAX_RANK], dim;
+	uint8_t *data;
+	pw_val v;
+
+	(void)arg;
+	if (hlo_check_type(lw, t))
+		return lw->err;
+	if (!d || d->kind != PW_HLO_ATTR_INT || d->neg || d->u >= t->rank)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "iota_dimension is not a dimension of the result");
+	dim = (uint32_t)d->u;
+	for (k = dim + 1; k < t->rank; k++)
+		inner *= (uint64_t)t->dims[k];
+	n = hlo_elems(t);
+	data = malloc(n * pw_hlo_dtype_size(t->dtype));
+	if (!data)
+		return hlo_lower_fail(lw, -ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		uint64_t x = i / inner % (uint64_t)t->dims[dim];
+		float f = (float)x;
+		uint16_t h;
+		int32_t w;
+
+		switch (t->dtype) {
+		case PW_HLO_DT_F32:
+			memcpy(data + 4 * i, &f, 4);
+			break;
+		case PW_HLO_DT_BF16:
+			h = f32_to_bf16(f);
+			memcpy(data + 2 * i, &h, 2);
+			break;
+		case PW_HLO_DT_I32:
+			w = (int32_t)(uint32_t)x;
+			memcpy(data + 4 * i, &w, 4);
+			break;
+		case PW_HLO_DT_I1:
+			data[i] = x != 0;
+			break;
+		default:	/* i8 keeps the low bits, as a convert would */
+			data[i] = (uint8_t)x;
+			break;
+		}
+	}
+	hlo_shape(t, shape);
+	v = pw_fn_const(lw->b, pw_hlo_device_dtype(t->dtype), t->rank, shape,
+			data);
+	free(data);
+	return hlo_bind_result(lw, sc, 0, v);
+}
+
+static const enum pwtpu_op device_binary[] = {
+	[HLO_ADD] = PWTPU_OP_ADD, [HLO_SUB] = PWTPU_OP_SUB,
+	[HLO_MUL] = PWTPU_OP_MUL, [HLO_DIV] = PWTPU_OP_DIV,
+	[HLO_MAX] = PWTPU_OP_MAX, [HLO_MIN] = PWTPU_OP_MIN,
+};
+
+static const char *const binary_names[] = {
+	[HLO_ADD] = "add", [HLO_SUB] = "subtract", [HLO_MUL] = "multiply",
+	[HLO_DIV] = "divide", [HLO_MAX] = "maximum", [HLO_MIN] = "minimum",
+	[HLO_AND] = "and", [HLO_OR] = "or", [HLO_XOR] = "xor",
+};
+
+pw_val hlo_binary_op(struct hlo_lower *lw, enum hlo_binary op,
+		     enum pw_hlo_dtype dt, pw_val x, pw_val y)
+{
+	if (dt == PW_HLO_DT_I1) {
+		switch (op) {
+		case HLO_ADD:
+		case HLO_OR:
+		case HLO_MAX:
+			return pw_fn_binary(lw->b, PWTPU_OP_MAX, x, y);
+		case HLO_MUL:
+		case HLO_AND:
+		case HLO_MIN:
+			return pw_fn_binary(lw->b, PWTPU_OP_MIN, x, y);
+		case HLO_XOR:
+			return pw_fn_compare(lw->b, PWTPU_CMP_NE, x, y);
+		default:
+			return hlo_lower_fail(lw, -EINVAL,
+					      "%s is not defined on i1",
+					      binary_names[op]);
+		}
+	}
+	if (op >= HLO_AND) {
+		if (is_float(dt))
+			return hlo_lower_fail(lw, -EINVAL,
+					      "%s is not defined on floats",
+					      binary_names[op]);
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "bitwise %s on %s is not supported by the device yet",
+				      binary_names[op], pw_hlo_dtype_name(dt));
+	}
+	return pw_fn_binary(lw->b, device_binary[op], x, y);
+}
+
+/* Two operands of one type, as every element-wise op takes. */
+static int same_operands(struct hlo_lower *lw, struct hlo_scope *sc,
+			 const struct hlo_val **x, const struct hlo_val **y)
+{
+	if (lw->op->noperands != 2 || lw->op->nresults != 1)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "takes 2 operands and gives 1 result");
+	*x = hlo_operand(lw, sc, 0);
+	*y = *x ? hlo_operand(lw, sc, 1) : NULL;
+	if (!*y)
+		return lw->err;
+	if ((*x)->type->dtype != (*y)->type->dtype ||
+	    !hlo_same_shape((*x)->type, (*y)->type))
+		return hlo_lower_fail(lw, -EINVAL, "operands differ in type");
+	return hlo_check_type(lw, (*x)->type);
+}
+
+int hlo_lower_binary(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct hlo_val *x, *y;
+	pw_val v;
+
+	if (same_operands(lw, sc, &x, &y))
+		return lw->err;
+	v = hlo_binary_op(lw, (enum hlo_binary)arg, x->type->dtype, x->v,
+			  y->v);
+	return lw->err ? lw->err : hlo_bind_result(lw, sc, 0, v);
+}
+
+pw_val hlo_nonzero(struct hlo_lower *lw, pw_val x, enum pwtpu_dtype dt)
+{
+	pw_val zero = pw_fn_scalar(lw->b, dt, 0);
+
+	return zero < 0 ? zero : pw_fn_compare(lw->b, PWTPU_CMP_NE, x, zero);
+}
+
+static const enum pwtpu_op device_unary[] = {
+	[HLO_NEG] = PWTPU_OP_NEG, [HLO_ABS] = PWTPU_OP_ABS,
+	[HLO_EXP] = PWTPU_OP_EXP, [HLO_LOG] = PWTPU_OP_LOG,
+	[HLO_TANH] = PWTPU_OP_TANH, [HLO_RSQRT] = PWTPU_OP_RSQRT,
+};
+
+int hlo_lower_unary(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	enum hlo_unary op = (enum hlo_unary)arg;
+	const struct hlo_val *x;
+	enum pw_hlo_dtype dt;
+	pw_val v;
+
+	if (lw->op->noperands != 1 || lw->op->nresults != 1)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "takes 1 operand and gives 1 result");
+	x = hlo_operand(lw, sc, 0);
+	if (!x || hlo_check_type(lw, x->type))
+		return lw->err;
+	dt = x->type->dtype;
+	if (op == HLO_NOT) {
+		if (dt != PW_HLO_DT_I1)
+			return hlo_lower_fail(lw, -EOPNOTSUPP,
+					      "bitwise not on %s is not supported by the device yet",
+					      pw_hlo_dtype_name(dt));
+		v = pw_fn_scalar(lw->b, PWTPU_DT_I8, 0);
+		if (v >= 0)
+			v = pw_fn_compare(lw->b, PWTPU_CMP_EQ, x->v, v);
+		return hlo_bind_result(lw, sc, 0, v);
+	}
+	if (dt == PW_HLO_DT_I1)
+		return hlo_lower_fail(lw, -EINVAL, "not defined on i1");
+	if (op > HLO_ABS && !is_float(dt))
+		return hlo_lower_fail(lw, -EINVAL, "defined on floats only");
+	return hlo_bind_result(lw, sc, 0,
+			       pw_fn_unary(lw->b, device_unary[op], x->v));
+}
+
+static const struct {
+	const char *name;
+	enum pwtpu_cmp cmp;
+} directions[] = {
+	{ "EQ", PWTPU_CMP_EQ }, { "NE", PWTPU_CMP_NE },
+	{ "LT", PWTPU_CMP_LT }, { "LE", PWTPU_CMP_LE },
+	{ "GT", PWTPU_CMP_GT }, { "GE", PWTPU_CMP_GE },
+};
+
+int hlo_lower_compare(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct pw_hlo_attr *dir, *type;
+	const struct hlo_val *x, *y;
+	enum pw_hlo_dtype dt;
+	unsigned int i;
+
+	(void)arg;
+	if (same_operands(lw, sc, &x, &y))
+		return lw->err;
+	dt = x->type->dtype;
+	dir = pw_hlo_op_attr(lw->op, "comparison_direction");
+	type = pw_hlo_op_attr(lw->op, "compare_type");
+	if (!dir || dir->kind != PW_HLO_ATTR_ENUM || !dir->enum_value)
+		return hlo_lower_fail(lw, -EINVAL, "no comparison_direction");
+	for (i = 0; i < sizeof(directions) / sizeof(directions[0]); i++)
+		if (!strcmp(directions[i].name, dir->enum_value))
+			break;
+	if (i == sizeof(directions) / sizeof(directions[0]))
+		return hlo_lower_fail(lw, -EINVAL,
+				      "comparison_direction %s is not one of EQ NE LT LE GT GE",
+				      dir->enum_value);
+	if (type && (type->kind != PW_HLO_ATTR_ENUM || !type->enum_value))
+		return hlo_lower_fail(lw, -EINVAL, "compare_type is not a type");
+	if (type && !strcmp(type->enum_value, "TOTALORDER"))
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "compare_type TOTALORDER is not supported yet");
+	/* i1 is 0 or 1: signed and unsigned order agree on it. */
+	if (type && !strcmp(type->enum_value, "UNSIGNED") &&
+	    dt != PW_HLO_DT_I1)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "unsigned comparison of %s is not supported yet",
+				      pw_hlo_dtype_name(dt));
+	return hlo_bind_result(lw, sc, 0,
+			       pw_fn_compare(lw->b, directions[i].cmp, x->v,
+					     y->v));
+}
+
+int hlo_lower_select(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct hlo_val *p, *x, *y;
+	uint32_t shape[PW_MAX_RANK];
+	pw_val pred;
+
+	(void)arg;
+	if (lw->op->noperands != 3 || lw->op->nresults != 1)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "takes 3 operands and gives 1 result");
+	p = hlo_operand(lw, sc, 0);
+	x = p ? hlo_operand(lw, sc, 1) : NULL;
+	y = x ? hlo_operand(lw, sc, 2) : NULL;
+	if (!y || hlo_check_type(lw, x->type) || hlo_check_type(lw, p->type))
+		return lw->err;
+	if (p->type->dtype != PW_HLO_DT_I1)
+		return hlo_lower_fail(lw, -EINVAL, "the predicate is not i1");
+	if (x->type->dtype != y->type->dtype ||
+	    !hlo_same_shape(x->type, y->type))
+		return hlo_lower_fail(lw, -EINVAL,
+				      "on_true and on_false differ in type");
+	pred = p->v;
+	/* A scalar predicate picks whole tensors: the device's is per element. */
+	if (!p->type->rank && x->type->rank) {
+		hlo_shape(x->type, shape);
+		pred = pw_fn_broadcast(lw->b, pred, x->type->rank, shape);
+		if (pred < 0)
+			return hlo_lower_builder_fail(lw, pred);
+	} else if (!hlo_same_shape(p->type, x->type)) {
+		return hlo_lower_fail(lw, -EINVAL,
+				      "the predicate's shape is not the operands'");
+	}
+	return hlo_bind_result(lw, sc, 0,
+			       pw_fn_select(lw->b, pred, x->v, y->v));
+}
+
+int hlo_lower_convert(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct pw_hlo_type *t;
+	const struct hlo_val *x;
+	enum pwtpu_dtype from, to;
+
+	(void)arg;
+	if (lw->op->noperands != 1 || lw->op->nresults != 1)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "takes 1 operand and gives 1 result");
+	x = hlo_operand(lw, sc, 0);
+	t = lw->op->result_types[0];
+	if (!x || hlo_check_type(lw, x->type) || hlo_check_type(lw, t))
+		return lw->err;
+	if (!hlo_same_shape(x->type, t))
+		return hlo_lower_fail(lw, -EINVAL,
+				      "operand and result differ in shape");
+	from = pw_hlo_device_dtype(x->type->dtype);
+	to = pw_hlo_device_dtype(t->dtype);
+	/* To i1 is "not zero" (NaN too); from i1, 0 and 1 convert as is. */
+	if (t->dtype == PW_HLO_DT_I1 && x->type->dtype != PW_HLO_DT_I1)
+		return hlo_bind_result(lw, sc, 0, hlo_nonzero(lw, x->v, from));
+	if (from == to)
+		return hlo_bind_result(lw, sc, 0, x->v);
+	return hlo_bind_result(lw, sc, 0, pw_fn_convert(lw->b, x->v, to));
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hlo_lower_impl.h - what the lowering's files share: values bound to
+ * names, the lowering's state, and the op handlers' table. Not for other
+ * directories.
+ */
+#ifndef PW_HLO_LOWER_IMPL_H
+#define PW_HLO_LOWER_IMPL_H
+
+#include "hlo_lower.h"
+
+/* Inlined func.call depth; deeper is recursion or hostile input. */
+#define HLO_LOWER_MAX_CALLS	32
+
+/**
+ * struct hlo_val - a StableHLO value and what stands for it
+ * @name: its SSA name (without '%'), @index its result number.
+ * @type: its StableHLO type (a static tensor; checked when bound).
+ * @v: the builder's value; -1 for a verdict.
+ * @verdict: a @check.eq's outcome: the host evaluates it, nothing can
+ *	use it on the device.
+ */
+struct hlo_val {
+	const char *name;
+	uint32_t index;
+	const struct pw_hlo_type *type;
+	pw_val v;
+	bool verdict;
+};
+
+/* The values of one function's body, as it is being inlined. */
+struct hlo_scope {
+	struct hlo_val *vals;
+	unsigned int n;
+	unsigned int cap;
+};
+
+/* An operand of a check, or a result of @main, to become a result. */
+struct hlo_out {
+	pw_val v;
+	enum pw_hlo_dtype dtype;
+};
+
+struct hlo_lower {
+	const struct pw_hlo_module *mod;
+	struct pw_fn_builder *b;
+	bool keep_checks;
+	int err;
+	char *msg;
+	size_t msglen;
+	const struct pw_hlo_op *op;	/* being lowered, for messages */
+	unsigned int calls;		/* inlining depth */
+	struct hlo_out *outs;		/* check operands, in order */
+	unsigned int nouts, outs_cap;
+	struct pw_hlo_check *checks;
+	unsigned int nchecks, checks_cap;
+};
+
+/* Record the first failure, "LINE:COL: op: what"; returns it. */
+int __attribute__((format(printf, 3, 4)))
+hlo_lower_fail(struct hlo_lower *lw, int err, const char *fmt, ...);
+/* A builder call failed (@v < 0): its message, at the op. */
+int hlo_lower_builder_fail(struct hlo_lower *lw, pw_val v);
+
+/* Operand @i of the op being lowered, or NULL (the failure is set). */
+const struct hlo_val *hlo_operand(struct hlo_lower *lw, struct hlo_scope *sc,
+				  unsigned int i);
+/*
+ * Bind result @i of the op being lowered to @v, which must be of the
+ * op's result type (checked for the device here); @v < 0 is a failed
+ * builder call, reported.
+ */
+int hlo_bind_result(struct hlo_lower *lw, struct hlo_scope *sc,
+		    unsigned int i, pw_val v);
+
+/* A static tensor type the device can hold, or -EOPNOTSUPP/-EINVAL. */
+int hlo_check_type(struct hlo_lower *lw, const struct pw_hlo_type *t);
+/* Its shape as the builder takes it (rank <= PW_MAX_RANK, checked). */
+void hlo_shape(const struct pw_hlo_type *t, uint32_t *shape);
+uint64_t hlo_elems(const struct pw_hlo_type *t);
+bool hlo_same_shape(const struct pw_hlo_type *a, const struct pw_hlo_type *b);
+
+/*
+ * An integer list attribute (array<i64: ...>, [1, 2] or dense<...> of
+ * integers) into @out[@max]: its length, or -errno (the failure set).
+ */
+int hlo_int_list(struct hlo_lower *lw, const struct pw_hlo_attr *a,
+		 const char *what, int64_t *out, unsigned int max);
+
+/* An op handler: lower lw->op, binding its results in @sc. */
+typedef int (*hlo_op_fn)(struct hlo_lower *lw, struct hlo_scope *sc,
+			 int arg);
+
+struct hlo_op_entry {
+	const char *name;
+	hlo_op_fn fn;
+	int arg;
+};
+
+/* The handler of @name, or NULL when the op is not supported. */
+const struct hlo_op_entry *hlo_find_op(const char *name);
+
+/* Handlers (hlo_lower_elementwise.c, hlo_lower_shape.c, hlo_lower_reduce.c). */
+int hlo_lower_constant(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_iota(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_binary(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_unary(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_compare(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_select(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_convert(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_broadcast_in_dim(struct hlo_lower *lw, struct hlo_scope *sc,
+			       int arg);
+int hlo_lower_broadcast(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_reshape(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_transpose(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_slice(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_identity(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+
+/* Element-wise ops by what they compute (hlo_lower_binary's @arg). */
+enum hlo_binary {
+	HLO_ADD, HLO_SUB, HLO_MUL, HLO_DIV, HLO_MAX, HLO_MIN,
+	HLO_AND, HLO_OR, HLO_XOR,
+};
+
+/* hlo_lower_unary's @arg. */
+enum hlo_unary {
+	HLO_NEG, HLO_ABS, HLO_EXP, HLO_LOG, HLO_TANH, HLO_RSQRT, HLO_NOT,
+};
+
+/*
+ * @x (a value of StableHLO element type @dt) op @y on the device, with
+ * i1's meaning (add is or, multiply is and); shared with reduce.
+ */
+pw_val hlo_binary_op(struct hlo_lower *lw, enum hlo_binary op,
+		     enum pw_hlo_dtype dt, pw_val x, pw_val y);
+/* An i1 of x != 0, for a value of device dtype @dt. */
+pw_val hlo_nonzero(struct hlo_lower *lw, pw_val x, enum pwtpu_dtype dt);
+
+#endif /* PW_HLO_LOWER_IMPL_H */

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hlo_lower_ops.c - which StableHLO ops the lowering knows, and the
+ * handler of each. An op not here is "not supported yet", by name.
+ */
+#include <string.h>
+
+#include "hlo_lower_impl.h"
+
+static const struct hlo_op_entry ops[] = {
+	{ "stablehlo.constant", hlo_lower_constant, 0 },
+	{ "stablehlo.iota", hlo_lower_iota, 0 },
+	{ "stablehlo.add", hlo_lower_binary, HLO_ADD },
+	{ "stablehlo.subtract", hlo_lower_binary, HLO_SUB },
+	{ "stablehlo.multiply", hlo_lower_binary, HLO_MUL },
+	{ "stablehlo.divide", hlo_lower_binary, HLO_DIV },
+	{ "stablehlo.maximum", hlo_lower_binary, HLO_MAX },
+	{ "stablehlo.minimum", hlo_lower_binary, HLO_MIN },
+	{ "stablehlo.and", hlo_lower_binary, HLO_AND },
+	{ "stablehlo.or", hlo_lower_binary, HLO_OR },
+	{ "stablehlo.xor", hlo_lower_binary, HLO_XOR },
+	{ "stablehlo.negate", hlo_lower_unary, HLO_NEG },
+	{ "stablehlo.abs", hlo_lower_unary, HLO_ABS },
+	{ "stablehlo.exponential", hlo_lower_unary, HLO_EXP },
+	{ "stablehlo.log", hlo_lower_unary, HLO_LOG },
+	{ "stablehlo.tanh", hlo_lower_unary, HLO_TANH },
+	{ "stablehlo.rsqrt", hlo_lower_unary, HLO_RSQRT },
+	{ "stablehlo.not", hlo_lower_unary, HLO_NOT },
+	{ "stablehlo.compare", hlo_lower_compare, 0 },
+	{ "stablehlo.select", hlo_lower_select, 0 },
+	{ "stablehlo.convert", hlo_lower_convert, 0 },
+	{ "stablehlo.broadcast_in_dim", hlo_lower_broadcast_in_dim, 0 },
+	{ "stablehlo.broadcast", hlo_lower_broadcast, 0 },
+	{ "stablehlo.reshape", hlo_lower_reshape, 0 },
+	{ "stablehlo.transpose", hlo_lower_transpose, 0 },
+	{ "stablehlo.slice", hlo_lower_slice, 0 },
+	{ "stablehlo.optimization_barrier", hlo_lower_identity, 0 },
+	{ "stablehlo.reduce", hlo_lower_reduce, 0 },
+	{ "stablehlo.dot_general", hlo_lower_dot, 0 },
+	{ "stablehlo.dot", hlo_lower_dot, 0 },
+};
+
+const struct hlo_op_entry *hlo_find_op(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(ops[i].name, name))
+			return &ops[i];
+	return NULL;
+}

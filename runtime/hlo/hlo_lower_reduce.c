@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hlo_lower_reduce.c - StableHLO's contractions: reduce with a body of
+ * one associative op, and dot_general / dot.
+ *
+ * reduce runs the device's REDUCE over the dimensions, then combines the
+ * result with the init value by the body's op: exact when the init value
+ * is the op's identity, as frameworks emit it (0 for add, -inf for max).
+ * The device reduces f32, bf16 and i32; i8 and i1 go through i32, whose
+ * low bits are the narrow type's wrapped result.
+ *
+ * dot_general without batch dimensions and with one contracting
+ * dimension is a matmul on the systolic array (floats; i8 into i32).
+ * Integer dots of other types are exact as a broadcast multiply and a
+ * sum over the contracting dimension, in i32 (wrapping as the narrow
+ * types do).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "hlo_lower_impl.h"
+
+static const struct {
+	const char *name;
+	enum hlo_binary op;
+} reduce_bodies[] = {
+	{ "stablehlo.add", HLO_ADD },
+	{ "stablehlo.maximum", HLO_MAX },
+	{ "stablehlo.minimum", HLO_MIN },
+	{ "stablehlo.and", HLO_AND },
+	{ "stablehlo.or", HLO_OR },
+};
+
+/* The body's op: one of reduce_bodies over the block's two arguments. */
+static int reduce_body(struct hlo_lower *lw, enum hlo_binary *op)
+{
+	const struct pw_hlo_block *blk;
+	const struct pw_hlo_op *o, *r;
+	unsigned int i;
+
+	if (lw->op->nregions != 1 || lw->op->regions[0].nblocks != 1)
+		return hlo_lower_fail(lw, -EINVAL, "has no body");
+	blk = &lw->op->regions[0].blocks[0];
+	if (blk->nargs != 2 || blk->nops != 2)
+		goto other;
+	o = blk->ops[0];
+	r = blk->ops[1];
+	if (o->noperands != 2 || o->nresults != 1 ||
+	    (strcmp(r->name, "stablehlo.return") &&
+	     strcmp(r->name, "return")) || r->noperands != 1 ||
+	    strcmp(r->operands[0].name, o->groups[0].name) ||
+	    r->operands[0].index)
+		goto other;
+	/* Either order of the arguments: every body op here commutes. */
+	for (i = 0; i < 2; i++)
+		if (o->operands[i].index ||
+		    (strcmp(o->operands[i].name, blk->args[0].name) &&
+		     strcmp(o->operands[i].name, blk->args[1].name)))
+			goto other;
+	if (!strcmp(o->operands[0].name, o->operands[1].name))
+		goto other;
+	for (i = 0; i < sizeof(reduce_bodies) / sizeof(reduce_bodies[0]); i++)
+		if (!strcmp(o->name, reduce_bodies[i].name)) {
+			*op = reduce_bodies[i].op;
+			return 0;
+		}
+other:
+	return hlo_lower_fail(lw, -EOPNOTSUPP,
+			      "a body other than one add, maximum, minimum, and or or of its two arguments is not supported yet");
+}
+
+static const enum pwtpu_reduce device_reduce[] = {
+	[HLO_ADD] = PWTPU_REDUCE_SUM, [HLO_MAX] = PWTPU_REDUCE_MAX,
+	[HLO_MIN] = PWTPU_REDUCE_MIN, [HLO_AND] = PWTPU_REDUCE_MIN,
+	[HLO_OR] = PWTPU_REDUCE_MAX,
+};
+
+int hlo_lower_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct hlo_val *x, *init;
+	const struct pw_hlo_type *t;
+	int64_t dims[PW_MAX_RANK];
+	enum pwtpu_dtype dev;
+	enum hlo_binary op = HLO_ADD;
+	uint32_t axes = 0;
+	pw_val v;
+	int n, k;
+
+	(void)arg;
+	if (lw->op->noperands != 2 || lw->op->nresults != 1)
+		return hlo_lower_fail(lw, lw->op->noperands % 2 ? -EINVAL :
+				      -EOPNOTSUPP,
+				      "reduces %u operands together: only one is supported yet",
+				      lw->op->noperands / 2);
+	x = hlo_operand(lw, sc, 0);
+	init = x ? hlo_operand(lw, sc, 1) : NULL;
+	t = lw->op->result_types[0];
+	if (!init || hlo_check_type(lw, x->type) || hlo_check_type(lw, t) ||
+	    reduce_body(lw, &op))
+		return lw->err;
+	if (init->type->rank || init->type->dtype != x->type->dtype ||
+	    t->dtype != x->type->dtype)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "init is not a scalar of the operand's type");
+	if ((op == HLO_AND || op == HLO_OR) && x->type->dtype != PW_HLO_DT_I1)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "bitwise reductions of %s are not supported yet",
+				      pw_hlo_dtype_name(x->type->dtype));
+	n = hlo_int_list(lw, pw_hlo_op_attr(lw->op, "dimensions"),
+			 "dimensions", dims, PW_MAX_RANK);
+	if (n < 0)
+		return lw->err;
+	for (k = 0; k < n; k++) {
+		if (dims[k] < 0 || dims[k] >= x->type->rank ||
+		    (axes >> dims[k] & 1))
+			return hlo_lower_fail(lw, -EINVAL,
+					      "dimensions[%d] = %lld is not a dimension of the operand, or repeats",
+					      k, (long long)dims[k]);
+		axes |= 1u << dims[k];
+	}
+	if (t->rank != x->type->rank - (uint32_t)n)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "the result's rank is not the operand's less the dimensions");
+	v = x->v;
+	if (axes) {
+		dev = pw_hlo_device_dtype(x->type->dtype);
+		if (dev == PWTPU_DT_I8)
+			v = pw_fn_convert(lw->b, v, PWTPU_DT_I32);
+		if (v >= 0)
+			v = pw_fn_reduce(lw->b, device_reduce[op], v, axes);
+		if (v >= 0 && dev == PWTPU_DT_I8)
+			v = pw_fn_convert(lw->b, v, PWTPU_DT_I8);
+		if (v < 0)
+			return hlo_lower_builder_fail(lw, v);
+	}
+	v = hlo_binary_op(lw, op, x->type->dtype, v, init->v);
+	return lw->err ? lw->err : hlo_bind_result(lw, sc, 0, v);
+}
+
+/* Dimension numbers of a dot: from dot_general's struct, or dot's. */
+struct dot_dims {
+	int64_t lb[PW_MAX_RANK], rb[PW_MAX_RANK];
+	int64_t lc[PW_MAX_RANK], rc[PW_MAX_RANK];
+	int nlb, nrb, nlc, nrc;
+};
+
+static int dot_field(struct hlo_lower *lw, const struct pw_hlo_attr *dn,
+		     const char *name, int64_t *out)
+{
+	const struct pw_hlo_attr *f = pw_hlo_attr_field(dn, name);
+
+	return f ? hlo_int_list(lw, f, name, out, PW_MAX_RANK) : 0;
+}
+
+static int dot_dims(struct hlo_lower *lw, const struct hlo_val *x,
+		    struct dot_dims *d)
+{
+	const struct pw_hlo_attr *dn;
+
+	memset(d, 0, sizeof(*d));
+	if (!strcmp(lw->op->name, "stablehlo.dot")) {
+		d->nlc = d->nrc = 1;
+		d->lc[0] = x->type->rank ? x->type->rank - 1 : 0;
+		return 0;
+	}
+	dn = pw_hlo_op_attr(lw->op, "dot_dimension_numbers");
+	if (!dn || dn->kind != PW_HLO_ATTR_STRUCT)
+		return hlo_lower_fail(lw, -EINVAL, "no dot_dimension_numbers");
+	d->nlb = dot_field(lw, dn, "lhs_batching_dimensions", d->lb);
+	d->nrb = d->nlb < 0 ? -1 :
+		 dot_field(lw, dn, "rhs_batching_dimensions", d->rb);
+	d->nlc = d->nrb < 0 ? -1 :
+		 dot_field(lw, dn, "lhs_contracting_dimensions", d->lc);
+	d->nrc = d->nlc < 0 ? -1 :
+		 dot_field(lw, dn, "rhs_contracting_dimensions", d->rc);
+	return lw->err;
+}
+
+/* @x of rank 1 or 2 as a matrix with the contracting dimension @c at @at. */
+static pw_val as_matrix(struct hlo_lower *lw, const struct hlo_val *x,
+			int64_t c, unsigned int at)
+{
+	static const uint32_t swap[2] = { 1, 0 };
+	uint32_t shape[2];
+
+	if (x->type->rank == 1) {
+		shape[at] = (uint32_t)x->type->dims[0];
+		shape[1 - at] = 1;
+		return pw_fn_reshape(lw->b, x->v, 2, shape);
+	}
+	return c == at ? x->v : pw_fn_transpose(lw->b, x->v, swap);
+}
+
+/*
+ * a[M,K] x b[K,N] of integers, exactly: a as [M,K,1] and b broadcast to
+ * [M,K,N], multiplied and summed over K, in i32.
+ */
+static pw_val int_matmul(struct hlo_lower *lw, pw_val a, pw_val b,
+			 const uint32_t *mkn, enum pwtpu_dtype dt)
+{
+	uint32_t a3[3] = { mkn[0], mkn[1], 1 };
+	pw_val p;
+
+	if (dt != PWTPU_DT_I32) {
+		a = pw_fn_convert(lw->b, a, PWTPU_DT_I32);
+		b = pw_fn_convert(lw->b, b, PWTPU_DT_I32);
+	}
+	a = pw_fn_reshape(lw->b, a, 3, a3);
+	a = pw_fn_broadcast(lw->b, a, 3, mkn);
+	b = pw_fn_broadcast(lw->b, b, 3, mkn);
+	p = pw_fn_binary(lw->b, PWTPU_OP_MUL, a, b);
+	return pw_fn_reduce(lw->b, PWTPU_REDUCE_SUM, p, 1u << 1);
+}
+
+int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct hlo_val *x, *y;
+	const struct pw_hlo_type *t;
+	enum pwtpu_dtype dt, to;
+	uint32_t mkn[3], shape[PW_MAX_RANK];
+	struct dot_dims d;
+	pw_val a, b, v;
+
+	(void)arg;
+	if (lw->op->noperands != 2 || lw->op->nresults != 1)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "takes 2 operands and gives 1 result");
+	x = hlo_operand(lw, sc, 0);
+	y = x ? hlo_operand(lw, sc, 1) : NULL;
+	t = lw->op->result_types[0];
+	if (!y || hlo_check_type(lw, x->type) || hlo_check_type(lw, y->type) ||
+	    hlo_check_type(lw, t) || dot_dims(lw, x, &d))
+		return lw->err;
+	if (d.nlb || d.nrb)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "batch dimensions are not supported yet");
+	if (d.nlc != 1 || d.nrc != 1)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "%d contracting dimensions: only one is supported yet",
+				      d.nlc);
+	if (x->type->rank < 1 || x->type->rank > 2 || y->type->rank < 1 ||
+	    y->type->rank > 2)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "operands of rank %u and %u: only 1 and 2 are supported yet",
+				      x->type->rank, y->type->rank);
+	if (d.lc[0] < 0 || d.lc[0] >= x->type->rank || d.rc[0] < 0 ||
+	    d.rc[0] >= y->type->rank ||
+	    x->type->dims[d.lc[0]] != y->type->dims[d.rc[0]])
+		return hlo_lower_fail(lw, -EINVAL,
+				      "the contracting dimensions are not of one extent");
+	if (x->type->dtype != y->type->dtype)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "operands of different element types are not supported yet");
+	if (x->type->dtype == PW_HLO_DT_I1)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "dots of i1 are not supported yet");
+	mkn[0] = x->type->rank == 2 ? (uint32_t)x->type->dims[1 - d.lc[0]] : 1;
+	mkn[1] = (uint32_t)x->type->dims[d.lc[0]];
+	mkn[2] = y->type->rank == 2 ? (uint32_t)y->type->dims[1 - d.rc[0]] : 1;
+	if (hlo_elems(t) != (uint64_t)mkn[0] * mkn[2])
+		return hlo_lower_fail(lw, -EINVAL,
+				      "the result is not lhs's free dimensions then rhs's");
+	a = as_matrix(lw, x, d.lc[0], 1);
+	b = a < 0 ? a : as_matrix(lw, y, d.rc[0], 0);
+	if (b < 0)
+		return hlo_lower_builder_fail(lw, b);
+	dt = pw_hlo_device_dtype(x->type->dtype);
+	to = pw_hlo_device_dtype(t->dtype);
+	if (dt == PWTPU_DT_F32 || dt == PWTPU_DT_BF16 ||
+	    (dt == PWTPU_DT_I8 && to == PWTPU_DT_I32))
+		v = pw_fn_matmul(lw->b, a, b);	/* f32 or i32 */
+	else
+		v = int_matmul(lw, a, b, mkn, dt);
+	if (v >= 0 && to != (dt == PWTPU_DT_BF16 || dt == PWTPU_DT_F32 ?
+			     PWTPU_DT_F32 : PWTPU_DT_I32))
+		v = pw_fn_convert(lw->b, v, to);
+	if (v >= 0 && t->rank != 2) {
+		hlo_shape(t, shape);
+		v = pw_fn_reshape(lw->b, v, t->rank, shape);
+	}
+	return hlo_bind_result(lw, sc, 0, v);
+}
