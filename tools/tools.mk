@@ -53,3 +53,11 @@ $(BUILD)/tools/pathwaysd: $(BUILD)/tools/pathwaysd.o $(PATHWAYS_LIBS)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 USER_BINS += $(BUILD)/tools/pathwaysd
+
+# pwhlo: the StableHLO test suite's programs run on a device, their
+# checks evaluated on the host (pwhlo_check.c).
+$(BUILD)/tools/pwhlo: $(BUILD)/tools/pwhlo.o $(BUILD)/tools/pwhlo_check.o \
+		$(PATHWAYS_LIBS)
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+USER_BINS += $(BUILD)/tools/pwhlo

@@ -65,7 +65,8 @@ struct pw_hlo_lowered {
  * "LINE:COL: what" in @err: -EOPNOTSUPP names the op, attribute, dtype
  * or shape that is not supported yet; -EINVAL a module that is not valid
  * StableHLO (an undefined value, operands of the wrong types); -E2BIG a
- * limit of the device's programs.
+ * limit of the device's programs. On failure *@out is zeroed (freeing it
+ * is harmless).
  */
 int pw_hlo_lower(const struct pw_hlo_module *mod, const char *entry,
 		 bool keep_checks, struct pw_hlo_lowered *out, char *err,

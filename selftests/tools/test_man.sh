@@ -15,7 +15,7 @@ d=$(mktemp -d "${TMPDIR:-/tmp}/test_man.XXXXXX")
 trap 'rm -rf "$d"' EXIT
 . "$root/selftests/lib/tap.sh"
 
-pages="pwtpu.4 pwtpu-smi.1 pwbench.1 pwtrace.1 pathwaysd.8 libpathways.3"
+pages="pwtpu.4 pwtpu-smi.1 pwbench.1 pwtrace.1 pwhlo.1 pathwaysd.8 libpathways.3"
 
 # renders PAGE: non-empty text and nothing on standard error.
 renders() {
@@ -56,7 +56,7 @@ longopts() { grep -oE -- '--[a-z][a-z0-9-]*' | sort -u; }
 help() { "$B/tools/$1" "${@:2}" 2>&1 || true; }
 
 echo "TAP version 13"
-echo "1..13"
+echo "1..15"
 
 for p in $pages; do
 	check "$p renders without a warning" 'renders $p'
@@ -74,6 +74,8 @@ check "pwbench.1 documents every subcommand and every long option of each" \
 	     help pwbench echo; } | longopts; } | names pwbench.1'
 check "pwtrace.1 documents every long option of pwtrace --help" \
 	'help pwtrace --help | longopts | names pwtrace.1'
+check "pwhlo.1 documents every long option of pwhlo --help" \
+	'help pwhlo --help | longopts | names pwhlo.1'
 check "pathwaysd.8 documents every long option of pathwaysd --help" \
 	'help pathwaysd --help | longopts | names pathwaysd.8'
 check "pwtpu.4 names every ioctl and command of include/uapi/pwtpu.h" \

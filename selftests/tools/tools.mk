@@ -19,3 +19,11 @@ $(TOOLS_TEST_DIR)/test_pwbench_echo: $(TOOLS_TEST_DIR)/test_pwbench_echo.o \
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
 HOST_TESTS += $(TOOLS_TEST_DIR)/test_pwbench_echo
+
+# test_pwhlo_check: the StableHLO test suite's assertions as pwhlo
+# evaluates them on the host, alone.
+$(TOOLS_TEST_DIR)/test_pwhlo_check: $(TOOLS_TEST_DIR)/test_pwhlo_check.o \
+		$(BUILD)/tools/pwhlo_check.o
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
+HOST_TESTS += $(TOOLS_TEST_DIR)/test_pwhlo_check
