@@ -19,6 +19,7 @@
  * so the rate is the slowest process's.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,16 +185,70 @@ child_main(struct mc_child *c, int go, int done)
 }
 
 /* Read one report from every process; the first failure wins. */
+/*
+ * Whether a process that has not reported this round is gone (reaped
+ * here: its pid becomes 0). Its siblings hold the report pipe open, so
+ * without this the parent would wait for its report for ever.
+ */
+static bool unreported_exited(struct pwp_multi *mc, const bool *reported)
+{
+	bool gone = false;
+	unsigned int i;
+
+	for (i = 0; i < mc->nproc; i++) {
+		if (reported[i] || mc->pid[i] <= 0)
+			continue;
+		if (waitpid(mc->pid[i], NULL, WNOHANG) == mc->pid[i]) {
+			fprintf(stderr,
+				"pwbench: multi-controller process of %s%u exited before it reported\n",
+				mc->be->what, i);
+			mc->pid[i] = 0;
+			gone = true;
+		}
+	}
+	return gone;
+}
+
+/* The next report, or -ECHILD when a process died without one. */
+static int next_report(struct pwp_multi *mc, const bool *reported,
+		       struct mc_report *r)
+{
+	struct pollfd p = { .fd = mc->done, .events = POLLIN };
+	int n;
+
+	for (;;) {
+		n = poll(&p, 1, 1000);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n > 0)
+			return read(mc->done, r, sizeof(*r)) == sizeof(*r) ?
+			       0 : -EPIPE;
+		/* A report written just before the exit comes first. */
+		if (n == 0 && unreported_exited(mc, reported) &&
+		    poll(&p, 1, 0) <= 0)
+			return -ECHILD;
+	}
+}
+
 static int collect(struct pwp_multi *mc, bool *ok)
 {
+	bool *reported = calloc(mc->nproc, sizeof(*reported));
 	struct mc_report r;
 	unsigned int i;
-	int ret = 0;
+	int ret = 0, err;
 
 	*ok = true;
+	if (!reported)
+		return -ENOMEM;
 	for (i = 0; i < mc->nproc; i++) {
-		if (read(mc->done, &r, sizeof(r)) != sizeof(r))
-			return ret ? ret : -EPIPE;
+		err = next_report(mc, reported, &r);
+		if (!err && (r.index < 0 || (unsigned int)r.index >= mc->nproc))
+			err = -EPROTO;
+		if (err) {
+			ret = ret ? ret : err;
+			break;
+		}
+		reported[r.index] = true;
 		if (r.status && !ret) {
 			ret = r.status;
 			fprintf(stderr, "pwbench: multi-controller process of "
@@ -203,6 +258,7 @@ static int collect(struct pwp_multi *mc, bool *ok)
 		if (!r.ok)
 			*ok = false;
 	}
+	free(reported);
 	return ret;
 }
 
@@ -345,12 +401,14 @@ void pwp_multi_stop(struct pwp_multi *mc)
 	if (!mc)
 		return;
 	for (i = 0; i < mc->nproc; i++) {
-		if (write(mc->go[i], &quit, 1) != 1)
+		/* pid 0: reaped already (kill(0) would hit our own group). */
+		if (write(mc->go[i], &quit, 1) != 1 && mc->pid[i] > 0)
 			kill(mc->pid[i], SIGTERM);
 		close(mc->go[i]);
 	}
 	for (i = 0; i < mc->nproc; i++)
-		waitpid(mc->pid[i], NULL, 0);
+		if (mc->pid[i] > 0)
+			waitpid(mc->pid[i], NULL, 0);
 	if (mc->done >= 0)
 		close(mc->done);
 	free(mc->pid);

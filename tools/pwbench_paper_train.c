@@ -143,15 +143,20 @@ int pwp_train(const struct pwp_opts *o)
 	struct train t = { 0 };
 	double single, multi;
 	bool ok = true, mok;
-	unsigned int ndev = o->devices ? o->devices : pwp_island_size(), r;
+	unsigned int island = pwp_island_size(), r;
+	unsigned int ndev = o->devices ? o->devices : island;
 	float loss = NAN;
 	uint64_t ns;
 	FILE *csv;
 	int ret = sns && mns ? 0 : -ENOMEM;
 
-	if (!ndev) {
+	if (!island) {
 		fprintf(stderr, "pwbench: no pwtpu devices (module loaded?)\n");
 		ret = -ENOENT;
+	} else if (ndev > island) {
+		fprintf(stderr, "pwbench: --devices %u: the island has %u\n",
+			ndev, island);
+		ret = -EINVAL;
 	}
 	if (!ret)
 		ret = pwp_tf_step_fn(ndev, &t.fn);

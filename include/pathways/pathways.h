@@ -226,7 +226,8 @@ unsigned int pw_fn_num_results(const struct pw_fn *fn);
  * device gets. The data is copied before the call returns. A shard is at
  * most a device's HBM (-E2BIG). Connected to pathwaysd, a shard of 64 KiB
  * or more goes straight from this memory into the device buffer over the
- * data plane (RDMA, else TCP; PATHWAYS_DATA=rdma|tcp|off chooses), never
+ * data plane (RDMA or TCP, as the worker runs it; PATHWAYS_DATA=off at
+ * connect keeps every shard in control-plane messages), never
  * through the controller; smaller ones, and every shard when the client
  * has no data plane (with no address: the in-process worker), go in
  * control-plane messages, at most 16 MiB a shard (-EINVAL above: make

@@ -388,10 +388,16 @@ int pw_remote_connect(const char *controller, const char *name,
 	struct sockaddr_in ctl, any = { .sin_family = AF_INET };
 	struct pw_transport *t;
 	struct pw_auth_key key;
+	const char *data = getenv("PATHWAYS_DATA");
 	struct pw_remote *r;
 	char why[256];
 	int ret;
 
+	/* Whether a data plane is RDMA or TCP is each worker's (--data). */
+	if (data && *data && strcmp(data, "off"))
+		return pw_fail(-EINVAL,
+			       "PATHWAYS_DATA=%s: only \"off\" (no data plane) is known; the workers choose RDMA or TCP",
+			       data);
 	if (controller && pw_parse_addr(controller, &ctl))
 		return pw_fail(-EINVAL, "controller address \"%s\": want a.b.c.d:port",
 			       controller);
@@ -425,8 +431,7 @@ int pw_remote_connect(const char *controller, const char *name,
 	ret = pw_remote_open(r, t, &key, &ctl, name, PW_REMOTE_TIMEOUT_MS);
 	r->local = !controller;
 	/* PATHWAYS_DATA=off: host data in control-plane parts only. */
-	r->dp_tried = getenv("PATHWAYS_DATA") &&
-		      !strcmp(getenv("PATHWAYS_DATA"), "off");
+	r->dp_tried = data && !strcmp(data, "off");
 	if (ret) {
 		pw_remote_shut(r);
 		free(r);

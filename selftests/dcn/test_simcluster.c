@@ -299,11 +299,14 @@ static int tf_step(struct tf_run *t, float *loss)
 		free(all);
 	}
 	if (!ret) {
-		float l[8];
+		/* Every device holds the all-reduced loss: read them all. */
+		float *l = malloc(t->ndev * sizeof(*l));
 
-		ret = pw_buffer_to_host(out[PWP_TF_LOSS], l,
-					t->ndev * sizeof(float));
-		*loss = l[0];
+		ret = l ? pw_buffer_to_host(out[PWP_TF_LOSS], l,
+					    t->ndev * sizeof(*l)) : -ENOMEM;
+		if (!ret)
+			*loss = l[0];
+		free(l);
 	}
 	for (k = 0; k < PWP_TF_NWEIGHTS + 2; k++)
 		if (in[k])
@@ -398,6 +401,23 @@ TEST_F_TIMEOUT(cluster, the_transformer_step_is_the_hosts_and_learns, 300)
 	free(t.y);
 	pw_fn_put(t.fn);
 	pw_disconnect(t.cl);
+}
+
+/* A data plane is the worker's to choose: the client knows only "off". */
+TEST_F_TIMEOUT(cluster, an_unknown_pathways_data_is_refused_by_name, 60)
+{
+	struct pw_connect_opts o = { .address = self->ctl, .name = "data" };
+	struct pw_client *cl = NULL;
+
+	ASSERT_EQ(0, setenv("PATHWAYS_DATA", "rdma", 1));
+	EXPECT_EQ(-EINVAL, pw_connect(&o, &cl));
+	EXPECT_NULL(cl);
+	EXPECT_NE(NULL, strstr(pw_last_error(), "PATHWAYS_DATA=rdma"))
+		TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, setenv("PATHWAYS_DATA", "off", 1));
+	ASSERT_EQ(0, pw_connect(&o, &cl)) TH_LOG("%s", pw_last_error());
+	pw_disconnect(cl);
+	unsetenv("PATHWAYS_DATA");
 }
 
 TEST_HARNESS_MAIN

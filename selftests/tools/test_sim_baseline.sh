@@ -58,11 +58,14 @@ check "sim-scale refuses a compute time past 64000 us, an -n not of 128s, a stra
 	 ! tools/sim-scale -H "1 2" --parity 0 --parity-hosts 4 >"$d/out" 2>&1 &&
 	 said "--parity-hosts: 4 is not one of -H'\''s host counts" &&
 	 ! tools/sim-scale -n 100 >"$d/out" 2>&1 &&
-	 said "-n must be a multiple of 128"'
+	 said "-n must be a multiple of 128" &&
+	 ! tools/sim-scale -n 0100 >"$d/out" 2>&1 &&
+	 said "-n must be a multiple of 128, not '\''0100'\''"'
 # One host, single controller through pathwaysd and the baseline, at no
-# compute and at 1 ms a step: a row of each, ratios from the two.
+# compute and at 1 ms a step: a row of each, ratios from the two. Numbers
+# with leading zeros are decimal (0128 is no octal error).
 check "sim-scale on one host: Figure 5 with the baseline, and Figure 6" \
-	'tools/sim-scale -H 1 -n 128 --parity 0,1000 --csv "$d/s.csv" >"$d/out" 2>&1 &&
+	'tools/sim-scale -H 01 -n 0128 --parity 0,01000 --csv "$d/s.csv" >"$d/out" 2>&1 &&
 	 awk -F, '\''NR == 2 && $1 == 1 && $7 > 0 && $12 > 0 && $14 > 0 { ok = 1 }
 		END { exit !ok }'\'' "$d/s.csv" &&
 	 [[ $(wc -l <"$d/fig6-sim.csv") -eq 7 ]] &&
