@@ -362,3 +362,116 @@ int hlo_lower_convert(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 		return hlo_bind_result(lw, sc, 0, x->v);
 	return hlo_bind_result(lw, sc, 0, pw_fn_convert(lw->b, x->v, to));
 }
+
+/*
+ * clamp(min, x, max) = min(max(x, min), max), a scalar bound broadcast:
+ * NaN anywhere gives NaN, as maximum and minimum do.
+ */
+int hlo_lower_clamp(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct hlo_val *lo, *x, *hi;
+	pw_val v;
+
+	(void)arg;
+	if (lw->op->noperands != 3 || lw->op->nresults != 1)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "takes 3 operands and gives 1 result");
+	lo = hlo_operand(lw, sc, 0);
+	x = lo ? hlo_operand(lw, sc, 1) : NULL;
+	hi = x ? hlo_operand(lw, sc, 2) : NULL;
+	if (!hi || hlo_check_type(lw, x->type))
+		return lw->err;
+	if (lo->type->dtype != x->type->dtype ||
+	    hi->type->dtype != x->type->dtype ||
+	    (lo->type->rank && !hlo_same_shape(lo->type, x->type)) ||
+	    (hi->type->rank && !hlo_same_shape(hi->type, x->type)))
+		return hlo_lower_fail(lw, -EINVAL,
+				      "min and max are not scalars or of the operand's type");
+	if (x->type->dtype == PW_HLO_DT_I1)
+		return hlo_lower_fail(lw, -EINVAL, "not defined on i1");
+	v = pw_fn_binary(lw->b, PWTPU_OP_MAX, x->v, lo->v);
+	if (v >= 0)
+		v = pw_fn_binary(lw->b, PWTPU_OP_MIN, v, hi->v);
+	return hlo_bind_result(lw, sc, 0, v);
+}
+
+/* A scalar @value of @x's device dtype, broadcast to @x's shape. */
+static pw_val splat_like(struct hlo_lower *lw, const struct hlo_val *x,
+			 double value)
+{
+	uint32_t shape[PW_MAX_RANK];
+	pw_val v = pw_fn_scalar(lw->b, pw_hlo_device_dtype(x->type->dtype),
+				value);
+
+	if (v < 0 || !x->type->rank)
+		return v;
+	hlo_shape(x->type, shape);
+	return pw_fn_broadcast(lw->b, v, x->type->rank, shape);
+}
+
+/* sign: 1 above 0, -1 below, x itself otherwise (±0 and NaN kept). */
+int hlo_lower_sign(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct hlo_val *x;
+	pw_val zero, neg, pos, v;
+
+	(void)arg;
+	if (lw->op->noperands != 1 || lw->op->nresults != 1)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "takes 1 operand and gives 1 result");
+	x = hlo_operand(lw, sc, 0);
+	if (!x || hlo_check_type(lw, x->type))
+		return lw->err;
+	if (x->type->dtype == PW_HLO_DT_I1)
+		return hlo_lower_fail(lw, -EINVAL, "not defined on i1");
+	zero = splat_like(lw, x, 0);
+	neg = pw_fn_compare(lw->b, PWTPU_CMP_LT, x->v, zero);
+	pos = pw_fn_compare(lw->b, PWTPU_CMP_GT, x->v, zero);
+	v = pw_fn_select(lw->b, neg, splat_like(lw, x, -1), x->v);
+	v = pw_fn_select(lw->b, pos, splat_like(lw, x, 1), v);
+	return hlo_bind_result(lw, sc, 0, v);
+}
+
+/* is_finite: x - x is 0 for a finite x, NaN for an infinity or a NaN. */
+int hlo_lower_is_finite(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct hlo_val *x;
+	pw_val v;
+
+	(void)arg;
+	if (lw->op->noperands != 1 || lw->op->nresults != 1)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "takes 1 operand and gives 1 result");
+	x = hlo_operand(lw, sc, 0);
+	if (!x || hlo_check_type(lw, x->type))
+		return lw->err;
+	if (!is_float(x->type->dtype))
+		return hlo_lower_fail(lw, -EINVAL, "defined on floats only");
+	v = pw_fn_binary(lw->b, PWTPU_OP_SUB, x->v, x->v);
+	v = pw_fn_compare(lw->b, PWTPU_CMP_EQ, v, splat_like(lw, x, 0));
+	return hlo_bind_result(lw, sc, 0, v);
+}
+
+/*
+ * remainder of integers: x - (x / y) * y, exact with the device's
+ * truncating division: x % 0 is x (x / 0 is -1), MIN % -1 is 0, the
+ * sign is the dividend's, as XLA gives them.
+ */
+int hlo_lower_remainder(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct hlo_val *x, *y;
+	pw_val v;
+
+	(void)arg;
+	if (same_operands(lw, sc, &x, &y))
+		return lw->err;
+	if (is_float(x->type->dtype))
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "remainder of floats is not supported by the device yet");
+	if (x->type->dtype == PW_HLO_DT_I1)
+		return hlo_lower_fail(lw, -EINVAL, "not defined on i1");
+	v = pw_fn_binary(lw->b, PWTPU_OP_DIV, x->v, y->v);
+	v = pw_fn_binary(lw->b, PWTPU_OP_MUL, v, y->v);
+	v = pw_fn_binary(lw->b, PWTPU_OP_SUB, x->v, v);
+	return hlo_bind_result(lw, sc, 0, v);
+}

@@ -108,6 +108,10 @@ int hlo_lower_unary(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_compare(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_select(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_convert(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_clamp(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_sign(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_is_finite(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_remainder(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_broadcast_in_dim(struct hlo_lower *lw, struct hlo_scope *sc,
 			       int arg);
 int hlo_lower_broadcast(struct hlo_lower *lw, struct hlo_scope *sc, int arg);

@@ -240,6 +240,49 @@ TEST(dot_general)
 	ASSERT_EQ(2 + 40 + 600, y1[1]);
 }
 
+/* Ops made of others: clamp, sign, is_finite, integer remainder. */
+TEST(composed_ops)
+{
+	const char *text =
+		"func.func @main(%x: tensor<6xf32>, %i: tensor<6xi32>, %j: tensor<6xi32>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6xi1>, tensor<6xi32>, tensor<6xi32>) {\n"
+		"  %lo = stablehlo.constant dense<-1.0> : tensor<f32>\n"
+		"  %hi = stablehlo.constant dense<2.0> : tensor<f32>\n"
+		"  %0 = stablehlo.clamp %lo, %x, %hi : (tensor<f32>, tensor<6xf32>, tensor<f32>) -> tensor<6xf32>\n"
+		"  %1 = stablehlo.sign %x : tensor<6xf32>\n"
+		"  %2 = stablehlo.is_finite %x : (tensor<6xf32>) -> tensor<6xi1>\n"
+		"  %3 = stablehlo.remainder %i, %j : tensor<6xi32>\n"
+		"  %4 = stablehlo.sign %i : tensor<6xi32>\n"
+		"  return %0, %1, %2, %3, %4 : tensor<6xf32>, tensor<6xf32>, tensor<6xi1>, tensor<6xi32>, tensor<6xi32>\n"
+		"}\n";
+	const float x[6] = { -3.5f, -0.0f, 0.25f, 7, INFINITY, NAN };
+	const int32_t i[6] = { 7, -7, 7, INT32_MIN, 5, 0 };
+	const int32_t j[6] = { 3, 3, -3, -1, 0, 4 };
+	const int32_t rem[6] = { 1, -1, 1, 0, 5, 0 };
+	const int32_t sgn[6] = { 1, -1, 1, -1, 1, 0 };
+	const float clamp[5] = { -1, -0.0f, 0.25f, 2, 2 };
+	const float sign[5] = { -1, -0.0f, 1, 1, 1 };
+	const uint8_t fin[6] = { 1, 1, 1, 1, 0, 0 };
+	const void *in[3] = { x, i, j };
+	float y0[6], y1[6];
+	uint8_t y2[6];
+	int32_t y3[6], y4[6];
+	void *out[5] = { y0, y1, y2, y3, y4 };
+	int k;
+
+	ASSERT_EQ(0, lower_run(text, in, out));
+	for (k = 0; k < 5; k++) {
+		ASSERT_EQ(0, memcmp(&clamp[k], &y0[k], 4)) TH_LOG("clamp %d", k);
+		ASSERT_EQ(0, memcmp(&sign[k], &y1[k], 4)) TH_LOG("sign %d", k);
+	}
+	ASSERT_TRUE(isnan(y0[5]));
+	ASSERT_TRUE(isnan(y1[5]));
+	for (k = 0; k < 6; k++) {
+		ASSERT_EQ(fin[k], y2[k]);
+		ASSERT_EQ(rem[k], y3[k]) TH_LOG("%d %% %d", i[k], j[k]);
+		ASSERT_EQ(sgn[k], y4[k]);
+	}
+}
+
 TEST(iota_convert_transpose)
 {
 	const char *text =
@@ -344,6 +387,10 @@ TEST(refusals)
 		       "  %0 = stablehlo.add %x, %x : tensor<f32>\n"
 		       "  return %0 : tensor<f32>\n}\n",
 		       -EINVAL, "2:3: stablehlo.add: operand %x is not defined");
+	EXPECT_REFUSED("func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
+		       "  %0 = stablehlo.remainder %x, %x : tensor<f32>\n"
+		       "  return %0 : tensor<f32>\n}\n",
+		       -EOPNOTSUPP, "remainder of floats");
 	EXPECT_REFUSED("func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
 		       "  %0 = stablehlo.cosine %x : tensor<f32>\n"
 		       "  return %0 : tensor<f32>\n}\n",
