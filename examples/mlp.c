@@ -44,46 +44,81 @@ static float rnd(unsigned int *s)
 #define MAX_STEPS	200
 
 /*
- * The gradients of @rows rows a device over a slice, summed over it, and
- * the loss: mean squared error of the whole batch (@scale: one over its
- * elements), each device's part summed over the slice.
+ * The gradients of @rows rows a device over a slice of @n devices,
+ * summed over it, and the loss: mean squared error of the whole batch
+ * (@scale: one over its elements), each device's part summed over the
+ * slice. The function comes in as JAX hands it over: the StableHLO that
+ * jax.jit(jax.pmap(step, axis_name="d")).lower(...).as_text() prints
+ * for a step that computes the loss and its gradients (the backward
+ * pass written out, as jax.value_and_grad derives it) and psums them
+ * over the devices ("stablehlo.all_reduce"), for these shapes.
  */
-static struct pw_fn *grad_fn(uint32_t rows, double scale)
-{
-	const uint32_t sw1[2] = { D, H }, sw2[2] = { H, O };
-	const uint32_t sx[2] = { rows, D }, st[2] = { rows, O }, tr[2] = { 1, 0 };
-	struct pw_fn_builder *b = pw_fn_begin("grad");
-	pw_val w1, w2, x, t, h, y, d, loss, g, dw2, dh, dz, dw1;
-	struct pw_fn *fn = NULL;
+#define MLP_MODULE_MAX	8192
 
-	w1 = pw_fn_param(b, PWTPU_DT_F32, 2, sw1);
-	w2 = pw_fn_param(b, PWTPU_DT_F32, 2, sw2);
-	x = pw_fn_param(b, PWTPU_DT_F32, 2, sx);
-	t = pw_fn_param(b, PWTPU_DT_F32, 2, st);
-	/* Forward. */
-	h = pw_fn_unary(b, PWTPU_OP_TANH, pw_fn_matmul(b, x, w1));
-	y = pw_fn_matmul(b, h, w2);
-	d = pw_fn_binary(b, PWTPU_OP_SUB, y, t);
-	loss = pw_fn_reduce(b, PWTPU_REDUCE_SUM, pw_fn_binary(b, PWTPU_OP_MUL,
-							      d, d), 3);
-	loss = pw_fn_all_reduce(b, PWTPU_REDUCE_SUM, loss);
-	loss = pw_fn_binary(b, PWTPU_OP_MUL, loss,
-			    pw_fn_scalar(b, PWTPU_DT_F32, scale));
-	/* Backward: mean squared error through a tanh layer. */
-	g = pw_fn_binary(b, PWTPU_OP_MUL, d,
-			 pw_fn_scalar(b, PWTPU_DT_F32, 2 * scale));
-	dw2 = pw_fn_matmul(b, pw_fn_transpose(b, h, tr), g);
-	dh = pw_fn_matmul(b, g, pw_fn_transpose(b, w2, tr));
-	dz = pw_fn_binary(b, PWTPU_OP_MUL, dh,
-			  pw_fn_binary(b, PWTPU_OP_SUB,
-				       pw_fn_scalar(b, PWTPU_DT_F32, 1),
-				       pw_fn_binary(b, PWTPU_OP_MUL, h, h)));
-	dw1 = pw_fn_matmul(b, pw_fn_transpose(b, x, tr), dz);
-	pw_fn_result(b, pw_fn_all_reduce(b, PWTPU_REDUCE_SUM, dw1));
-	pw_fn_result(b, pw_fn_all_reduce(b, PWTPU_REDUCE_SUM, dw2));
-	pw_fn_result(b, loss);
-	if (pw_fn_build(b, &fn))
+static const char *const jax_step =
+"module @jit_grad attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = %1$u : i32} {\n"
+"  func.func public @main(%%w1: tensor<%3$ux%4$uxf32>, %%w2: tensor<%4$ux%5$uxf32>, %%x: tensor<%2$ux%3$uxf32>, %%t: tensor<%2$ux%5$uxf32>) -> (tensor<%3$ux%4$uxf32> {jax.result_info = \"[0]\"}, tensor<%4$ux%5$uxf32> {jax.result_info = \"[1]\"}, tensor<f32> {jax.result_info = \"[2]\"}) {\n"
+"    %%0 = stablehlo.dot_general %%x, %%w1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<%2$ux%3$uxf32>, tensor<%3$ux%4$uxf32>) -> tensor<%2$ux%4$uxf32>\n"
+"    %%1 = stablehlo.tanh %%0 : tensor<%2$ux%4$uxf32>\n"
+"    %%2 = stablehlo.dot_general %%1, %%w2, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<%2$ux%4$uxf32>, tensor<%4$ux%5$uxf32>) -> tensor<%2$ux%5$uxf32>\n"
+"    %%3 = stablehlo.subtract %%2, %%t : tensor<%2$ux%5$uxf32>\n"
+"    %%4 = stablehlo.multiply %%3, %%3 : tensor<%2$ux%5$uxf32>\n"
+"    %%cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+"    %%5 = stablehlo.reduce(%%4 init: %%cst) applies stablehlo.add across dimensions = [0, 1] : (tensor<%2$ux%5$uxf32>, tensor<f32>) -> tensor<f32>\n"
+"    %%6 = \"stablehlo.all_reduce\"(%%5) <{replica_groups = dense<[[%6$s]]> : tensor<1x%1$uxi64>}> ({\n"
+"    ^bb0(%%a: tensor<f32>, %%b: tensor<f32>):\n"
+"      %%s = stablehlo.add %%a, %%b : tensor<f32>\n"
+"      stablehlo.return %%s : tensor<f32>\n"
+"    }) : (tensor<f32>) -> tensor<f32>\n"
+"    %%cst_0 = stablehlo.constant dense<%7$.9e> : tensor<f32>\n"
+"    %%7 = stablehlo.multiply %%6, %%cst_0 : tensor<f32>\n"
+"    %%cst_1 = stablehlo.constant dense<%8$.9e> : tensor<f32>\n"
+"    %%8 = stablehlo.broadcast_in_dim %%cst_1, dims = [] : (tensor<f32>) -> tensor<%2$ux%5$uxf32>\n"
+"    %%9 = stablehlo.multiply %%3, %%8 : tensor<%2$ux%5$uxf32>\n"
+"    %%10 = stablehlo.dot_general %%1, %%9, contracting_dims = [0] x [0], precision = [DEFAULT, DEFAULT] : (tensor<%2$ux%4$uxf32>, tensor<%2$ux%5$uxf32>) -> tensor<%4$ux%5$uxf32>\n"
+"    %%11 = stablehlo.dot_general %%9, %%w2, contracting_dims = [1] x [1], precision = [DEFAULT, DEFAULT] : (tensor<%2$ux%5$uxf32>, tensor<%4$ux%5$uxf32>) -> tensor<%2$ux%4$uxf32>\n"
+"    %%12 = stablehlo.multiply %%1, %%1 : tensor<%2$ux%4$uxf32>\n"
+"    %%cst_2 = stablehlo.constant dense<1.000000e+00> : tensor<f32>\n"
+"    %%13 = stablehlo.broadcast_in_dim %%cst_2, dims = [] : (tensor<f32>) -> tensor<%2$ux%4$uxf32>\n"
+"    %%14 = stablehlo.subtract %%13, %%12 : tensor<%2$ux%4$uxf32>\n"
+"    %%15 = stablehlo.multiply %%11, %%14 : tensor<%2$ux%4$uxf32>\n"
+"    %%16 = stablehlo.dot_general %%x, %%15, contracting_dims = [0] x [0], precision = [DEFAULT, DEFAULT] : (tensor<%2$ux%3$uxf32>, tensor<%2$ux%4$uxf32>) -> tensor<%3$ux%4$uxf32>\n"
+"    %%17 = \"stablehlo.all_reduce\"(%%16) <{replica_groups = dense<[[%6$s]]> : tensor<1x%1$uxi64>}> ({\n"
+"    ^bb0(%%a: tensor<f32>, %%b: tensor<f32>):\n"
+"      %%s = stablehlo.add %%a, %%b : tensor<f32>\n"
+"      stablehlo.return %%s : tensor<f32>\n"
+"    }) : (tensor<%3$ux%4$uxf32>) -> tensor<%3$ux%4$uxf32>\n"
+"    %%18 = \"stablehlo.all_reduce\"(%%10) <{replica_groups = dense<[[%6$s]]> : tensor<1x%1$uxi64>}> ({\n"
+"    ^bb0(%%a: tensor<f32>, %%b: tensor<f32>):\n"
+"      %%s = stablehlo.add %%a, %%b : tensor<f32>\n"
+"      stablehlo.return %%s : tensor<f32>\n"
+"    }) : (tensor<%4$ux%5$uxf32>) -> tensor<%4$ux%5$uxf32>\n"
+"    return %%17, %%18, %%7 : tensor<%3$ux%4$uxf32>, tensor<%4$ux%5$uxf32>, tensor<f32>\n"
+"  }\n"
+"}\n";
+
+static struct pw_fn *grad_fn(unsigned int n, uint32_t rows, double scale)
+{
+	char *text = malloc(MLP_MODULE_MAX), ids[4 * PW_RM_MAX_DEVICES];
+	struct pw_fn *fn = NULL;
+	unsigned int i;
+	size_t at = 0;
+	int len;
+
+	if (!text)
+		return NULL;
+	for (i = 0; i < n; i++)
+		at += (size_t)snprintf(ids + at, sizeof(ids) - at, "%s%u",
+				       i ? ", " : "", i);
+	/* The constants as JAX prints them: digits enough for their f32. */
+	len = snprintf(text, MLP_MODULE_MAX, jax_step, n, rows, D, H, O, ids,
+		       (double)(float)scale, (double)(float)(2 * scale));
+	if (len < 0 || len >= MLP_MODULE_MAX)
+		fprintf(stderr, "mlp: grad: the module is over %d bytes\n",
+			MLP_MODULE_MAX);
+	else if (pw_fn_from_stablehlo(text, (size_t)len, NULL, &fn))
 		fprintf(stderr, "mlp: grad: %s\n", pw_last_error());
+	free(text);
 	return fn;
 }
 
@@ -337,7 +372,7 @@ int main(int argc, char **argv)
 		}
 	hx = malloc(sizeof(float) * ndev * B * D);
 	ht = malloc(sizeof(float) * ndev * B * O);
-	grad = grad_fn(B, 1.0 / ((double)ndev * B * O));
+	grad = grad_fn(ndev / tr.k, B, 1.0 / ((double)ndev * B * O));
 	sgd = sgd_fn(tr.k);
 	if (!hx || !ht || !grad || !sgd)
 		goto out;
@@ -359,7 +394,8 @@ int main(int argc, char **argv)
 		/* The same training on the first slice alone. */
 		one.slices[0] = tr.slices[0];
 		one.rows = B * tr.k;
-		grad1 = grad_fn(one.rows, 1.0 / ((double)ndev * B * O));
+		grad1 = grad_fn(ndev / tr.k, one.rows,
+				1.0 / ((double)ndev * B * O));
 		sgd1 = sgd_fn(1);
 		if (!grad1 || !sgd1 ||
 		    trainer_setup(cl, &one, hx, ht, hw1, hw2, grad1, sgd1) ||

@@ -30,7 +30,8 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/hlo/hlo_print.c \
 	runtime/hlo/hlo_lower.c runtime/hlo/hlo_lower_ops.c \
 	runtime/hlo/hlo_lower_elementwise.c runtime/hlo/hlo_lower_shape.c \
-	runtime/hlo/hlo_lower_reduce.c runtime/hlo/hlo_fn.c
+	runtime/hlo/hlo_lower_reduce.c runtime/hlo/hlo_lower_collective.c \
+	runtime/hlo/hlo_fn.c
 LIBPATHWAYS := $(BUILD)/libpathways.a
 
 # Rebuilt whole when its list of sources changes, not only its objects.

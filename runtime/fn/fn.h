@@ -119,6 +119,13 @@ struct pw_fn *pw_fn_get(struct pw_fn *fn);
 void pw_worker_unload_fn(struct pw_fn *fn);
 
 /*
+ * Require of every slice @b's function is called on @n devices (what a
+ * StableHLO module's replica groups say), as ALL_GATHER's shapes do:
+ * -EINVAL, sticky, when another collective already requires another n.
+ */
+int pw_fn_builder_require_group(struct pw_fn_builder *b, unsigned int n);
+
+/*
  * Bytes binding @b of an EXEC of @fn holds (the layout above), or 0
  * for a binding the layout does not name.
  */

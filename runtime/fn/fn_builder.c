@@ -779,6 +779,14 @@ static int fn_set_group(struct pw_fn_builder *b, const char *call,
 	return 0;
 }
 
+int pw_fn_builder_require_group(struct pw_fn_builder *b, unsigned int n)
+{
+	const char *call = "pw_fn_builder_require_group";
+	int ret = fn_check(b, call);
+
+	return ret ? ret : fn_set_group(b, call, n);
+}
+
 /* Operand @x of a collective reducing with *@mode (NULL: not reducing). */
 static int fn_collective_operand(struct pw_fn_builder *b, const char *call,
 				 const enum pwtpu_reduce *mode, pw_val x,

@@ -45,6 +45,12 @@ int hlo_lower_builder_fail(struct hlo_lower *lw, pw_val v)
 	return hlo_lower_fail(lw, v, "%s", pw_last_error());
 }
 
+static bool is_return(const char *name)
+{
+	return !strcmp(name, "func.return") || !strcmp(name, "return") ||
+	       !strcmp(name, "stablehlo.return");
+}
+
 static struct hlo_val *scope_find(struct hlo_scope *sc, const char *name,
 				  uint32_t index)
 {
@@ -275,6 +281,35 @@ int hlo_int_list(struct hlo_lower *lw, const struct pw_hlo_attr *a,
 			      max);
 }
 
+const char *hlo_body_binary_op(const struct pw_hlo_op *op)
+{
+	const struct pw_hlo_block *blk;
+	const struct pw_hlo_op *o, *r;
+	unsigned int i;
+
+	if (op->nregions != 1 || op->regions[0].nblocks != 1)
+		return NULL;
+	blk = &op->regions[0].blocks[0];
+	if (blk->nargs != 2 || blk->nops != 2)
+		return NULL;
+	o = blk->ops[0];
+	r = blk->ops[1];
+	if (o->noperands != 2 || o->nresults != 1 || o->nregions ||
+	    !is_return(r->name) || r->noperands != 1 ||
+	    strcmp(r->operands[0].name, o->groups[0].name) ||
+	    r->operands[0].index)
+		return NULL;
+	/* Either order of the arguments: every op asked about commutes. */
+	for (i = 0; i < 2; i++)
+		if (o->operands[i].index ||
+		    (strcmp(o->operands[i].name, blk->args[0].name) &&
+		     strcmp(o->operands[i].name, blk->args[1].name)))
+			return NULL;
+	if (!strcmp(o->operands[0].name, o->operands[1].name))
+		return NULL;
+	return o->name;
+}
+
 static int add_out(struct hlo_lower *lw, pw_val v, enum pw_hlo_dtype dt,
 		   unsigned int *index)
 {
@@ -428,11 +463,6 @@ static int lower_call(struct hlo_lower *lw, struct hlo_scope *sc)
 out:
 	free(inner.vals);
 	return lw->err;
-}
-
-static bool is_return(const char *name)
-{
-	return !strcmp(name, "func.return") || !strcmp(name, "return");
 }
 
 /*

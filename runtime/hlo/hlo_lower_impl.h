@@ -87,6 +87,13 @@ bool hlo_same_shape(const struct pw_hlo_type *a, const struct pw_hlo_type *b);
 int hlo_int_list(struct hlo_lower *lw, const struct pw_hlo_attr *a,
 		 const char *what, int64_t *out, unsigned int max);
 
+/*
+ * The op of @op's body when the body is one binary op of its two
+ * arguments (either order), returned: the reductions' combiner. NULL
+ * for any other body.
+ */
+const char *hlo_body_binary_op(const struct pw_hlo_op *op);
+
 /* An op handler: lower lw->op, binding its results in @sc. */
 typedef int (*hlo_op_fn)(struct hlo_lower *lw, struct hlo_scope *sc,
 			 int arg);
@@ -100,7 +107,10 @@ struct hlo_op_entry {
 /* The handler of @name, or NULL when the op is not supported. */
 const struct hlo_op_entry *hlo_find_op(const char *name);
 
-/* Handlers (hlo_lower_elementwise.c, hlo_lower_shape.c, hlo_lower_reduce.c). */
+/*
+ * Handlers (hlo_lower_elementwise.c, hlo_lower_shape.c, hlo_lower_reduce.c,
+ * hlo_lower_collective.c).
+ */
 int hlo_lower_constant(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_iota(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_binary(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
@@ -121,6 +131,7 @@ int hlo_lower_slice(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_identity(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_all_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 
 /* Element-wise ops by what they compute (hlo_lower_binary's @arg). */
 enum hlo_binary {

@@ -42,6 +42,7 @@ static const struct hlo_op_entry ops[] = {
 	{ "stablehlo.reduce", hlo_lower_reduce, 0 },
 	{ "stablehlo.dot_general", hlo_lower_dot, 0 },
 	{ "stablehlo.dot", hlo_lower_dot, 0 },
+	{ "stablehlo.all_reduce", hlo_lower_all_reduce, 0 },
 };
 
 const struct hlo_op_entry *hlo_find_op(const char *name)

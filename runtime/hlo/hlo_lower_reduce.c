@@ -31,40 +31,18 @@ static const struct {
 	{ "stablehlo.or", HLO_OR },
 };
 
-/* The body's op: one of reduce_bodies over the block's two arguments. */
+/* The body's op: one of reduce_bodies. */
 static int reduce_body(struct hlo_lower *lw, enum hlo_binary *op)
 {
-	const struct pw_hlo_block *blk;
-	const struct pw_hlo_op *o, *r;
+	const char *name = hlo_body_binary_op(lw->op);
 	unsigned int i;
 
-	if (lw->op->nregions != 1 || lw->op->regions[0].nblocks != 1)
-		return hlo_lower_fail(lw, -EINVAL, "has no body");
-	blk = &lw->op->regions[0].blocks[0];
-	if (blk->nargs != 2 || blk->nops != 2)
-		goto other;
-	o = blk->ops[0];
-	r = blk->ops[1];
-	if (o->noperands != 2 || o->nresults != 1 ||
-	    (strcmp(r->name, "stablehlo.return") &&
-	     strcmp(r->name, "return")) || r->noperands != 1 ||
-	    strcmp(r->operands[0].name, o->groups[0].name) ||
-	    r->operands[0].index)
-		goto other;
-	/* Either order of the arguments: every body op here commutes. */
-	for (i = 0; i < 2; i++)
-		if (o->operands[i].index ||
-		    (strcmp(o->operands[i].name, blk->args[0].name) &&
-		     strcmp(o->operands[i].name, blk->args[1].name)))
-			goto other;
-	if (!strcmp(o->operands[0].name, o->operands[1].name))
-		goto other;
-	for (i = 0; i < sizeof(reduce_bodies) / sizeof(reduce_bodies[0]); i++)
-		if (!strcmp(o->name, reduce_bodies[i].name)) {
+	for (i = 0; name && i < sizeof(reduce_bodies) /
+			    sizeof(reduce_bodies[0]); i++)
+		if (!strcmp(name, reduce_bodies[i].name)) {
 			*op = reduce_bodies[i].op;
 			return 0;
 		}
-other:
 	return hlo_lower_fail(lw, -EOPNOTSUPP,
 			      "a body other than one add, maximum, minimum, and or or of its two arguments is not supported yet");
 }

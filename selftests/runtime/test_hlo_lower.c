@@ -436,6 +436,46 @@ TEST(refusals)
 		       -EINVAL, "no function @main");
 }
 
+#define ALL_REDUCE(groups, type, body)					\
+	"func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"	\
+	"  %0 = \"stablehlo.all_reduce\"(%x) <{replica_groups = dense<" \
+	groups "> : " type "}> ({\n"					\
+	"  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"			\
+	"    %s = " body " %b, %a : tensor<f32>\n"			\
+	"    stablehlo.return %s : tensor<f32>\n"			\
+	"  }) : (tensor<4xf32>) -> tensor<4xf32>\n"			\
+	"  return %0 : tensor<4xf32>\n}\n"
+
+/*
+ * all_reduce over one group of every device in order is the device's
+ * ALL_REDUCE, and the function then needs slices of that many devices;
+ * other groups are refused.
+ */
+TEST(all_reduce)
+{
+	const char *text = ALL_REDUCE("[[0, 1, 2]]", "tensor<1x3xi64>",
+				      "stablehlo.maximum");
+	struct pw_hlo_lowered low;
+	char err[512];
+
+	ASSERT_EQ(0, lower(text, false, &low, err, sizeof(err)))
+		TH_LOG("%s", err);
+	ASSERT_TRUE(low.fn->collectives);
+	ASSERT_EQ(3, low.fn->group_size);
+	pw_hlo_lowered_free(&low);
+	EXPECT_REFUSED(ALL_REDUCE("[[0, 1], [2, 3]]", "tensor<2x2xi64>",
+				  "stablehlo.add"),
+		       -EOPNOTSUPP, "one group of every device");
+	EXPECT_REFUSED(ALL_REDUCE("[[1, 0]]", "tensor<1x2xi64>",
+				  "stablehlo.add"),
+		       -EOPNOTSUPP, "must list 0..1 in order");
+	EXPECT_REFUSED(ALL_REDUCE("[[0, 1]]", "tensor<1x2xi64>",
+				  "stablehlo.subtract"),
+		       -EOPNOTSUPP, "a body other than");
+	EXPECT_REFUSED(ALL_REDUCE("[0, 1]", "tensor<2xi64>", "stablehlo.add"),
+		       -EINVAL, "replica_groups is not a dense 2-D tensor");
+}
+
 /* The public call: a function, or the lowering's message in pw_last_error(). */
 TEST(public_api)
 {

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hlo_lower_collective.c - StableHLO's collectives over the slice a
+ * function is called on: all_reduce, as JAX's psum under pmap lowers.
+ *
+ * The device's collectives reduce over every member of the slice, in
+ * virtual device order. A module's replica_groups must say the same:
+ * one group, 0..n-1 in order; the function then requires slices of n
+ * devices (pw_fn_builder_require_group()), so that a call on another
+ * size fails rather than reducing over a different group.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "../fn/fn.h"
+#include "hlo_lower_impl.h"
+
+/* n, when @a is one group listing 0..n-1 in order; else the failure. */
+static int one_group(struct hlo_lower *lw, const struct pw_hlo_attr *a)
+{
+	const struct pw_hlo_type *t = a ? a->type : NULL;
+	uint64_t n, i;
+
+	if (!a || a->kind != PW_HLO_ATTR_DENSE || !a->bytes || !t ||
+	    t->rank != 2 || (t->dtype != PW_HLO_DT_I64 &&
+			     t->dtype != PW_HLO_DT_I32))
+		return hlo_lower_fail(lw, -EINVAL,
+				      "replica_groups is not a dense 2-D tensor of integers");
+	if (t->dims[0] != 1 || a->splat)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "replica groups other than one group of every device are not supported yet");
+	n = (uint64_t)t->dims[1];
+	for (i = 0; i < n; i++) {
+		int64_t id;
+
+		if (t->dtype == PW_HLO_DT_I64) {
+			memcpy(&id, a->bytes + 8 * i, 8);
+		} else {
+			int32_t id32;
+
+			memcpy(&id32, a->bytes + 4 * i, 4);
+			id = id32;
+		}
+		if (id != (int64_t)i)
+			return hlo_lower_fail(lw, -EOPNOTSUPP,
+					      "replica_groups must list 0..%llu in order (the slice's order)",
+					      (unsigned long long)n - 1);
+	}
+	return (int)n;
+}
+
+static const struct {
+	const char *name;
+	enum pwtpu_reduce mode;
+} all_reduce_bodies[] = {
+	{ "stablehlo.add", PWTPU_REDUCE_SUM },
+	{ "stablehlo.maximum", PWTPU_REDUCE_MAX },
+	{ "stablehlo.minimum", PWTPU_REDUCE_MIN },
+	{ "stablehlo.multiply", PWTPU_REDUCE_PROD },
+};
+
+/* The body's op: one of all_reduce_bodies. */
+static int all_reduce_body(struct hlo_lower *lw, enum pwtpu_reduce *mode)
+{
+	const char *name = hlo_body_binary_op(lw->op);
+	unsigned int i;
+
+	for (i = 0; name && i < sizeof(all_reduce_bodies) /
+			    sizeof(all_reduce_bodies[0]); i++)
+		if (!strcmp(name, all_reduce_bodies[i].name)) {
+			*mode = all_reduce_bodies[i].mode;
+			return 0;
+		}
+	return hlo_lower_fail(lw, -EOPNOTSUPP,
+			      "a body other than one add, maximum, minimum or multiply of its two arguments is not supported yet");
+}
+
+int hlo_lower_all_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	enum pwtpu_reduce mode = PWTPU_REDUCE_SUM;
+	const struct hlo_val *x;
+	int n, ret;
+
+	(void)arg;
+	if (!lw->op->noperands || lw->op->noperands != lw->op->nresults)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "has %u operands and %u results",
+				      lw->op->noperands, lw->op->nresults);
+	if (lw->op->noperands > 1)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "all_reduce of %u operands together is not supported yet",
+				      lw->op->noperands);
+	n = one_group(lw, pw_hlo_op_attr(lw->op, "replica_groups"));
+	if (n < 0 || all_reduce_body(lw, &mode))
+		return lw->err;
+	ret = pw_fn_builder_require_group(lw->b, (unsigned int)n);
+	if (ret)
+		return hlo_lower_builder_fail(lw, ret);
+	x = hlo_operand(lw, sc, 0);
+	if (!x || hlo_check_type(lw, x->type))
+		return lw->err;
+	if (x->type->dtype == PW_HLO_DT_I1)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "all_reduce of i1 is not supported yet");
+	return hlo_bind_result(lw, sc, 0, pw_fn_all_reduce(lw->b, mode, x->v));
+}
