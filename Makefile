@@ -51,7 +51,7 @@ USER_BINS :=
 HOST_TESTS :=
 GUEST_TESTS :=
 
-.PHONY: all module user host-tests deps check demo paper soak clean
+.PHONY: all module user host-tests deps check demo paper conformance soak clean
 all: module user
 
 include firmware/user.mk
@@ -99,6 +99,10 @@ demo:
 
 paper:
 	tools/paper
+
+# The StableHLO test suite's programs on the kernel device: build/conformance.
+conformance: all
+	tools/conformance
 
 PROGRAMS ?= 100000
 soak:

@@ -25,8 +25,8 @@ $(PW_TEST_DIR)/test_faults: $(PW_TEST_DIR)/test_faults.o $(PW_TEST_DIR)/pw_commo
 	$(CC) -o $@ $(filter-out $(BUILD)/selftests/lib/lsan_exit.o,$^) \
 		$(USER_LDLIBS) $(FAULT_LDFLAGS) $(PW_FAULTS_LSAN)
 
-# It runs the examples and compares what they print.
+# It runs the examples and pwhlo and compares what they print.
 $(PW_TEST_DIR)/test_sim_equal: $(BUILD)/selftests/lib/test_run.o
-$(PW_TEST_DIR)/test_sim_equal: | $(EXAMPLE_BINS)
+$(PW_TEST_DIR)/test_sim_equal: | $(EXAMPLE_BINS) $(BUILD)/tools/pwhlo
 
 GUEST_TESTS += $(PW_TEST_BINS)
