@@ -5,6 +5,8 @@
 #   make demo       the main job (see tools/demo)
 #   make paper      the Pathways paper's evaluation, build/paper/REPORT.md
 #                   (see tools/paper)
+#   make conformance  the StableHLO test suite's programs on the kernel
+#                   device, build/conformance/ (see tools/conformance)
 #   make fuzz SECONDS=N   run each libFuzzer harness N seconds (tools/fuzz)
 #   make soak [PROGRAMS=N]  many clients for a long time, then check that
 #                   nothing grew (tools/soak; N per client, 100000)
