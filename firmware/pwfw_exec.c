@@ -212,8 +212,8 @@ static void pwfw_x_reduce(const struct pwfw_x *x, const struct pwtpu_insn *in)
 		.dst = pwfw_x_ptr(x, in->dst),
 		.red_count = 1,
 	};
-	u64 stride[PWTPU_MAX_RANK], o, j, c;
-	u32 k, acc = 0;
+	u64 stride[PWTPU_MAX_RANK], o, j, c, acc = 0;
+	u32 k;
 
 	pwfw_l_strides(a, stride);
 	for (k = 0; k < a->rank; k++) {
@@ -238,7 +238,7 @@ static void pwfw_x_reduce(const struct pwfw_x *x, const struct pwtpu_insn *in)
 		}
 		return;
 	}
-	/* One output in pieces; the u32 accumulator is opaque here. */
+	/* One output in pieces; the u64 accumulator is opaque here. */
 	for (o = 0; o < nout; o++) {
 		for (j = 0; j < r.red_count; j += c) {
 			c = pwfw_min(r.red_count - j, PWFW_CHUNK);

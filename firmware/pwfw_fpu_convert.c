@@ -1,103 +1,167 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pwfw_fpu_convert.c - CONVERT between f32, bf16, i8 and i32. Runs only
- * inside an FPU section.
+ * pwfw_fpu_convert.c - CONVERT between any two dtypes. Runs only inside
+ * an FPU section.
  *
- * Every element goes through one of two pivots: a float (f32; bf16 widens
- * exactly) or an integer (s32). Float to bf16 rounds to nearest even;
- * float to integer truncates toward zero and saturates, NaN gives 0;
- * integer to float rounds to nearest even as a C conversion does (to bf16:
- * to f32 first, then to bf16); integer to integer keeps the low bits as a
- * C conversion does.
+ * Every element goes through one of three pivots, by its source dtype,
+ * each holding the source value exactly: an f32 (f32, bf16 and f16 widen
+ * exactly), a double (f64), or a 64-bit integer (sign extended from a
+ * signed dtype, zero extended from an unsigned one). From there:
+ *  - to a float dtype, the exact value is rounded once to nearest even:
+ *    f32 to bf16 and f16, and f64 to bf16 and f16, by the integer
+ *    rounding of pwfw_fpu.h (never through an intermediate format); f64
+ *    to f32 by the CPU's conversion (SSE2, correctly rounded); integers
+ *    by pwfw_fp_round() from their sign and magnitude, exact for every
+ *    i64 and u64; f32 to f64 exactly. A NaN stays a NaN, quiet, with its
+ *    sign and top payload bits, except that bf16 and f16 widen to f32
+ *    bit for bit (a signalling NaN stays one) and f32 and f64 copy to
+ *    themselves.
+ *  - to an integer dtype, a float truncates toward zero and saturates to
+ *    the dtype's range, NaN gives 0 (in double, where every source value
+ *    is exact); an integer keeps its low bits.
  */
 #include "pwfw_fpu.h"
 
-static inline s32 pwfw_f32_to_s32(float f, s32 lo, s32 hi)
+/* 2^@n as a double, 0 <= n <= 64. */
+static inline double pwfw_pow2d(u32 n)
 {
-	if (pwfw_f32_isnan(f))
+	return pwfw_f64_from_bits((u64)(1023 + n) << 52);
+}
+
+/*
+ * Truncate toward zero and saturate to integer @dtype's range; NaN gives
+ * 0. The result extended to 64 bits, whose low bits the caller stores.
+ */
+static u64 pwfw_f64_to_int(double d, u32 dtype)
+{
+	u32 bits = pwtpu_dtype_size(dtype) * 8;
+	double lim;
+
+	if (pwfw_f64_isnan(d))
 		return 0;
-	if (f <= (float)lo)
-		return lo;
-	if (f >= (float)hi)
-		return hi;
-	return (s32)f;
+	if (pwfw_int_signed(dtype)) {
+		/* Every double in (-2^(bits-1), 2^(bits-1)) truncates in range. */
+		lim = pwfw_pow2d(bits - 1);
+		if (d >= lim)
+			return ~0ULL >> (65 - bits);
+		if (d <= -lim)
+			return ~(~0ULL >> (65 - bits));
+		return (u64)(s64)d;
+	}
+	if (d >= pwfw_pow2d(bits))
+		return ~0ULL >> (64 - bits);
+	/* Negative values saturate to 0; (-1, 1) truncates to it. */
+	if (d < 1.0)
+		return 0;
+	/* [2^63, 2^64): d - 2^63 is exact. */
+	lim = pwfw_pow2d(63);
+	if (d >= lim)
+		return (u64)(s64)(d - lim) + (1ULL << 63);
+	return (u64)(s64)d;
 }
 
-static inline float pwfw_load_float(u32 dtype, const void *src, u32 i)
+/* From the f32 pivot. */
+static void pwfw_store_from_f32(u32 dtype, void *dst, u32 i, float f)
 {
-	if (dtype == PWTPU_DT_F32)
-		return ((const float *)src)[i];
-	return pwfw_bf16_to_f32(((const u16 *)src)[i]);
-}
-
-static inline s32 pwfw_load_int(u32 dtype, const void *src, u32 i)
-{
-	if (dtype == PWTPU_DT_I8)
-		return ((const s8 *)src)[i];
-	return ((const s32 *)src)[i];
-}
-
-static void pwfw_store_float(u32 dtype, void *dst, u32 i, float f)
-{
-	if (dtype == PWTPU_DT_F32)
+	switch (dtype) {
+	case PWTPU_DT_F32:
 		((float *)dst)[i] = f;
-	else
+		break;
+	case PWTPU_DT_BF16:
 		((u16 *)dst)[i] = pwfw_f32_to_bf16(f);
-}
-
-static void pwfw_from_float(u32 dtype, void *dst, u32 src_dtype,
-			    const void *src, u32 n)
-{
-	u32 i;
-	float f;
-
-	for (i = 0; i < n; i++) {
-		f = pwfw_load_float(src_dtype, src, i);
-		switch (dtype) {
-		case PWTPU_DT_F32:
-		case PWTPU_DT_BF16:
-			pwfw_store_float(dtype, dst, i, f);
-			break;
-		case PWTPU_DT_I8:
-			((s8 *)dst)[i] = (s8)pwfw_f32_to_s32(f, -128, 127);
-			break;
-		default:
-			/* 2^31 - 1 is not a float: the bound is 2^31. */
-			((s32 *)dst)[i] = pwfw_f32_to_s32(f, -0x7fffffff - 1,
-							  0x7fffffff);
-			break;
-		}
+		break;
+	case PWTPU_DT_F16:
+		((u16 *)dst)[i] = pwfw_f32_to_f16(f);
+		break;
+	case PWTPU_DT_F64:
+		((double *)dst)[i] = (double)f;
+		break;
+	default:
+		pwfw_int_store(dtype, dst, i, pwfw_f64_to_int((double)f, dtype));
+		break;
 	}
 }
 
-static void pwfw_from_int(u32 dtype, void *dst, u32 src_dtype,
-			  const void *src, u32 n)
+/* From the double pivot. */
+static void pwfw_store_from_f64(u32 dtype, void *dst, u32 i, double d)
 {
-	u32 i;
-	s32 v;
+	switch (dtype) {
+	case PWTPU_DT_F64:
+		((double *)dst)[i] = d;
+		break;
+	case PWTPU_DT_F32:
+		((float *)dst)[i] = (float)d;
+		break;
+	case PWTPU_DT_BF16:
+		((u16 *)dst)[i] = pwfw_f64_to_bf16(d);
+		break;
+	case PWTPU_DT_F16:
+		((u16 *)dst)[i] = pwfw_f64_to_f16(d);
+		break;
+	default:
+		pwfw_int_store(dtype, dst, i, pwfw_f64_to_int(d, dtype));
+		break;
+	}
+}
 
-	for (i = 0; i < n; i++) {
-		v = pwfw_load_int(src_dtype, src, i);
-		switch (dtype) {
-		case PWTPU_DT_F32:
-		case PWTPU_DT_BF16:
-			pwfw_store_float(dtype, dst, i, (float)v);
-			break;
-		case PWTPU_DT_I8:
-			((u8 *)dst)[i] = (u8)v;
-			break;
-		default:
-			((s32 *)dst)[i] = v;
-			break;
-		}
+/* From the integer pivot @v (@sgn: sign extended from a signed dtype). */
+static void pwfw_store_from_int(u32 dtype, void *dst, u32 i, u64 v, bool sgn)
+{
+	u32 neg = sgn && (s64)v < 0;
+	u64 mag = neg ? -v : v;
+
+	switch (dtype) {
+	case PWTPU_DT_F32:
+		((u32 *)dst)[i] = (u32)pwfw_fp_round(neg, 0, mag, 8, 23);
+		break;
+	case PWTPU_DT_F64:
+		((u64 *)dst)[i] = pwfw_fp_round(neg, 0, mag, 11, 52);
+		break;
+	case PWTPU_DT_BF16:
+		((u16 *)dst)[i] = (u16)pwfw_fp_round(neg, 0, mag, 8, 7);
+		break;
+	case PWTPU_DT_F16:
+		((u16 *)dst)[i] = (u16)pwfw_fp_round(neg, 0, mag, 5, 10);
+		break;
+	default:
+		pwfw_int_store(dtype, dst, i, v);
+		break;
 	}
 }
 
 void pwfw_k_convert(u32 dst_dtype, void *dst, u32 src_dtype,
 		    const void *src, u32 n)
 {
-	if (src_dtype == PWTPU_DT_F32 || src_dtype == PWTPU_DT_BF16)
-		pwfw_from_float(dst_dtype, dst, src_dtype, src, n);
-	else
-		pwfw_from_int(dst_dtype, dst, src_dtype, src, n);
+	const float *sf = src;
+	const double *sd = src;
+	const u16 *sh = src;
+	bool sgn = pwfw_int_signed(src_dtype);
+	u32 i;
+
+	switch (src_dtype) {
+	case PWTPU_DT_F32:
+		for (i = 0; i < n; i++)
+			pwfw_store_from_f32(dst_dtype, dst, i, sf[i]);
+		break;
+	case PWTPU_DT_BF16:
+		for (i = 0; i < n; i++)
+			pwfw_store_from_f32(dst_dtype, dst, i,
+					    pwfw_bf16_to_f32(sh[i]));
+		break;
+	case PWTPU_DT_F16:
+		for (i = 0; i < n; i++)
+			pwfw_store_from_f32(dst_dtype, dst, i,
+					    pwfw_f16_to_f32(sh[i]));
+		break;
+	case PWTPU_DT_F64:
+		for (i = 0; i < n; i++)
+			pwfw_store_from_f64(dst_dtype, dst, i, sd[i]);
+		break;
+	default:
+		for (i = 0; i < n; i++)
+			pwfw_store_from_int(dst_dtype, dst, i,
+					    pwfw_int_load(src_dtype, src, i),
+					    sgn);
+		break;
+	}
 }

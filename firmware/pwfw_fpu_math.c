@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pwfw_fpu_math.c - exp, log, tanh and rsqrt for f32, and for bf16 through
- * f32. Runs only inside an FPU section.
+ * pwfw_fpu_math.c - exp, log, tanh and rsqrt for f32, and for bf16 and
+ * f16 through f32 (rounded to nearest even from the f32 result). There is
+ * no f64 version: the verifier refuses f64. Runs only inside an FPU
+ * section.
  *
  * The kernel has no libm, so these are written here with + - * / and
  * sqrt only (no FMA, no library call): the kernel and the user-space
@@ -158,12 +160,20 @@ void pwfw_k_math(u32 op, u32 dtype, void *dst, const void *a, u32 n)
 	const u16 *ah = a;
 	u32 i;
 
-	if (dtype == PWTPU_DT_F32) {
+	switch (dtype) {
+	case PWTPU_DT_F32:
 		for (i = 0; i < n; i++)
 			((float *)dst)[i] = pwfw_math1(op, af[i]);
-		return;
+		break;
+	case PWTPU_DT_BF16:
+		for (i = 0; i < n; i++)
+			((u16 *)dst)[i] = pwfw_f32_to_bf16(pwfw_math1(op,
+						pwfw_bf16_to_f32(ah[i])));
+		break;
+	case PWTPU_DT_F16:
+		for (i = 0; i < n; i++)
+			((u16 *)dst)[i] = pwfw_f32_to_f16(pwfw_math1(op,
+						pwfw_f16_to_f32(ah[i])));
+		break;
 	}
-	for (i = 0; i < n; i++)
-		((u16 *)dst)[i] = pwfw_f32_to_bf16(pwfw_math1(op,
-						   pwfw_bf16_to_f32(ah[i])));
 }

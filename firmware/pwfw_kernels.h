@@ -24,7 +24,7 @@ void pwfw_k_binary(u32 op, u32 dtype, void *dst, const void *a,
 /* dst[i] = <op> a[i]; @op is PWTPU_OP_NEG or PWTPU_OP_ABS. */
 void pwfw_k_unary(u32 op, u32 dtype, void *dst, const void *a, u32 n);
 
-/* dst[i] = f(a[i]); @op is PWTPU_OP_EXP..PWTPU_OP_RSQRT, float dtypes. */
+/* dst[i] = f(a[i]); @op is PWTPU_OP_EXP..PWTPU_OP_RSQRT; f32, bf16, f16. */
 void pwfw_k_math(u32 op, u32 dtype, void *dst, const void *a, u32 n);
 
 /* dst[i] (i8, 0 or 1) = a[i] <mode> b[i]; @mode is enum pwtpu_cmp. */
@@ -75,8 +75,8 @@ void pwfw_k_reduce(const struct pwfw_k_reduce *r, u64 out0, u64 nout);
  * (@j0 == 0 starts it), then pwfw_k_reduce_store() writes it to dst.
  */
 void pwfw_k_reduce_part(const struct pwfw_k_reduce *r, u64 out, u64 j0,
-			u64 nj, u32 *acc);
-void pwfw_k_reduce_store(const struct pwfw_k_reduce *r, u64 out, u32 acc);
+			u64 nj, u64 *acc);
+void pwfw_k_reduce_store(const struct pwfw_k_reduce *r, u64 out, u64 acc);
 
 /**
  * struct pwfw_k_matmul - dst[m, n] = sum over k of a[m, k] * b[k, n]
@@ -126,7 +126,7 @@ void pwfw_k_matmul(const struct pwfw_k_matmul *mm, u32 m0, u32 m1,
 
 /**
  * struct pwfw_l_gather - a strided copy into a dense destination
- * @esize: bytes per element: 1, 2 or 4.
+ * @esize: bytes per element: 1, 2, 4 or 8.
  * @rank: axes of the destination, 0..PWTPU_MAX_RANK.
  * @shape: destination extents.
  * @stride: source stride of each destination axis, in elements (0 for

@@ -2,8 +2,8 @@
 /*
  * pwfw_layout.c - data movement: reshape, transpose, broadcast, slice and
  * select. Integer only (built with -mno-sse in the kernel): elements are
- * moved as 1-, 2- or 4-byte words whatever their dtype, so no FPU section
- * is needed.
+ * moved as 1-, 2-, 4- or 8-byte words whatever their dtype, so no FPU
+ * section is needed.
  *
  * Transpose, broadcast and slice are one operation, a gather: walk the
  * dense destination in row-major order and read the source through a
@@ -102,9 +102,13 @@ static void pwfw_l_run(u8 *dst, const u8 *src, u64 stride, u64 n, u32 esize)
 		for (i = 0; i < n; i++)
 			((u16 *)dst)[i] = ((const u16 *)src)[i * stride];
 		break;
-	default:
+	case 4:
 		for (i = 0; i < n; i++)
 			((u32 *)dst)[i] = ((const u32 *)src)[i * stride];
+		break;
+	default:
+		for (i = 0; i < n; i++)
+			((u64 *)dst)[i] = ((const u64 *)src)[i * stride];
 		break;
 	}
 }
@@ -164,10 +168,15 @@ void pwfw_l_select(u32 esize, void *dst, const s8 *pred, const void *b,
 			((u16 *)dst)[i] = pred[i] ? ((const u16 *)b)[i] :
 						    ((const u16 *)c)[i];
 		break;
-	default:
+	case 4:
 		for (i = 0; i < n; i++)
 			((u32 *)dst)[i] = pred[i] ? ((const u32 *)b)[i] :
 						    ((const u32 *)c)[i];
+		break;
+	default:
+		for (i = 0; i < n; i++)
+			((u64 *)dst)[i] = pred[i] ? ((const u64 *)b)[i] :
+						    ((const u64 *)c)[i];
 		break;
 	}
 }

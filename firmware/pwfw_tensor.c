@@ -18,7 +18,8 @@ const char *pwfw_dtype_name(u32 dtype)
 
 bool pwfw_dtype_is_float(u32 dtype)
 {
-	return dtype == PWTPU_DT_F32 || dtype == PWTPU_DT_BF16;
+	return dtype == PWTPU_DT_F32 || dtype == PWTPU_DT_BF16 ||
+	       dtype == PWTPU_DT_F16 || dtype == PWTPU_DT_F64;
 }
 
 /*

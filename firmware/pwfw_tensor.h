@@ -11,8 +11,9 @@
 #include "pwfw.h"
 #include "pwfw_fmt.h"
 
-/* "f32", "bf16", "i8", "i32", or "dtype?" for an unknown one. */
+/* "f32", "bf16", "i8", "u64"..., or "dtype?" for an unknown one. */
 const char *pwfw_dtype_name(u32 dtype);
+/* f32, bf16, f16 or f64. */
 bool pwfw_dtype_is_float(u32 dtype);
 
 /* Bytes of the whole tensor: elements times element size. */

@@ -118,13 +118,36 @@ static u64 matmul_cycles(const struct pwfw_spec *spec,
 	return mul_sat(tiles, add_sat(a->shape[0], 2 * d));
 }
 
+/*
+ * Vector lanes are 32 bits wide: an element of 8 bytes (f64, i64, u64)
+ * takes two, a narrower one takes one. What counts is the widest element
+ * the instruction reads or writes (COMPARE's f64 operands, not its i8
+ * result).
+ */
+static u64 lanes_per_elem(const struct pwfw_prog *prog,
+			  const struct pwtpu_insn *insn)
+{
+	const struct pwtpu_tensor *t = operand(prog, insn->dst);
+	u32 size = t ? pwfw_dtype_size(t->dtype) : 0;
+	u32 k;
+
+	for (k = 0; k < 3; k++) {
+		t = operand(prog, insn->src[k]);
+		if (t && pwfw_dtype_size(t->dtype) > size)
+			size = pwfw_dtype_size(t->dtype);
+	}
+	return size > 4 ? size / 4 : 1;
+}
+
 static u64 vector_cycles(const struct pwfw_spec *spec,
 			 const struct pwfw_prog *prog,
 			 const struct pwtpu_insn *insn)
 {
 	/* A reduction works through its input, the others their result. */
 	u16 t = insn->op == PWTPU_OP_REDUCE ? insn->src[0] : insn->dst;
-	u64 passes = div_ceil(operand_elems(prog, t), spec->vector_lanes);
+	u64 lanes = mul_sat(operand_elems(prog, t),
+			    lanes_per_elem(prog, insn));
+	u64 passes = div_ceil(lanes, spec->vector_lanes);
 
 	switch (insn->op) {
 	case PWTPU_OP_EXP:

@@ -19,15 +19,17 @@
  *    not use is PWTPU_NO_TENSOR; args it does not use are 0.
  *  - Dtypes and shapes follow the op's rules (see check_* below): e.g.
  *    MATMUL is rank 2 [M,K] x [K,N] -> [M,N], f32/bf16 -> f32 or
- *    i8 -> i32; TRANSPOSE's arg[0..rank-1] is a permutation; SLICE's
- *    window lies inside its source; REDUCE's mask is non-zero with bits
- *    below the rank.
+ *    i8 -> i32; EXP..RSQRT take f32, bf16 or f16; every other
+ *    non-collective op takes any dtype; TRANSPOSE's arg[0..rank-1] is a
+ *    permutation; SLICE's window lies inside its source; REDUCE's mask
+ *    is non-zero with bits below the rank.
  *  - Overlap: the result of ADD..RSQRT, and of SELECT with respect to
  *    b and c, is either byte-disjoint from an operand or exactly the same
  *    tensor; the result of every other op (and SELECT's a) is disjoint
  *    from all its operands. Operands may overlap each other.
- *  - Collectives: ALL_REDUCE and REDUCE_SCATTER take f32, bf16 or i32;
- *    dst has a's dtype; ALL_REDUCE and COLLECTIVE_PERMUTE keep a's shape;
+ *  - Collectives: ALL_REDUCE and REDUCE_SCATTER take f32, bf16 or i32,
+ *    ALL_GATHER and COLLECTIVE_PERMUTE also i8; dst has a's dtype;
+ *    ALL_REDUCE and COLLECTIVE_PERMUTE keep a's shape;
  *    ALL_GATHER's dst (REDUCE_SCATTER's a) has the other's rank >= 1 and
  *    dimensions 1.., and dimension 0 a multiple of the other's; dst is
  *    disjoint from a. prog->ncoll counts them (statically).
@@ -495,9 +497,14 @@ static int check_elementwise(struct vctx *v)
 	u32 k;
 	int ret;
 
-	if (v->in->op >= PWTPU_OP_EXP && v->in->op <= PWTPU_OP_RSQRT &&
-	    !pwfw_dtype_is_float(a->dtype))
-		return fail_dtype(v, "a", a, "this op takes f32 or bf16 only");
+	if (v->in->op >= PWTPU_OP_EXP && v->in->op <= PWTPU_OP_RSQRT) {
+		if (a->dtype == PWTPU_DT_F64)
+			return fail_dtype(v, "a", a,
+					  "the device has no f64 version of this op (f32, bf16 or f16 only)");
+		if (!pwfw_dtype_is_float(a->dtype))
+			return fail_dtype(v, "a", a,
+					  "this op takes f32, bf16 or f16 only");
+	}
 	for (k = 0; k < 3 && v->src[k]; k++) {
 		if (v->src[k]->dtype != v->dst->dtype)
 			return fail_dtypes(v, PWTPU_VERR_MISMATCH, "dst",
@@ -822,6 +829,10 @@ static int check_collective(struct vctx *v)
 	    a->dtype != PWTPU_DT_I32)
 		return fail_dtype(v, "a", a,
 				  "reductions take f32, bf16 or i32");
+	if (a->dtype != PWTPU_DT_F32 && a->dtype != PWTPU_DT_BF16 &&
+	    a->dtype != PWTPU_DT_I8 && a->dtype != PWTPU_DT_I32)
+		return fail_dtype(v, "a", a,
+				  "collectives take f32, bf16, i8 or i32");
 	ret = check_same_dtype(v);
 	if (ret)
 		return ret;

@@ -143,7 +143,14 @@ pw_val pw_fn_param(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
 /* A constant of @shape; @data holds the elements, row major. */
 pw_val pw_fn_const(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
 		   unsigned int rank, const uint32_t *shape, const void *data);
-/* A scalar constant (rank 0) converted to @dtype. */
+/*
+ * A scalar constant (rank 0) converted to @dtype as the device's CONVERT
+ * from f64 would: floats rounded once to nearest even (f16 and bf16
+ * directly, not through f32), integers truncated toward zero and
+ * saturated to the dtype's range, NaN to 0. Every integer a double holds
+ * exactly is exact in i64 and u64 (2^53, 2^62 + 2^10, -2^63); others need
+ * pw_fn_const().
+ */
 pw_val pw_fn_scalar(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
 		    double value);
 /* ADD, SUB, MUL, DIV, MAX, MIN; a rank-0 operand is broadcast. */

@@ -12,7 +12,9 @@
  * input, or the call fails with -EINVAL. Handles are per open file and
  * allocated cyclically, so a destroyed handle is not soon reused.
  * Incompatible changes bump PWTPU_UAPI_VERSION (reported by
- * PWTPU_IOCTL_INFO) and, for programs, PWTPU_PROG_VERSION.
+ * PWTPU_IOCTL_INFO) and, for programs, PWTPU_PROG_VERSION. Additions an
+ * older module would refuse (a flag, a dtype) bump PWTPU_UAPI_VERSION
+ * only: programs that were valid stay valid, in the same version.
  */
 #ifndef _UAPI_PWTPU_H
 #define _UAPI_PWTPU_H
@@ -20,7 +22,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define PWTPU_UAPI_VERSION	3
+#define PWTPU_UAPI_VERSION	4
 #define PWTPU_IOC_MAGIC		0xE7
 
 /* Mesh and tensor rank limits. */
@@ -414,31 +416,64 @@ struct pwtpu_prog_header {
  * @PWTPU_DT_BF16: bfloat16 (top half of a binary32).
  * @PWTPU_DT_I8: two's complement 8 bit; also the predicate type (0 or 1).
  * @PWTPU_DT_I32: two's complement 32 bit; arithmetic wraps.
+ * @PWTPU_DT_F16: IEEE binary16, with subnormals, infinities and NaNs.
+ * @PWTPU_DT_F64: IEEE binary64.
+ * @PWTPU_DT_I16: two's complement 16 bit.
+ * @PWTPU_DT_I64: two's complement 64 bit.
+ * @PWTPU_DT_U8: unsigned 8 bit; arithmetic is modulo 2^8.
+ * @PWTPU_DT_U16: unsigned 16 bit, modulo 2^16.
+ * @PWTPU_DT_U32: unsigned 32 bit, modulo 2^32.
+ * @PWTPU_DT_U64: unsigned 64 bit, modulo 2^64.
+ *
+ * Elements are little endian, aligned to their size. Signed integer
+ * arithmetic wraps like unsigned (two's complement). F16 to U64 were
+ * added in PWTPU_UAPI_VERSION 4; an older module refuses them with
+ * PWTPU_VERR_DTYPE.
  */
 enum pwtpu_dtype {
 	PWTPU_DT_F32 = 1,
 	PWTPU_DT_BF16 = 2,
 	PWTPU_DT_I8 = 3,
 	PWTPU_DT_I32 = 4,
+	PWTPU_DT_F16 = 5,
+	PWTPU_DT_F64 = 6,
+	PWTPU_DT_I16 = 7,
+	PWTPU_DT_I64 = 8,
+	PWTPU_DT_U8 = 9,
+	PWTPU_DT_U16 = 10,
+	PWTPU_DT_U32 = 11,
+	PWTPU_DT_U64 = 12,
 };
 
 /* Bytes of one element of @dtype; 0 for an unknown dtype. */
 static inline __u32 pwtpu_dtype_size(__u32 dtype)
 {
 	switch (dtype) {
+	case PWTPU_DT_I8:
+	case PWTPU_DT_U8:
+		return 1;
+	case PWTPU_DT_BF16:
+	case PWTPU_DT_F16:
+	case PWTPU_DT_I16:
+	case PWTPU_DT_U16:
+		return 2;
 	case PWTPU_DT_F32:
 	case PWTPU_DT_I32:
+	case PWTPU_DT_U32:
 		return 4;
-	case PWTPU_DT_BF16:
-		return 2;
-	case PWTPU_DT_I8:
-		return 1;
+	case PWTPU_DT_F64:
+	case PWTPU_DT_I64:
+	case PWTPU_DT_U64:
+		return 8;
 	default:
 		return 0;
 	}
 }
 
-/* Short name of @dtype ("f32", "bf16", "i8", "i32"); NULL if unknown. */
+/*
+ * Short name of @dtype ("f32", "bf16", "i8", "i32", "f16", "f64", "i16",
+ * "i64", "u8", "u16", "u32", "u64"); NULL if unknown.
+ */
 static inline const char *pwtpu_dtype_name(__u32 dtype)
 {
 	switch (dtype) {
@@ -450,6 +485,22 @@ static inline const char *pwtpu_dtype_name(__u32 dtype)
 		return "i8";
 	case PWTPU_DT_I32:
 		return "i32";
+	case PWTPU_DT_F16:
+		return "f16";
+	case PWTPU_DT_F64:
+		return "f64";
+	case PWTPU_DT_I16:
+		return "i16";
+	case PWTPU_DT_I64:
+		return "i64";
+	case PWTPU_DT_U8:
+		return "u8";
+	case PWTPU_DT_U16:
+		return "u16";
+	case PWTPU_DT_U32:
+		return "u32";
+	case PWTPU_DT_U64:
+		return "u64";
 	default:
 		return NULL;
 	}
@@ -483,31 +534,52 @@ struct pwtpu_tensor {
  * same dtype and shape. The result of ADD..RSQRT may be one of its
  * operands exactly (same buffer, offset, dtype and shape), as may SELECT's
  * with b or c; otherwise a result must not overlap any operand.
+ * BROADCAST, RESHAPE, TRANSPOSE, SLICE and SELECT take any dtype and move
+ * its elements bit for bit.
  *
  * @PWTPU_OP_MATMUL: dst[M,N] = a[M,K] x b[K,N] on the systolic array. a and
- *	b are both f32 or both bf16 (dst f32), or both i8 (dst i32). dst must
- *	not overlap a or b.
- * @PWTPU_OP_ADD: dst = a + b. @PWTPU_OP_SUB, @PWTPU_OP_MUL, @PWTPU_OP_DIV,
- *	@PWTPU_OP_MAX, @PWTPU_OP_MIN likewise. Integer division truncates;
- *	x / 0 is -1, INT_MIN / -1 is INT_MIN.
+ *	b are both f32 or both bf16 (dst f32), or both i8 (dst i32); no
+ *	other dtype. dst must not overlap a or b.
+ * @PWTPU_OP_ADD: dst = a + b, any dtype. @PWTPU_OP_SUB, @PWTPU_OP_MUL,
+ *	@PWTPU_OP_DIV, @PWTPU_OP_MAX, @PWTPU_OP_MIN likewise. Floats: IEEE
+ *	operations rounded to nearest even (f64 in binary64; f32, bf16 and
+ *	f16 computed in binary32 and rounded once to the dtype, which for
+ *	these four ops is the correctly rounded bf16 or f16 result).
+ *	Integers wrap: signed ones in two's complement, unsigned ones modulo
+ *	2^n. Integer division truncates toward zero; x / 0 is all ones (-1
+ *	signed, the maximum unsigned); signed MIN / -1 is MIN.
  * @PWTPU_OP_SUB: see ADD.
  * @PWTPU_OP_MUL: see ADD.
  * @PWTPU_OP_DIV: see ADD.
- * @PWTPU_OP_MAX: see ADD; for floats a NaN operand gives NaN.
+ * @PWTPU_OP_MAX: see ADD; unsigned integers in unsigned order; for
+ *	floats a NaN operand gives NaN (the first NaN operand, quieted) and
+ *	-0 is below +0.
  * @PWTPU_OP_MIN: see MAX.
- * @PWTPU_OP_NEG: dst = -a.
- * @PWTPU_OP_ABS: dst = |a|.
- * @PWTPU_OP_EXP: dst = e^a, float dtypes only.
- * @PWTPU_OP_LOG: dst = ln a, float dtypes only.
- * @PWTPU_OP_TANH: dst = tanh a, float dtypes only.
- * @PWTPU_OP_RSQRT: dst = 1 / sqrt(a), float dtypes only.
+ * @PWTPU_OP_NEG: dst = -a, any dtype: floats flip the sign bit (NaN too);
+ *	integers wrap (unsigned: 2^n - a, 0 for 0).
+ * @PWTPU_OP_ABS: dst = |a|, any dtype: floats clear the sign bit; the
+ *	most negative signed value is its own ABS; unsigned ABS is a.
+ * @PWTPU_OP_EXP: dst = e^a; f32, bf16 and f16 only (bf16 and f16 are
+ *	computed in f32 and rounded to nearest even); f64 is refused, as the
+ *	device has no binary64 version.
+ * @PWTPU_OP_LOG: dst = ln a, dtypes as EXP.
+ * @PWTPU_OP_TANH: dst = tanh a, dtypes as EXP.
+ * @PWTPU_OP_RSQRT: dst = 1 / sqrt(a), dtypes as EXP.
  * @PWTPU_OP_COMPARE: dst (i8, 0 or 1) = a <mode> b, mode is enum
- *	pwtpu_cmp.
+ *	pwtpu_cmp; a and b of one dtype, any: floats compare as IEEE (every
+ *	comparison with a NaN is false but NE; -0 == +0), signed integers
+ *	in signed order, unsigned ones in unsigned order.
  * @PWTPU_OP_SELECT: dst = a (i8 predicate) ? b : c; b, c and dst share
- *	dtype and shape with a's shape.
- * @PWTPU_OP_CONVERT: dst = (dst dtype) a, same shape. Float to bf16
- *	rounds to nearest even; float to int truncates and saturates, NaN
- *	gives 0.
+ *	dtype (any) and shape with a's shape.
+ * @PWTPU_OP_CONVERT: dst = (dst dtype) a, same shape, any pair of
+ *	dtypes. To a float type: rounds the exact value once to nearest
+ *	even (f64 to f16 or bf16 directly, never through f32; integers,
+ *	i64 and u64 included, from their exact value), overflowing to inf; a
+ *	NaN stays a NaN (quiet, sign and top payload bits kept; bf16 and f16
+ *	to f32 keep its bits as they are). Float to integer truncates
+ *	toward zero and saturates to the dtype's range, NaN gives 0.
+ *	Integer to integer keeps the low bits of the two's complement value
+ *	(sign extended from a signed source).
  * @PWTPU_OP_BROADCAST: dst = a broadcast numpy style: a's shape aligned
  *	to the right of dst's, each a extent equal to dst's or 1.
  * @PWTPU_OP_RESHAPE: dst = a with another shape of the same element count.
@@ -516,8 +588,11 @@ struct pwtpu_tensor {
  * @PWTPU_OP_SLICE: dst = a[arg[k] .. arg[k] + dst.shape[k]] per dimension,
  *	same rank.
  * @PWTPU_OP_REDUCE: dst = reduce a over the dimensions in bit mask arg[0]
- *	(mode is enum pwtpu_reduce); dst's shape is a's without those
- *	dimensions. Reduction runs in ascending index order.
+ *	(mode is enum pwtpu_reduce: SUM, MAX or MIN); dst's shape is a's
+ *	without those dimensions. Any dtype. Reduction runs in ascending
+ *	index order: f32 rounds after every step, f64 folds in binary64,
+ *	bf16 and f16 accumulate in f32 and round to the dtype once at the
+ *	end, integers wrap (MAX and MIN in the dtype's order).
  * @PWTPU_OP_LOOP: run the next arg[1] instructions arg[0] times
  *	(1..PWTPU_MAX_TRIPS); loops nest up to PWTPU_MAX_LOOP_DEPTH and a body
  *	lies wholly inside its enclosing body.
@@ -526,7 +601,8 @@ struct pwtpu_tensor {
  * @PWTPU_OP_ALL_REDUCE: dst = a reduced (mode is enum pwtpu_reduce, PROD
  *	allowed) over the members of this device's replica group (struct
  *	pwtpu_gang); f32, bf16 or i32; the order of the reduction is fixed
- *	(docs/collectives.md).
+ *	(docs/collectives.md). The collectives take f32, bf16, i8 and i32
+ *	only (ALL_REDUCE and REDUCE_SCATTER not i8).
  * @PWTPU_OP_ALL_GATHER: dst = the members' a concatenated along
  *	dimension 0 in group-rank order: dst.shape[0] = n * a.shape[0].
  * @PWTPU_OP_REDUCE_SCATTER: dst = block (group rank) of a reduced over
@@ -613,7 +689,9 @@ struct pwtpu_insn {
  *	operand or arg is set.
  * @PWTPU_VERR_LIMIT: a count past its PWTPU_MAX_* limit, or a DELAY
  *	longer than PWTPU_MAX_DELAY_NS.
- * @PWTPU_VERR_DTYPE: unknown dtype, or a dtype the op does not accept.
+ * @PWTPU_VERR_DTYPE: unknown dtype, or a dtype the op does not accept
+ *	(MATMUL: f32, bf16, i8; EXP..RSQRT: f32, bf16, f16; collectives:
+ *	f32, bf16, i8, i32).
  * @PWTPU_VERR_SHAPE: bad rank or extent, or too many elements.
  * @PWTPU_VERR_BUFFER: binding index out of range, misaligned offset, or a
  *	tensor that ends past PWTPU_MAX_OFFSET.

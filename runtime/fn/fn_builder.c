@@ -238,15 +238,28 @@ static int fn_check_bufs(struct pw_fn_builder *b, const char *call)
 	return 0;
 }
 
-static bool is_float(uint32_t dtype)
+/* MATMUL's float inputs (the result is f32). */
+static bool is_mxu_float(uint32_t dtype)
 {
 	return dtype == PWTPU_DT_F32 || dtype == PWTPU_DT_BF16;
+}
+
+/* EXP, LOG, TANH and RSQRT: f32, bf16, f16 (no f64 version). */
+static bool has_math(uint32_t dtype)
+{
+	return is_mxu_float(dtype) || dtype == PWTPU_DT_F16;
 }
 
 /* ALL_REDUCE and REDUCE_SCATTER reduce f32, bf16 or i32. */
 static bool is_reducible(uint32_t dtype)
 {
-	return is_float(dtype) || dtype == PWTPU_DT_I32;
+	return is_mxu_float(dtype) || dtype == PWTPU_DT_I32;
+}
+
+/* The other collectives move f32, bf16, i8 or i32. */
+static bool is_collective_dtype(uint32_t dtype)
+{
+	return is_reducible(dtype) || dtype == PWTPU_DT_I8;
 }
 
 struct pw_fn_builder *pw_fn_begin(const char *name)
@@ -346,16 +359,36 @@ pw_val pw_fn_const(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
 	return fn_const(b, call, &sig, data);
 }
 
-/* f32 to bf16, rounding to nearest even as the device's CONVERT does. */
-static uint16_t f32_to_bf16(float f)
+/*
+ * @value rounded once, to nearest even, to the binary format of @ebits
+ * exponent and @mbits fraction bits (bf16: 8, 7; f16: 5, 10), with
+ * subnormals, overflowing to infinity: its bits, as the device's CONVERT
+ * from f64 gives them. A NaN gives the format's positive quiet NaN.
+ */
+static uint64_t double_to_narrow(double value, int ebits, int mbits)
 {
-	uint32_t u;
+	int bias = (1 << (ebits - 1)) - 1, e;
+	uint64_t inf = (((uint64_t)1 << ebits) - 1) << mbits;
+	uint64_t sign = (uint64_t)(signbit(value) != 0) << (ebits + mbits);
+	double a = fabs(value);
 
-	if (isnan(f))
-		return 0x7fc0;
-	memcpy(&u, &f, sizeof(u));
-	u += 0x7fff + ((u >> 16) & 1);
-	return (uint16_t)(u >> 16);
+	if (isnan(value))
+		return inf | (uint64_t)1 << (mbits - 1);
+	if (a == 0)
+		return sign;
+	e = isinf(a) ? bias + 1 : ilogb(a);
+	if (e > bias)
+		return sign | inf;
+	if (e < 1 - bias)
+		e = 1 - bias;
+	/*
+	 * In ulps of the binade (of the least normal one for a subnormal):
+	 * scaling by a power of two is exact and nearbyint() rounds to nearest
+	 * even; a carry into the exponent field (or to inf) is what rounding
+	 * up there means.
+	 */
+	return sign | (((uint64_t)(e + bias - 1) << mbits) +
+		       (uint64_t)nearbyint(ldexp(a, mbits - e)));
 }
 
 /* Float to int truncates and saturates, NaN gives 0: like CONVERT. */
@@ -370,6 +403,16 @@ static int64_t double_to_int(double value, int64_t lo, int64_t hi)
 	return (int64_t)value;
 }
 
+/* The same for u64: below 1 gives 0, 2^64 and above the maximum. */
+static uint64_t double_to_u64(double value)
+{
+	if (isnan(value) || value < 1)
+		return 0;
+	if (value >= 0x1p64)
+		return UINT64_MAX;
+	return (uint64_t)value;
+}
+
 pw_val pw_fn_scalar(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
 		    double value)
 {
@@ -377,9 +420,15 @@ pw_val pw_fn_scalar(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
 	struct pw_sig sig = { .dtype = dtype };
 	union {
 		float f32;
-		uint16_t bf16;
+		double f64;
+		uint16_t u16;
 		int8_t i8;
+		int16_t i16;
 		int32_t i32;
+		int64_t i64;
+		uint8_t u8;
+		uint32_t u32;
+		uint64_t u64;
 	} data;
 	int ret = fn_check(b, call);
 
@@ -389,14 +438,38 @@ pw_val pw_fn_scalar(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
 	case PWTPU_DT_F32:
 		data.f32 = (float)value;
 		break;
+	case PWTPU_DT_F64:
+		data.f64 = value;
+		break;
 	case PWTPU_DT_BF16:
-		data.bf16 = f32_to_bf16((float)value);
+		data.u16 = (uint16_t)double_to_narrow(value, 8, 7);
+		break;
+	case PWTPU_DT_F16:
+		data.u16 = (uint16_t)double_to_narrow(value, 5, 10);
 		break;
 	case PWTPU_DT_I8:
 		data.i8 = (int8_t)double_to_int(value, INT8_MIN, INT8_MAX);
 		break;
+	case PWTPU_DT_I16:
+		data.i16 = (int16_t)double_to_int(value, INT16_MIN, INT16_MAX);
+		break;
 	case PWTPU_DT_I32:
 		data.i32 = (int32_t)double_to_int(value, INT32_MIN, INT32_MAX);
+		break;
+	case PWTPU_DT_I64:
+		data.i64 = double_to_int(value, INT64_MIN, INT64_MAX);
+		break;
+	case PWTPU_DT_U8:
+		data.u8 = (uint8_t)double_to_int(value, 0, UINT8_MAX);
+		break;
+	case PWTPU_DT_U16:
+		data.u16 = (uint16_t)double_to_int(value, 0, UINT16_MAX);
+		break;
+	case PWTPU_DT_U32:
+		data.u32 = (uint32_t)double_to_int(value, 0, UINT32_MAX);
+		break;
+	case PWTPU_DT_U64:
+		data.u64 = double_to_u64(value);
 		break;
 	default:
 		return fn_fail(b, -EINVAL, "%s: unknown dtype %u", call,
@@ -485,9 +558,13 @@ pw_val pw_fn_unary(struct pw_fn_builder *b, enum pwtpu_op op, pw_val x)
 	ret = fn_get(b, call, x, &sig);
 	if (ret)
 		return ret;
-	if (op >= PWTPU_OP_EXP && !is_float(sig.dtype))
-		return fn_fail(b, -EINVAL, "%s: %s is not f32 or bf16", call,
-			       sig_str(&sig, s));
+	if (op >= PWTPU_OP_EXP && sig.dtype == PWTPU_DT_F64)
+		return fn_fail(b, -EINVAL,
+			       "%s: %s: the device has no f64 version (f32, bf16 or f16 only)",
+			       call, sig_str(&sig, s));
+	if (op >= PWTPU_OP_EXP && !has_math(sig.dtype))
+		return fn_fail(b, -EINVAL, "%s: %s is not f32, bf16 or f16",
+			       call, sig_str(&sig, s));
 	return fn_new_op(b, call, op, 0, &sig, x, -1, -1, NULL, 0);
 }
 
@@ -512,7 +589,7 @@ pw_val pw_fn_matmul(struct pw_fn_builder *b, pw_val x, pw_val y)
 			       call, s1, s2);
 	if (sx.dtype == PWTPU_DT_I8)
 		sig.dtype = PWTPU_DT_I32;
-	else if (is_float(sx.dtype))
+	else if (is_mxu_float(sx.dtype))
 		sig.dtype = PWTPU_DT_F32;
 	else
 		return fn_fail(b, -EINVAL,
@@ -799,8 +876,13 @@ static int fn_collective_operand(struct pw_fn_builder *b, const char *call,
 		ret = fn_get(b, call, x, sig);
 	if (ret)
 		return ret;
-	if (!mode)
+	if (!mode) {
+		if (!is_collective_dtype(sig->dtype))
+			return fn_fail(b, -EINVAL,
+				       "%s: %s is not f32, bf16, i8 or i32",
+				       call, sig_str(sig, s));
 		return 0;
+	}
 	if ((unsigned int)*mode > PWTPU_REDUCE_PROD)
 		return fn_fail(b, -EINVAL, "%s: unknown reduction %d", call,
 			       (int)*mode);

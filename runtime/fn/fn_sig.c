@@ -78,7 +78,7 @@ int pw_sig_make(struct pw_sig *sig, enum pwtpu_dtype dtype,
 	unsigned int i;
 
 	memset(sig, 0, sizeof(*sig));
-	if (dtype < PWTPU_DT_F32 || dtype > PWTPU_DT_I32)
+	if (!pwtpu_dtype_size(dtype))
 		return pw_fail(-EINVAL, "unknown dtype %d", dtype);
 	if (rank > PW_MAX_RANK || (rank && !shape))
 		return pw_fail(-EINVAL, "rank %u: must be 0..%d with a shape",
@@ -91,7 +91,9 @@ int pw_sig_make(struct pw_sig *sig, enum pwtpu_dtype dtype,
 				       shape[i], i);
 		sig->shape[i] = shape[i];
 	}
-	if (pw_sig_bytes(sig) > (uint64_t)PWTPU_MAX_ELEMS * 4)
+	/* 2^28 bytes, or a device tensor's 2^26 elements of 8 bytes. */
+	if (pw_sig_bytes(sig) > (uint64_t)PWTPU_MAX_ELEMS *
+				(pwtpu_dtype_size(dtype) > 4 ? 8 : 4))
 		return pw_fail(-EINVAL, "shard of %llu bytes is too large",
 			       (unsigned long long)pw_sig_bytes(sig));
 	return 0;

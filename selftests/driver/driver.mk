@@ -16,6 +16,10 @@ $(DRV_TEST_DIR)/test_%: $(DRV_TEST_DIR)/test_%.o $(DRV_TEST_COMMON) \
 		$(BUILD)/libpwtpu.a $(BUILD)/libpwprog.a
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
+# test_exec also runs programs in the user-space firmware, to compare
+# the device's bits with it.
+$(DRV_TEST_DIR)/test_exec: $(FW_LIB)
+
 # Loads and unloads pwtpu.ko itself, so run-in-guest.sh (which needs it
 # loaded) does not run it: selftests/driver/debug-in-guest.sh does.
 $(DRV_TEST_DIR)/unload_cycles: $(DRV_TEST_DIR)/unload_cycles.o \

@@ -17,6 +17,7 @@
 
 #include "drv_common.h"
 #include "drv_ref.h"
+#include "../../firmware/pwfw.h"
 
 #define BO_BYTES	(1u << 20)
 #define NO		PWTPU_NO_TENSOR
@@ -1030,6 +1031,204 @@ TEST_F(exec, copy_exec_copy)
 	for (i = 0; i < 64; i++) {
 		EXPECT_EQ(in[i] * in[i], out[i]);
 	}
+}
+
+/*
+ * An [n] tensor of @dt at the next free offset of binding @buf; its
+ * offset in *@at when @at is not NULL.
+ */
+static int nd_tensor(struct drv_prog *dp, uint64_t *cur, uint32_t buf,
+		     enum pwtpu_dtype dt, uint32_t n, uint64_t *at)
+{
+	uint64_t o = place(cur, (uint64_t)n * pwtpu_dtype_size(dt));
+
+	if (at)
+		*at = o;
+	return drv_tensor(dp, dt, buf, o, 1, n);
+}
+
+#define ND	512
+
+/*
+ * The dtypes F16..U64 on the device against the same firmware built in
+ * user space (libpwfw.a): one image over the same inputs gives the same
+ * bytes, NaN payloads included (the FPU sections run the same SSE2 code;
+ * narrowing to f16 and bf16, and integers to floats, is integer code),
+ * and a few results are spelled out.
+ */
+TEST_F(exec, new_dtypes_match_user_space)
+{
+	enum { A, B, H1, H2, X, Y, U, V, P, Q, S16, W16, W32, NIN };
+	static const enum pwtpu_dtype in_dt[NIN] = {
+		PWTPU_DT_F64, PWTPU_DT_F64, PWTPU_DT_F16, PWTPU_DT_F16,
+		PWTPU_DT_I64, PWTPU_DT_I64, PWTPU_DT_U64, PWTPU_DT_U64,
+		PWTPU_DT_U8, PWTPU_DT_U8, PWTPU_DT_I16, PWTPU_DT_U16,
+		PWTPU_DT_U32,
+	};
+	static const enum pwtpu_op f_ops[] = {
+		PWTPU_OP_ADD, PWTPU_OP_DIV, PWTPU_OP_MAX, PWTPU_OP_MUL,
+	};
+	static const enum pwtpu_op math_ops[] = {
+		PWTPU_OP_EXP, PWTPU_OP_LOG, PWTPU_OP_TANH, PWTPU_OP_RSQRT,
+	};
+	static const enum pwtpu_dtype to_float[] = {
+		PWTPU_DT_F32, PWTPU_DT_F16, PWTPU_DT_BF16, PWTPU_DT_F64,
+	};
+	uint64_t cur_in = 0, cur_out = 0, off[NIN];
+	uint64_t o_h = 0, o_i64 = 0, o_f32 = 0, o_mul = 0, o_u8 = 0;
+	int t[NIN], lt, x2d, xt;
+	struct pwfw_prog prog;
+	struct pwfw_verr verr;
+	struct pwfw_spec spec;
+	struct pwfw_buf bufs[2];
+	struct drv_prog dp;
+	struct ref_rng r;
+	unsigned char *inp, *got;
+	uint32_t i, k;
+	size_t size;
+	void *img;
+	int err;
+
+	drv_prog_init(&dp, 2);
+	for (k = 0; k < NIN; k++)
+		t[k] = nd_tensor(&dp, &cur_in, 0, in_dt[k], ND, &off[k]);
+	ASSERT_GE(BO_BYTES, cur_in);
+	ref_rng_seed(&r, 1616);
+	inp = self->in.map;
+	for (i = 0; i < cur_in; i++)
+		inp[i] = (unsigned char)ref_rng_u32(&r);
+	/* Edges first; the rest random bit patterns (NaNs, inf included). */
+	((double *)(inp + off[A]))[0] = 1.0 + 0x1p-11 + 0x1p-40;
+	((double *)(inp + off[A]))[1] = 0x1p63;
+	((double *)(inp + off[A]))[2] = NAN;
+	((double *)(inp + off[A]))[3] = -0x1p63 - 2048;
+	((uint64_t *)(inp + off[U]))[0] = UINT64_MAX;
+	((uint64_t *)(inp + off[U]))[1] = 0x8000008000000001ULL;
+	((int64_t *)(inp + off[X]))[0] = INT64_MAX;
+	((int64_t *)(inp + off[Y]))[0] = 2;
+	((uint8_t *)(inp + off[P]))[0] = 7;
+	((uint8_t *)(inp + off[Q]))[0] = 0;
+
+	/* f64 and f16 arithmetic, f16 math, comparison, select, sums. */
+	for (k = 0; k < 4; k++) {
+		drv_binary(&dp, f_ops[k],
+			   nd_tensor(&dp, &cur_out, 1, PWTPU_DT_F64, ND, NULL),
+			   t[A], t[B]);
+		drv_binary(&dp, f_ops[k],
+			   nd_tensor(&dp, &cur_out, 1, PWTPU_DT_F16, ND, NULL),
+			   t[H1], t[H2]);
+		drv_unary(&dp, math_ops[k],
+			  nd_tensor(&dp, &cur_out, 1, PWTPU_DT_F16, ND, NULL),
+			  t[H1]);
+	}
+	lt = nd_tensor(&dp, &cur_out, 1, PWTPU_DT_I8, ND, NULL);
+	drv_insn(&dp, PWTPU_OP_COMPARE, PWTPU_CMP_LT, lt, t[A], t[B], NO, 0);
+	drv_insn(&dp, PWTPU_OP_SELECT, 0,
+		 nd_tensor(&dp, &cur_out, 1, PWTPU_DT_F64, ND, NULL), lt, t[A],
+		 t[B], 0);
+	drv_insn(&dp, PWTPU_OP_REDUCE, PWTPU_REDUCE_SUM,
+		 drv_tensor(&dp, PWTPU_DT_F64, 1, place(&cur_out, 8), 0),
+		 t[A], NO, NO, 1, 1);
+	drv_insn(&dp, PWTPU_OP_REDUCE, PWTPU_REDUCE_SUM,
+		 drv_tensor(&dp, PWTPU_DT_F16, 1, place(&cur_out, 2), 0),
+		 t[H1], NO, NO, 1, 1);
+	drv_insn(&dp, PWTPU_OP_REDUCE, PWTPU_REDUCE_MAX,
+		 drv_tensor(&dp, PWTPU_DT_U8, 1, place(&cur_out, 1), 0),
+		 t[P], NO, NO, 1, 1);
+	/* Conversions to every float from f64, i64, u64, narrower ones. */
+	for (k = 0; k < 4; k++) {
+		drv_unary(&dp, PWTPU_OP_CONVERT,
+			  nd_tensor(&dp, &cur_out, 1, to_float[k], ND,
+				    k == 1 ? &o_h : NULL), t[A]);
+		drv_unary(&dp, PWTPU_OP_CONVERT,
+			  nd_tensor(&dp, &cur_out, 1, to_float[k], ND, NULL),
+			  t[X]);
+		drv_unary(&dp, PWTPU_OP_CONVERT,
+			  nd_tensor(&dp, &cur_out, 1, to_float[k], ND,
+				    k == 0 ? &o_f32 : NULL), t[U]);
+		drv_unary(&dp, PWTPU_OP_CONVERT,
+			  nd_tensor(&dp, &cur_out, 1, to_float[k], ND, NULL),
+			  t[H1]);
+		drv_unary(&dp, PWTPU_OP_CONVERT,
+			  nd_tensor(&dp, &cur_out, 1, to_float[k], ND, NULL),
+			  t[W32]);
+		drv_unary(&dp, PWTPU_OP_CONVERT,
+			  nd_tensor(&dp, &cur_out, 1, to_float[k], ND, NULL),
+			  t[W16]);
+	}
+	drv_unary(&dp, PWTPU_OP_CONVERT,
+		  nd_tensor(&dp, &cur_out, 1, PWTPU_DT_I64, ND, &o_i64), t[A]);
+	drv_unary(&dp, PWTPU_OP_CONVERT,
+		  nd_tensor(&dp, &cur_out, 1, PWTPU_DT_U64, ND, NULL), t[A]);
+	drv_unary(&dp, PWTPU_OP_CONVERT,
+		  nd_tensor(&dp, &cur_out, 1, PWTPU_DT_U8, ND, NULL), t[A]);
+	drv_unary(&dp, PWTPU_OP_CONVERT,
+		  nd_tensor(&dp, &cur_out, 1, PWTPU_DT_I32, ND, NULL), t[H1]);
+	drv_unary(&dp, PWTPU_OP_CONVERT,
+		  nd_tensor(&dp, &cur_out, 1, PWTPU_DT_U64, ND, NULL), t[S16]);
+	/* Integer arithmetic: wrapping, division by zero, orders. */
+	drv_binary(&dp, PWTPU_OP_MUL,
+		   nd_tensor(&dp, &cur_out, 1, PWTPU_DT_I64, ND, &o_mul),
+		   t[X], t[Y]);
+	drv_binary(&dp, PWTPU_OP_DIV,
+		   nd_tensor(&dp, &cur_out, 1, PWTPU_DT_I64, ND, NULL), t[X],
+		   t[Y]);
+	drv_binary(&dp, PWTPU_OP_DIV,
+		   nd_tensor(&dp, &cur_out, 1, PWTPU_DT_U64, ND, NULL), t[U],
+		   t[V]);
+	drv_binary(&dp, PWTPU_OP_MAX,
+		   nd_tensor(&dp, &cur_out, 1, PWTPU_DT_U64, ND, NULL), t[U],
+		   t[V]);
+	drv_binary(&dp, PWTPU_OP_DIV,
+		   nd_tensor(&dp, &cur_out, 1, PWTPU_DT_U8, ND, &o_u8), t[P],
+		   t[Q]);
+	drv_insn(&dp, PWTPU_OP_COMPARE, PWTPU_CMP_GT,
+		 nd_tensor(&dp, &cur_out, 1, PWTPU_DT_I8, ND, NULL), t[P],
+		 t[Q], NO, 0);
+	drv_unary(&dp, PWTPU_OP_NEG,
+		  nd_tensor(&dp, &cur_out, 1, PWTPU_DT_I16, ND, NULL), t[S16]);
+	drv_unary(&dp, PWTPU_OP_ABS,
+		  nd_tensor(&dp, &cur_out, 1, PWTPU_DT_I16, ND, NULL), t[S16]);
+	/* 8-byte moves: x as [8, ND/8], transposed. */
+	x2d = drv_tensor(&dp, PWTPU_DT_I64, 0, off[X], 2, 8, ND / 8);
+	xt = drv_tensor(&dp, PWTPU_DT_I64, 1, place(&cur_out, 8 * ND), 2,
+			ND / 8, 8);
+	drv_insn(&dp, PWTPU_OP_TRANSPOSE, 0, xt, x2d, NO, NO, 2, 1, 0);
+	ASSERT_GE(BO_BYTES, cur_out);
+	/* RUN() frees the program: its image for user space first. */
+	img = drv_prog_image(&dp, &size, &err);
+	ASSERT_NE(NULL, img);
+	RUN(&dp);
+
+	/* The same image in user space, over a copy of the input. */
+	pwfw_spec_default(&spec);
+	ASSERT_EQ(0, pwfw_verify(img, size, &spec, &prog, &verr))
+		TH_LOG("%s", verr.msg);
+	bufs[0].size = BO_BYTES;
+	bufs[0].base = malloc(BO_BYTES);
+	bufs[1].size = BO_BYTES;
+	bufs[1].base = calloc(1, BO_BYTES);
+	ASSERT_TRUE(bufs[0].base && bufs[1].base);
+	memcpy(bufs[0].base, self->in.map, BO_BYTES);
+	ASSERT_EQ(0, pwfw_exec(&prog, bufs, 2, NULL));
+	got = self->out.map;
+	for (i = 0; i < cur_out; i++)
+		if (got[i] != ((unsigned char *)bufs[1].base)[i])
+			break;
+	EXPECT_EQ(cur_out, (uint64_t)i) TH_LOG("first different byte: %u", i);
+
+	/* Spelled out, from the UAPI's rules. */
+	EXPECT_EQ(0x3c01, *(uint16_t *)(got + o_h));	/* once, not via f32 */
+	EXPECT_EQ(INT64_MAX, ((int64_t *)(got + o_i64))[1]);	/* 2^63 */
+	EXPECT_EQ(0, ((int64_t *)(got + o_i64))[2]);		/* NaN */
+	EXPECT_EQ(INT64_MIN, ((int64_t *)(got + o_i64))[3]);
+	EXPECT_EQ(0x5f800000u, ((uint32_t *)(got + o_f32))[0]);
+	EXPECT_EQ(0x5f000001u, ((uint32_t *)(got + o_f32))[1]);
+	EXPECT_EQ(-2, ((int64_t *)(got + o_mul))[0]);	/* wraps */
+	EXPECT_EQ(255, got[o_u8]);			/* 7 / 0 */
+	free(bufs[0].base);
+	free(bufs[1].base);
+	free(img);
 }
 
 /* The same program on the same inputs gives the same bits either way. */

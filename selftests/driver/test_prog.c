@@ -187,7 +187,7 @@ static void *mk_bad_dtype(size_t *size)
 	void *img = base_image(size);
 
 	if (img)
-		tensor(img, 0)->dtype = 9;
+		tensor(img, 0)->dtype = 13;
 	return img;
 }
 

@@ -214,3 +214,99 @@ int bf16_same(uint16_t a, uint16_t b)
 		return bf16_isnan(a) && bf16_isnan(b);
 	return a == b;
 }
+
+long double fmt_value(uint64_t bits, int ebits, int mbits)
+{
+	uint64_t frac = bits & ((1ULL << mbits) - 1);
+	int bias = (1 << (ebits - 1)) - 1;
+	int e = (int)(bits >> mbits) & ((1 << ebits) - 1);
+	int neg = (int)(bits >> (ebits + mbits)) & 1;
+	long double v;
+
+	if (e == (1 << ebits) - 1)
+		v = frac ? NAN : INFINITY;
+	else if (!e)
+		v = ldexpl((long double)frac, 1 - bias - mbits);
+	else
+		v = ldexpl((long double)(frac | 1ULL << mbits),
+			   e - bias - mbits);
+	return neg ? -v : v;
+}
+
+int fmt_isnan(uint64_t bits, int ebits, int mbits)
+{
+	uint64_t mag = bits & ((1ULL << (ebits + mbits)) - 1);
+
+	return mag > ((1ULL << ebits) - 1) << mbits;
+}
+
+/* Positive pattern @p, the infinity pattern read as the next binade. */
+static long double fmt_value_unbounded(uint64_t p, int ebits, int mbits)
+{
+	uint64_t inf = ((1ULL << ebits) - 1) << mbits;
+	int bias = (1 << (ebits - 1)) - 1;
+
+	if (p >= inf)
+		return ldexpl(1.0L, bias + 1);
+	return fmt_value(p, ebits, mbits);
+}
+
+uint64_t fmt_round(long double x, int ebits, int mbits)
+{
+	uint64_t inf = ((1ULL << ebits) - 1) << mbits;
+	uint64_t sign = (uint64_t)(signbit(x) != 0) << (ebits + mbits);
+	uint64_t lo = 0, hi = inf, mid, down, up;
+	long double a = fabsl(x), dd, du;
+
+	if (isnan(x))
+		return inf | 1ULL << (mbits - 1);
+	if (a >= fmt_value_unbounded(inf, ebits, mbits))
+		return sign | inf;
+	/* The largest pattern whose value is at most a: in [lo, hi). */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (fmt_value(mid, ebits, mbits) <= a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	down = lo;
+	up = lo + 1;
+	dd = a - fmt_value(down, ebits, mbits);
+	du = fmt_value_unbounded(up, ebits, mbits) - a;
+	if (dd < du)
+		return sign | down;
+	if (du < dd)
+		return sign | up;
+	return sign | ((down & 1) ? up : down);
+}
+
+int f16_same(uint16_t a, uint16_t b)
+{
+	if (f16_isnan(a) || f16_isnan(b))
+		return f16_isnan(a) && f16_isnan(b);
+	return a == b;
+}
+
+uint64_t f64_bits(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+double f64_from_bits(uint64_t u)
+{
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+int f64_same(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) && isnan(b);
+	return f64_bits(a) == f64_bits(b);
+}

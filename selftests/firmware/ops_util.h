@@ -85,4 +85,41 @@ uint32_t ulp_diff_bf16(uint16_t a, uint16_t b);
 int f32_same(float a, float b);
 int bf16_same(uint16_t a, uint16_t b);
 
+/*
+ * Binary floating-point formats by their field widths (f16: 5 and 10
+ * bits, bf16: 8 and 7, f32: 8 and 23, f64: 11 and 52), for references
+ * independent of the firmware's integer rounding: the value of a bit
+ * pattern, exactly, in long double (inf and NaN as such), and the
+ * pattern nearest to an exact value, found by bisection over the
+ * patterns and a comparison of the distances to the two neighbours in
+ * long double arithmetic; ties to the even pattern, and past the largest
+ * finite value by half an ulp to inf. A NaN gives the positive quiet NaN.
+ */
+long double fmt_value(uint64_t bits, int ebits, int mbits);
+uint64_t fmt_round(long double x, int ebits, int mbits);
+int fmt_isnan(uint64_t bits, int ebits, int mbits);
+
+#define F16_E	5
+#define F16_M	10
+static inline long double f16_value(uint16_t h)
+{
+	return fmt_value(h, F16_E, F16_M);
+}
+
+static inline uint16_t ref_f16(long double x)
+{
+	return (uint16_t)fmt_round(x, F16_E, F16_M);
+}
+
+static inline int f16_isnan(uint16_t h)
+{
+	return fmt_isnan(h, F16_E, F16_M);
+}
+
+/* Same bits, or both NaN. */
+int f16_same(uint16_t a, uint16_t b);
+int f64_same(double a, double b);
+uint64_t f64_bits(double d);
+double f64_from_bits(uint64_t u);
+
 #endif /* OPS_UTIL_H */

@@ -102,6 +102,56 @@ static void add_1m(struct tp *p)
 	tp_op(p, PWTPU_OP_ADD, d, a, TP_T(p, F32, 1024, 1024), NO);
 }
 
+/*
+ * f64 takes two 32-bit lanes per element: with 8 lanes, add of
+ * [1024,1024] is 262144 cycles = ceil(249660.9) = 249661 ns against
+ * 24 MiB = ceil(20971.5) = 20972 ns. An i16 add is as add_1m (one lane,
+ * fewer bytes).
+ */
+static void add_1m_f64(struct tp *p)
+{
+	u16 d = TP_T(p, PWTPU_DT_F64, 1024, 1024);
+	u16 a = TP_T(p, PWTPU_DT_F64, 1024, 1024);
+
+	tp_op(p, PWTPU_OP_ADD, d, a, TP_T(p, PWTPU_DT_F64, 1024, 1024), NO);
+}
+
+static void add_1m_i16(struct tp *p)
+{
+	u16 d = TP_T(p, PWTPU_DT_I16, 1024, 1024);
+	u16 a = TP_T(p, PWTPU_DT_I16, 1024, 1024);
+
+	tp_op(p, PWTPU_OP_ADD, d, a, TP_T(p, PWTPU_DT_I16, 1024, 1024), NO);
+}
+
+/* COMPARE of u64 operands into i8: the operands' width counts. */
+static void compare_1m_u64(struct tp *p)
+{
+	u16 d = TP_T(p, I8, 1024, 1024);
+	u16 a = TP_T(p, PWTPU_DT_U64, 1024, 1024);
+
+	tp_op(p, PWTPU_OP_COMPARE, d, a, TP_T(p, PWTPU_DT_U64, 1024, 1024),
+	      NO);
+}
+
+/* REDUCE of i64 [1024,1024] with 8 lanes: as add_1m_f64. */
+static void reduce_1m_i64(struct tp *p)
+{
+	u16 d = TP_T(p, PWTPU_DT_I64, 1024);
+	u16 a = TP_T(p, PWTPU_DT_I64, 1024, 1024);
+
+	tp_op(p, PWTPU_OP_REDUCE, d, a, NO, NO)->arg[0] = 1;
+}
+
+/* Convert i64 [1024] to f16: 8192 + 2048 bytes = ceil(8.53) = 9 ns. */
+static void convert_1k_i64(struct tp *p)
+{
+	u16 d = TP_T(p, PWTPU_DT_F16, 1024);
+	u16 a = TP_T(p, PWTPU_DT_I64, 1024);
+
+	tp_op(p, PWTPU_OP_CONVERT, d, a, NO, NO);
+}
+
 /* A reduction works through its input: as add_1m with 8 lanes. */
 static void reduce_1m(struct tp *p)
 {
@@ -194,6 +244,12 @@ HAND(exp_memory_bound, exp_1m, 0, 0, 6991 + 50);
 HAND(exp_compute_bound, exp_1m, 8, 0, 499322 + 50);
 HAND(add_compute_bound, add_1m, 8, 0, 124831 + 50);
 HAND(reduce_compute_bound, reduce_1m, 8, 0, 124831 + 50);
+HAND(add_f64_two_lanes, add_1m_f64, 8, 0, 249661 + 50);
+HAND(add_f64_memory_bound, add_1m_f64, 0, 0, 20972 + 50);
+HAND(add_i16_one_lane, add_1m_i16, 8, 0, 124831 + 50);
+HAND(compare_u64_two_lanes, compare_1m_u64, 8, 0, 249661 + 50);
+HAND(reduce_i64_two_lanes, reduce_1m_i64, 8, 0, 249661 + 50);
+HAND(convert_i64_f16, convert_1k_i64, 0, 0, 9 + 50);
 HAND(select_1k, select_1k, 0, 0, 12 + 50);
 HAND(transpose, transpose_512, 0, 0, 1748 + 50);
 HAND(slice, slice_small, 0, 0, 1 + 50);

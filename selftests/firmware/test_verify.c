@@ -19,6 +19,14 @@
 #define BF16	PWTPU_DT_BF16
 #define I8	PWTPU_DT_I8
 #define I32	PWTPU_DT_I32
+#define F16	PWTPU_DT_F16
+#define F64	PWTPU_DT_F64
+#define I16	PWTPU_DT_I16
+#define I64	PWTPU_DT_I64
+#define U8	PWTPU_DT_U8
+#define U16	PWTPU_DT_U16
+#define U32	PWTPU_DT_U32
+#define U64	PWTPU_DT_U64
 #define NOI	PWTPU_VERR_NO_INSN
 
 /* A no-op first instruction, so that the broken one is insn 1. */
@@ -455,6 +463,28 @@ static size_t b_ew_float_only(struct tp *p, bool bad, u32 op)
 
 	pad(p);
 	tp_op(p, op, d, a, NO, NO);
+	return tp_image(p);
+}
+
+/* EXP..RSQRT (@op) of f16, which they take, or of f64, which they refuse. */
+static size_t b_math_f64(struct tp *p, bool bad, u32 op)
+{
+	u32 dt = bad ? F64 : F16;
+	u16 d = TP_T(p, dt, 2, 3), a = TP_T(p, dt, 2, 3);
+
+	pad(p);
+	tp_op(p, op, d, a, NO, NO);
+	return tp_image(p);
+}
+
+/* @op is an integer dtype: EXP over it (bad), or over f16 (valid). */
+static size_t b_math_int(struct tp *p, bool bad, u32 op)
+{
+	u32 dt = bad ? op : F16;
+	u16 d = TP_T(p, dt, 2, 3), a = TP_T(p, dt, 2, 3);
+
+	pad(p);
+	tp_op(p, PWTPU_OP_EXP, d, a, NO, NO);
 	return tp_image(p);
 }
 
@@ -1064,7 +1094,7 @@ RULE(max_bufs, b_max_bufs, 0, LIMIT, NOI, "17 bufs");
 RULE(tensor_flags, b_tensor_flags, 1, RESERVED, NOI, "tensor 0: flags");
 RULE(tensor_flags_high, b_tensor_flags, 0x8000, RESERVED, NOI, NULL);
 RULE(dtype_0, b_dtype, 0, DTYPE, NOI, "unknown dtype 0");
-RULE(dtype_5, b_dtype, 5, DTYPE, NOI, "unknown dtype 5");
+RULE(dtype_13, b_dtype, 13, DTYPE, NOI, "unknown dtype 13");
 RULE(dtype_255, b_dtype, 255, DTYPE, NOI, NULL);
 RULE(rank_5, b_rank, 5, SHAPE, NOI, "rank 5");
 RULE(rank_255, b_rank, 255, SHAPE, NOI, NULL);
@@ -1080,6 +1110,12 @@ RULE(buf_index_huge, b_buf, 0xffffffffU, BUFFER, NOI, NULL);
 RULE(misaligned_f32, b_misaligned, F32, BUFFER, NOI, "multiple of 4");
 RULE(misaligned_i32, b_misaligned, I32, BUFFER, NOI, NULL);
 RULE(misaligned_bf16, b_misaligned, BF16, BUFFER, NOI, "multiple of 2");
+RULE(misaligned_f16, b_misaligned, F16, BUFFER, NOI, "multiple of 2");
+RULE(misaligned_i16, b_misaligned, I16, BUFFER, NOI, "multiple of 2");
+RULE(misaligned_u32, b_misaligned, U32, BUFFER, NOI, "multiple of 4");
+RULE(misaligned_f64, b_misaligned, F64, BUFFER, NOI, "multiple of 8");
+RULE(misaligned_i64, b_misaligned, I64, BUFFER, NOI, "multiple of 8");
+RULE(misaligned_u64, b_misaligned, U64, BUFFER, NOI, "multiple of 8");
 RULE(end_past_max, b_end, 0, BUFFER, NOI, "2^32");
 RULE(offset_big, b_offset_huge, 0, BUFFER, NOI, NULL);
 RULE(offset_wraps, b_offset_huge, 1, BUFFER, NOI, NULL);
@@ -1129,6 +1165,16 @@ RULE(float_exp, b_ew_float_only, PWTPU_OP_EXP, DTYPE, 1, "a is i32");
 RULE(float_log, b_ew_float_only, PWTPU_OP_LOG, DTYPE, 1, "a is i8");
 RULE(float_tanh, b_ew_float_only, PWTPU_OP_TANH, DTYPE, 1, NULL);
 RULE(float_rsqrt, b_ew_float_only, PWTPU_OP_RSQRT, DTYPE, 1, NULL);
+RULE(f64_exp, b_math_f64, PWTPU_OP_EXP, DTYPE, 1, "insn 1 (exp): a is f64: the device has no f64 version of this op (f32, bf16 or f16 only)");
+RULE(f64_log, b_math_f64, PWTPU_OP_LOG, DTYPE, 1, "insn 1 (log): a is f64: the device has no f64 version");
+RULE(f64_tanh, b_math_f64, PWTPU_OP_TANH, DTYPE, 1, "insn 1 (tanh): a is f64");
+RULE(f64_rsqrt, b_math_f64, PWTPU_OP_RSQRT, DTYPE, 1, "insn 1 (rsqrt): a is f64");
+RULE(exp_i64, b_math_int, I64, DTYPE, 1, "insn 1 (exp): a is i64: this op takes f32, bf16 or f16 only");
+RULE(exp_u8, b_math_int, U8, DTYPE, 1, "a is u8: this op takes f32, bf16 or f16 only");
+RULE(exp_i16, b_math_int, I16, DTYPE, 1, "a is i16");
+RULE(exp_u16, b_math_int, U16, DTYPE, 1, "a is u16");
+RULE(exp_u32, b_math_int, U32, DTYPE, 1, "a is u32");
+RULE(exp_u64, b_math_int, U64, DTYPE, 1, "a is u64");
 RULE(alias_add, b_ew_alias_a, PWTPU_OP_ADD, OVERLAP, 1, "without being the same");
 RULE(alias_sub, b_ew_alias_a, PWTPU_OP_SUB, OVERLAP, 1, NULL);
 RULE(alias_mul, b_ew_alias_a, PWTPU_OP_MUL, OVERLAP, 1, NULL);
@@ -1146,6 +1192,7 @@ RULE(alias_b_div, b_ew_alias_b, PWTPU_OP_DIV, OVERLAP, 1, NULL);
 
 RULE(compare_dst_f32, b_compare_dst_dtype, F32, DTYPE, 1, "dst is f32: compare writes i8");
 RULE(compare_dst_i32, b_compare_dst_dtype, I32, DTYPE, 1, NULL);
+RULE(compare_dst_u8, b_compare_dst_dtype, U8, DTYPE, 1, "dst is u8: compare writes i8");
 RULE(compare_ab_dtype, b_compare_ab_dtype, F32, MISMATCH, 1, "a is i32 but b is f32");
 RULE(compare_ab_i8, b_compare_ab_dtype, I8, MISMATCH, 1, NULL);
 RULE(compare_shape_b, b_compare_shape, 0, MISMATCH, 1, "a is [2,3] but b is [1,3]");
@@ -1154,6 +1201,7 @@ RULE(compare_alias_a, b_compare_alias, 0, OVERLAP, 1, "dst is [2,3] but a is");
 RULE(compare_alias_b, b_compare_alias, 1, OVERLAP, 1, NULL);
 RULE(select_pred_f32, b_select_pred, F32, DTYPE, 1, "predicate");
 RULE(select_pred_i32, b_select_pred, I32, DTYPE, 1, NULL);
+RULE(select_pred_u8, b_select_pred, U8, DTYPE, 1, "a is u8: the predicate must be i8");
 RULE(select_dtype_b, b_select_dtype, 1, MISMATCH, 1, "dst is bf16 but b is f32");
 RULE(select_dtype_c, b_select_dtype, 2, MISMATCH, 1, NULL);
 RULE(select_shape_dst, b_select_shape, 0, MISMATCH, 1, NULL);
@@ -1170,6 +1218,14 @@ RULE(convert_alias, b_convert_alias, F32, OVERLAP, 1, "they overlap");
 RULE(convert_alias_i8, b_convert_alias, I8, OVERLAP, 1, NULL);
 
 RULE(matmul_i32, b_matmul_dtype, I32, DTYPE, 1, "a is i32: matmul takes");
+RULE(matmul_f64, b_matmul_dtype, F64, DTYPE, 1, "insn 1 (matmul): a is f64: matmul takes f32, bf16 or i8");
+RULE(matmul_f16, b_matmul_dtype, F16, DTYPE, 1, "a is f16: matmul takes f32, bf16 or i8");
+RULE(matmul_i16, b_matmul_dtype, I16, DTYPE, 1, "a is i16: matmul takes");
+RULE(matmul_i64, b_matmul_dtype, I64, DTYPE, 1, "a is i64: matmul takes");
+RULE(matmul_u8, b_matmul_dtype, U8, DTYPE, 1, "a is u8: matmul takes");
+RULE(matmul_u16, b_matmul_dtype, U16, DTYPE, 1, "a is u16: matmul takes");
+RULE(matmul_u32, b_matmul_dtype, U32, DTYPE, 1, "a is u32: matmul takes");
+RULE(matmul_u64, b_matmul_dtype, U64, DTYPE, 1, "a is u64: matmul takes");
 RULE(matmul_dtype_bf16_dst, b_matmul_bf16_dst, BF16, MISMATCH, 1, "dst is bf16 but a matmul of bf16 gives f32");
 RULE(matmul_dtype_bf16_i32, b_matmul_bf16_dst, I32, MISMATCH, 1, NULL);
 RULE(matmul_dtype_i8_f32, b_matmul_i8_dst, F32, MISMATCH, 1, "dst is f32");

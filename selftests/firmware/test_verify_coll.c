@@ -46,6 +46,13 @@ static size_t b_reduce_dtype(struct tp *p, bool bad, u32 op)
 	return tp_image(p);
 }
 
+/* OPDT(op, dt): @op over i32, or over dt, a dtype collectives refuse. */
+static size_t b_new_dtype(struct tp *p, bool bad, u32 op)
+{
+	coll(p, op >> 8, bad ? op & 0xff : I32);
+	return tp_image(p);
+}
+
 /* @op is the op; mode PROD is fine, PROD + 1 is not. */
 static size_t b_reduce_mode(struct tp *p, bool bad, u32 op)
 {
@@ -215,6 +222,17 @@ RULE(ar_i32_not_i8, b_reduce_dtype, OPDT(AR, I32), DTYPE, NULL);
 RULE(rs_f32_not_i8, b_reduce_dtype, OPDT(RS, F32), DTYPE, "insn 1 (reduce_scatter): a is i8");
 RULE(rs_bf16_not_i8, b_reduce_dtype, OPDT(RS, BF16), DTYPE, NULL);
 RULE(rs_i32_not_i8, b_reduce_dtype, OPDT(RS, I32), DTYPE, NULL);
+RULE(ar_f64, b_new_dtype, OPDT(AR, PWTPU_DT_F64), DTYPE, "insn 1 (all_reduce): a is f64: reductions take f32, bf16 or i32");
+RULE(ar_i64, b_new_dtype, OPDT(AR, PWTPU_DT_I64), DTYPE, "a is i64: reductions take f32, bf16 or i32");
+RULE(rs_u32, b_new_dtype, OPDT(RS, PWTPU_DT_U32), DTYPE, "insn 1 (reduce_scatter): a is u32: reductions take");
+RULE(rs_f16, b_new_dtype, OPDT(RS, PWTPU_DT_F16), DTYPE, "a is f16");
+RULE(ag_i64, b_new_dtype, OPDT(AG, PWTPU_DT_I64), DTYPE, "insn 1 (all_gather): a is i64: collectives take f32, bf16, i8 or i32");
+RULE(ag_f16, b_new_dtype, OPDT(AG, PWTPU_DT_F16), DTYPE, "a is f16: collectives take");
+RULE(ag_u16, b_new_dtype, OPDT(AG, PWTPU_DT_U16), DTYPE, "a is u16");
+RULE(ag_u64, b_new_dtype, OPDT(AG, PWTPU_DT_U64), DTYPE, "a is u64");
+RULE(cp_u8, b_new_dtype, OPDT(CP, PWTPU_DT_U8), DTYPE, "insn 1 (collective_permute): a is u8: collectives take f32, bf16, i8 or i32");
+RULE(cp_f64, b_new_dtype, OPDT(CP, PWTPU_DT_F64), DTYPE, "a is f64");
+RULE(cp_i16, b_new_dtype, OPDT(CP, PWTPU_DT_I16), DTYPE, "a is i16");
 RULE(ar_mode, b_reduce_mode, AR, OPCODE, "unknown mode 4");
 RULE(rs_mode, b_reduce_mode, RS, OPCODE, "unknown mode 4");
 RULE(ag_mode, b_mode_unused, AG, RESERVED, "mode is unused");

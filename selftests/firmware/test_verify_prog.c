@@ -227,18 +227,23 @@ TEST(empty_program)
 	free(p);
 }
 
-/* What each op accepts beyond the one dtype the rule tests use. */
+/* What each op accepts beyond the one dtype the rule tests use: all 12. */
 TEST(dtypes_accepted)
 {
-	static const u32 dts[] = { F32, BF16, I8, I32 };
+	static const u32 dts[] = {
+		PWTPU_DT_F32, PWTPU_DT_BF16, PWTPU_DT_I8, PWTPU_DT_I32,
+		PWTPU_DT_F16, PWTPU_DT_F64, PWTPU_DT_I16, PWTPU_DT_I64,
+		PWTPU_DT_U8, PWTPU_DT_U16, PWTPU_DT_U32, PWTPU_DT_U64,
+	};
+	const u32 n = sizeof(dts) / sizeof(dts[0]);
 	struct tp *p = tp_alloc(1);
 	struct pwfw_prog prog;
 	struct pwfw_verr err;
-	u16 d, a, b, pred, s;
-	u32 i, j, op;
+	u16 d, a, b, pred, s, t;
+	u32 i, j, op, mode;
 
 	ASSERT_NE(NULL, p);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < n; i++) {
 		for (op = PWTPU_OP_ADD; op <= PWTPU_OP_ABS; op++) {
 			tp_reset(p, 1);
 			d = TP_T(p, dts[i], 3);
@@ -248,7 +253,7 @@ TEST(dtypes_accepted)
 			EXPECT_EQ(0, tp_verify(p, &prog, &err))
 				TH_LOG("op %u dtype %u: %s", op, dts[i], err.msg);
 		}
-		for (j = 0; j < 4; j++) {
+		for (j = 0; j < n; j++) {
 			tp_reset(p, 1);
 			d = TP_T(p, dts[j], 2, 2);
 			a = TP_T(p, dts[i], 2, 2);
@@ -257,15 +262,39 @@ TEST(dtypes_accepted)
 				TH_LOG("convert %u -> %u: %s", dts[i], dts[j],
 				       err.msg);
 		}
+		for (mode = PWTPU_REDUCE_SUM; mode <= PWTPU_REDUCE_MIN; mode++) {
+			tp_reset(p, 1);
+			pred = TP_T(p, I8, 5);
+			a = TP_T(p, dts[i], 5);
+			b = TP_T(p, dts[i], 5);
+			d = TP_T(p, dts[i], 5);
+			s = TP_SCALAR(p, dts[i]);
+			tp_op(p, PWTPU_OP_COMPARE, pred, a, b,
+			      NO)->mode = (u8)(PWTPU_CMP_NE + mode);
+			tp_op(p, PWTPU_OP_SELECT, d, pred, a, b);
+			tp_op(p, PWTPU_OP_REDUCE, s, a, NO, NO)->arg[0] = 1;
+			p->in[p->ni - 1].mode = (u8)mode;
+			EXPECT_EQ(0, tp_verify(p, &prog, &err))
+				TH_LOG("%s", err.msg);
+		}
 		tp_reset(p, 1);
-		pred = TP_T(p, I8, 5);
-		a = TP_T(p, dts[i], 5);
-		b = TP_T(p, dts[i], 5);
-		d = TP_T(p, dts[i], 5);
-		s = TP_SCALAR(p, dts[i]);
-		tp_op(p, PWTPU_OP_COMPARE, pred, a, b, NO)->mode = PWTPU_CMP_NE;
-		tp_op(p, PWTPU_OP_SELECT, d, pred, a, b);
-		tp_op(p, PWTPU_OP_REDUCE, s, a, NO, NO)->arg[0] = 1;
+		a = TP_T(p, dts[i], 2, 3);
+		t = TP_T(p, dts[i], 3, 2);
+		d = TP_T(p, dts[i], 4, 2, 3);
+		s = TP_T(p, dts[i], 1, 2);
+		b = TP_T(p, dts[i], 6);
+		tp_op(p, PWTPU_OP_TRANSPOSE, t, a, NO, NO)->arg[0] = 1;
+		tp_op(p, PWTPU_OP_BROADCAST, d, a, NO, NO);
+		tp_op(p, PWTPU_OP_SLICE, s, a, NO, NO)->arg[1] = 1;
+		tp_op(p, PWTPU_OP_RESHAPE, b, a, NO, NO);
+		EXPECT_EQ(0, tp_verify(p, &prog, &err))
+			TH_LOG("dtype %u: %s", dts[i], err.msg);
+	}
+	/* f16 has exp, log, tanh and rsqrt, like f32 and bf16. */
+	for (op = PWTPU_OP_EXP; op <= PWTPU_OP_RSQRT; op++) {
+		tp_reset(p, 1);
+		a = TP_T(p, PWTPU_DT_F16, 3);
+		tp_op(p, op, a, a, NO, NO);
 		EXPECT_EQ(0, tp_verify(p, &prog, &err)) TH_LOG("%s", err.msg);
 	}
 	free(p);

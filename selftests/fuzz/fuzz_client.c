@@ -66,10 +66,10 @@ static unsigned int shape(struct script *s, uint32_t sh[PW_MAX_RANK])
 	return rank;
 }
 
-/* dtypes 1..4 are real; 0 and 5 are not. */
+/* dtypes 1..12 (PWTPU_DT_F32..PWTPU_DT_U64) are real; 0 and 13 are not. */
 static enum pwtpu_dtype dtype(struct script *s)
 {
-	return (enum pwtpu_dtype)(next(s) % 6);
+	return (enum pwtpu_dtype)(next(s) % (PWTPU_DT_U64 + 2));
 }
 
 /* A value made earlier, or now and then one never made. */
@@ -84,7 +84,7 @@ static pw_val value(struct script *s, const pw_val *vals, unsigned int n)
 
 static pw_val constant(struct pw_fn_builder *b, struct script *s)
 {
-	static uint8_t data[MAX_ELEMS * 4];
+	static uint8_t data[MAX_ELEMS * 8];	/* 8: the widest dtype */
 	enum pwtpu_dtype dt = dtype(s);
 	uint32_t sh[PW_MAX_RANK];
 	unsigned int rank = shape(s, sh), i;

@@ -131,6 +131,20 @@ static void fn_seeds(void)
 	pw_fn_result(b, pw_fn_permute(b, x, 1));
 	put_fn("collectives", b);
 
+	b = pw_fn_begin("dtypes");
+	x = pw_fn_param(b, PWTPU_DT_I64, 1, s4);
+	y = pw_fn_param(b, PWTPU_DT_F16, 1, s4);
+	z = pw_fn_binary(b, PWTPU_OP_DIV, x, pw_fn_scalar(b, PWTPU_DT_I64, -1));
+	pw_fn_result(b, pw_fn_reduce(b, PWTPU_REDUCE_MIN, z, 1));
+	z = pw_fn_convert(b, pw_fn_unary(b, PWTPU_OP_TANH, y), PWTPU_DT_F64);
+	pw_fn_result(b, pw_fn_compare(b, PWTPU_CMP_LE, z,
+				      pw_fn_convert(b, x, PWTPU_DT_F64)));
+	pw_fn_result(b, pw_fn_convert(b, z, PWTPU_DT_U8));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_MAX,
+				     pw_fn_param(b, PWTPU_DT_U32, 1, s4),
+				     pw_fn_convert(b, x, PWTPU_DT_U32)));
+	put_fn("dtypes", b);
+
 	b = pw_fn_begin("delay");
 	x = pw_fn_param(b, PWTPU_DT_F32, 1, s4);
 	pw_fn_delay(b, 1000);
@@ -239,6 +253,13 @@ static void client_seeds(void)
 		15, 1, 2, 16, 2, 1, 2, 17, 0, 1,	/* gather, scatter, perm */
 		18, 5, 19, 3, 19, 4,		/* delay, results */
 	};
+	static const uint8_t dtypes[] = {
+		0x00, 0, 1, 4, 8, 0, 1, 4, 5,	/* i64[4], f16[4] */
+		3, 0, 5, 0, 4, 1, 10,		/* div, exp */
+		8, 3, 6, 6, 4, 4, 4,		/* convert to f64, compare */
+		13, 2, 1, 1, 8, 0, 11,		/* reduce max, to u32 */
+		19, 5, 19, 6, 19, 7,		/* results */
+	};
 	static const uint8_t place[] = {
 		0xe0, 3, '2', 'x', '4',		/* island 2x4 */
 		3, '2', 'x', '2', 0,		/* slice 2x2 */
@@ -250,6 +271,7 @@ static void client_seeds(void)
 	put("client", "matmul", matmul, sizeof(matmul));
 	put("client", "shapes", shapes, sizeof(shapes));
 	put("client", "collectives", coll, sizeof(coll));
+	put("client", "dtypes", dtypes, sizeof(dtypes));
 	put("client", "place", place, sizeof(place));
 }
 

@@ -1550,8 +1550,11 @@ TEST(fn_desc_rejects)
 	good_desc(&d, &p);
 	d.sigs[1].dtype = 0;
 	DESC_BAD(&d, p);
-	d.sigs[1].dtype = PWTPU_DT_I32 + 1;
+	d.sigs[1].dtype = PWTPU_DT_U64 + 1;
 	DESC_BAD(&d, p);
+	/* Every dtype of the device is known, the last one included. */
+	d.sigs[1].dtype = PWTPU_DT_U64;
+	ASSERT_EQ(0, desc_trip(&d, p));
 	d.sigs[1].dtype = 0xff;
 	DESC_BAD(&d, p);
 	good_desc(&d, &p);

@@ -499,6 +499,204 @@ TEST(sig_format)
 	ASSERT_TRUE(pw_sig_equal(&a, &a));
 }
 
+TEST(sig_format_new_dtypes)
+{
+	static const struct {
+		enum pwtpu_dtype dt;
+		const char *text;
+		uint64_t bytes;
+	} want[] = {
+		{ PWTPU_DT_F16, "f16[2,3]", 12 },
+		{ PWTPU_DT_F64, "f64[2,3]", 48 },
+		{ PWTPU_DT_I16, "i16[2,3]", 12 },
+		{ PWTPU_DT_I64, "i64[2,3]", 48 },
+		{ PWTPU_DT_U8, "u8[2,3]", 6 },
+		{ PWTPU_DT_U16, "u16[2,3]", 12 },
+		{ PWTPU_DT_U32, "u32[2,3]", 24 },
+		{ PWTPU_DT_U64, "u64[2,3]", 48 },
+	};
+	struct pw_sig sig;
+	char buf[32];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ASSERT_EQ(0, pw_sig_make(&sig, want[i].dt, 2, SHAPE(2, 3)));
+		ASSERT_STREQ(want[i].text, pw_sig_format(&sig, buf,
+							 sizeof(buf)));
+		ASSERT_EQ(want[i].bytes, pw_sig_bytes(&sig));
+	}
+	/* A shard is one device tensor: 2^26 elements of 8 bytes fit. */
+	ASSERT_EQ(0, pw_sig_make(&sig, PWTPU_DT_F64, 2,
+				 SHAPE(1 << 13, 1 << 13)));
+	ASSERT_EQ(-EINVAL, pw_sig_make(&sig, PWTPU_DT_U64, 2,
+				       SHAPE(1 << 13, 1 << 14)));
+	ASSERT_EQ(0, pw_sig_make(&sig, PWTPU_DT_I32, 2,
+				 SHAPE(1 << 13, 1 << 13)));
+	ASSERT_EQ(-EINVAL, pw_sig_make(&sig, PWTPU_DT_I32, 3,
+				       SHAPE(2, 1 << 13, 1 << 13)));
+	ASSERT_EQ(-EINVAL, pw_sig_make(&sig, (enum pwtpu_dtype)13, 0, NULL));
+}
+
+/*
+ * pw_fn_scalar for every dtype: floats rounded once from the double
+ * (f16 and bf16 directly, not through f32), integers truncated and
+ * saturated, exact for every integer a double holds.
+ */
+TEST(scalar_every_dtype)
+{
+	static const struct {
+		enum pwtpu_dtype dt;
+		double value;
+		uint64_t bits;
+	} want[] = {
+		{ PWTPU_DT_F64, 0.1, 0x3fb999999999999aULL },
+		{ PWTPU_DT_F32, 0.1, 0x3dcccccd },
+		{ PWTPU_DT_F16, 1.0 + 0x1p-11 + 0x1p-40, 0x3c01 },
+		{ PWTPU_DT_F16, 1.0 + 0x1p-11, 0x3c00 },
+		{ PWTPU_DT_F16, 65520.0, 0x7c00 },
+		{ PWTPU_DT_F16, 65519.0, 0x7bff },
+		{ PWTPU_DT_F16, -0.0, 0x8000 },
+		{ PWTPU_DT_F16, 0x1p-24, 0x0001 },
+		{ PWTPU_DT_F16, 0x1p-25, 0x0000 },
+		{ PWTPU_DT_F16, NAN, 0x7e00 },
+		{ PWTPU_DT_BF16, 1.0 + 0x1p-8 + 0x1p-40, 0x3f81 },
+		{ PWTPU_DT_BF16, -INFINITY, 0xff80 },
+		{ PWTPU_DT_I64, 0x1p53, 9007199254740992ULL },
+		{ PWTPU_DT_I64, 0x1p62 + 0x1p10, 0x4000000000000400ULL },
+		{ PWTPU_DT_I64, -0x1p63, 0x8000000000000000ULL },
+		{ PWTPU_DT_I64, 1e19, 0x7fffffffffffffffULL },
+		{ PWTPU_DT_I64, -2.9, (uint64_t)-2 },
+		{ PWTPU_DT_U64, 0x1p64 - 2048, 18446744073709549568ULL },
+		{ PWTPU_DT_U64, 1e20, UINT64_MAX },
+		{ PWTPU_DT_U64, -5.0, 0 },
+		{ PWTPU_DT_U64, NAN, 0 },
+		{ PWTPU_DT_U32, 4294967295.0, 0xffffffffULL },
+		{ PWTPU_DT_U16, 65535.9, 65535 },
+		{ PWTPU_DT_I16, -40000.0, 0x8000 },
+		{ PWTPU_DT_U8, 300.0, 255 },
+		{ PWTPU_DT_U8, -1.0, 0 },
+		{ PWTPU_DT_U8, 200.7, 200 },
+		{ PWTPU_DT_I8, -3.5, 0xfd },
+	};
+	const unsigned int n = sizeof(want) / sizeof(want[0]);
+	unsigned int i, first;
+
+	for (first = 0; first < n; first += 12) {
+		struct pw_fn_builder *b = pw_fn_begin("scalars");
+		uint64_t out[12] = { 0 };
+		void *outp[12];
+		struct pw_fn *fn;
+
+		for (i = first; i < n && i < first + 12; i++) {
+			outp[i - first] = &out[i - first];
+			ASSERT_EQ(0, pw_fn_result(b, pw_fn_scalar(b, want[i].dt,
+							want[i].value)));
+		}
+		ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+		ASSERT_EQ(0, fn_run(fn, NULL, outp));
+		for (i = first; i < n && i < first + 12; i++)
+			EXPECT_EQ(want[i].bits, out[i - first])
+				TH_LOG("%s of %a", pwtpu_dtype_name(want[i].dt),
+				       want[i].value);
+		pw_fn_put(fn);
+	}
+}
+
+/* The new dtypes through the builder, the verifier and the device. */
+TEST(new_dtypes_run)
+{
+	int64_t x[4] = { INT64_MAX, -3, 1LL << 40, 0 }, sq[4];
+	uint8_t y[4] = { 200, 100, 0, 255 }, div0[4], ysum;
+	uint16_t h[3] = { 0x0000, 0x3c00, 0xbc00 }, hexp[3], dh[2];
+	double d[2] = { 1.0 + 0x1p-11 + 0x1p-40, 65520.0 };
+	uint64_t du[2];
+	int8_t gt[4];
+	struct pw_fn_builder *b = pw_fn_begin("dtypes");
+	const void *in[4] = { x, y, h, d };
+	void *out[7] = { sq, div0, gt, &ysum, hexp, dh, du };
+	pw_val px, py, ph, pd;
+	struct pw_fn *fn;
+	int i;
+
+	px = pw_fn_param(b, PWTPU_DT_I64, 1, SHAPE(4));
+	py = pw_fn_param(b, PWTPU_DT_U8, 1, SHAPE(4));
+	ph = pw_fn_param(b, PWTPU_DT_F16, 1, SHAPE(3));
+	pd = pw_fn_param(b, PWTPU_DT_F64, 1, SHAPE(2));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_ADD,
+				     pw_fn_binary(b, PWTPU_OP_MUL, px, px),
+				     pw_fn_scalar(b, PWTPU_DT_I64, 1)));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_DIV, py,
+				     pw_fn_scalar(b, PWTPU_DT_U8, 0)));
+	pw_fn_result(b, pw_fn_compare(b, PWTPU_CMP_GT, py,
+				      pw_fn_scalar(b, PWTPU_DT_U8, 100)));
+	pw_fn_result(b, pw_fn_reduce(b, PWTPU_REDUCE_SUM, py, 1));
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_EXP, ph));
+	pw_fn_result(b, pw_fn_convert(b, pd, PWTPU_DT_F16));
+	pw_fn_result(b, pw_fn_convert(b, pd, PWTPU_DT_U64));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	EXPECT_EQ(2, sq[0]);		/* (2^63 - 1)^2 + 1 wraps to 2 */
+	EXPECT_EQ(10, sq[1]);
+	EXPECT_EQ(1, sq[2]);		/* 2^80 + 1 wraps to 1 */
+	EXPECT_EQ(1, sq[3]);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(255, div0[i]);	/* x / 0: the maximum */
+	EXPECT_EQ(1, gt[0]);		/* 200 > 100 unsigned */
+	EXPECT_EQ(0, gt[1]);
+	EXPECT_EQ(1, gt[3]);
+	EXPECT_EQ((uint8_t)(200 + 100 + 255), ysum);
+	EXPECT_EQ(0x3c00, hexp[0]);	/* e^0 */
+	EXPECT_EQ(0x4170, hexp[1]);	/* e = 2.71875 in f16 */
+	EXPECT_EQ(0x35e3, hexp[2]);	/* 1/e = 0.36792 in f16 */
+	EXPECT_EQ(0x3c01, dh[0]);
+	EXPECT_EQ(0x7c00, dh[1]);
+	EXPECT_EQ(1U, du[0]);
+	EXPECT_EQ(65520U, du[1]);
+	pw_fn_put(fn);
+}
+
+TEST(err_new_dtypes)
+{
+	struct pw_fn_builder *b = pw_fn_begin("bad");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F64, 1, SHAPE(2));
+
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_EXP, x), -EINVAL,
+		    "pw_fn_unary(EXP): f64[2]: the device has no f64 version (f32, bf16 or f16 only)");
+	b = pw_fn_begin("bad");
+	x = pw_fn_param(b, PWTPU_DT_U32, 1, SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_LOG, x), -EINVAL,
+		    "pw_fn_unary(LOG): u32[3] is not f32, bf16 or f16");
+	b = pw_fn_begin("bad");
+	x = pw_fn_param(b, PWTPU_DT_F64, 2, SHAPE(2, 2));
+	EXPECT_FAIL(b, pw_fn_matmul(b, x, x), -EINVAL,
+		    "pw_fn_matmul: f64[2,2] is not f32, bf16 or i8");
+	b = pw_fn_begin("bad");
+	x = pw_fn_param(b, PWTPU_DT_F16, 2, SHAPE(2, 2));
+	EXPECT_FAIL(b, pw_fn_matmul(b, x, x), -EINVAL,
+		    "f16[2,2] is not f32, bf16 or i8");
+	b = pw_fn_begin("bad");
+	x = pw_fn_param(b, PWTPU_DT_I64, 1, SHAPE(4));
+	EXPECT_FAIL(b, pw_fn_all_reduce(b, PWTPU_REDUCE_SUM, x), -EINVAL,
+		    "pw_fn_all_reduce: i64[4] is not f32, bf16 or i32");
+	b = pw_fn_begin("bad");
+	x = pw_fn_param(b, PWTPU_DT_F16, 1, SHAPE(4));
+	EXPECT_FAIL(b, pw_fn_all_gather(b, x, 2), -EINVAL,
+		    "pw_fn_all_gather: f16[4] is not f32, bf16, i8 or i32");
+	b = pw_fn_begin("bad");
+	x = pw_fn_param(b, PWTPU_DT_U8, 1, SHAPE(4));
+	EXPECT_FAIL(b, pw_fn_permute(b, x, 1), -EINVAL,
+		    "pw_fn_permute: u8[4] is not f32, bf16, i8 or i32");
+	b = pw_fn_begin("bad");
+	x = pw_fn_param(b, PWTPU_DT_U16, 1, SHAPE(4));
+	EXPECT_FAIL(b, pw_fn_reduce_scatter(b, PWTPU_REDUCE_MAX, x, 2),
+		    -EINVAL, "u16[4] is not f32, bf16 or i32");
+	b = pw_fn_begin("bad");
+	x = pw_fn_param(b, PWTPU_DT_I16, 1, SHAPE(4));
+	EXPECT_FAIL(b, pw_fn_binary(b, PWTPU_OP_ADD, x,
+				    pw_fn_scalar(b, PWTPU_DT_U16, 1)),
+		    -EINVAL, "i16[4] and u16[] differ in dtype");
+}
+
 TEST(delay)
 {
 	struct pw_fn_builder *b = pw_fn_begin("delay");
@@ -612,7 +810,7 @@ TEST(err_exp_i32)
 	pw_val x = pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(4));
 
 	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_EXP, x), -EINVAL,
-		    "pw_fn_unary(EXP): i32[4] is not f32 or bf16");
+		    "pw_fn_unary(EXP): i32[4] is not f32, bf16 or f16");
 }
 
 TEST(err_rank)
@@ -645,8 +843,8 @@ TEST(err_bad_dtype)
 {
 	struct pw_fn_builder *b = pw_fn_begin("bad");
 
-	EXPECT_FAIL(b, pw_fn_param(b, (enum pwtpu_dtype)9, 0, NULL), -EINVAL,
-		    "unknown dtype 9");
+	EXPECT_FAIL(b, pw_fn_param(b, (enum pwtpu_dtype)13, 0, NULL), -EINVAL,
+		    "unknown dtype 13");
 }
 
 TEST(err_too_many_bindings)
