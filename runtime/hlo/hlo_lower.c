@@ -118,6 +118,24 @@ const struct hlo_val *hlo_operand(struct hlo_lower *lw, struct hlo_scope *sc,
 	return val;
 }
 
+int hlo_operands(struct hlo_lower *lw, struct hlo_scope *sc, unsigned int n,
+		 const struct hlo_val **v)
+{
+	unsigned int i;
+
+	if (lw->op->noperands != n || lw->op->nresults != 1)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "takes %u operand%s and gives 1 result, not %u and %u",
+				      n, n == 1 ? "" : "s", lw->op->noperands,
+				      lw->op->nresults);
+	for (i = 0; i < n; i++) {
+		v[i] = hlo_operand(lw, sc, i);
+		if (!v[i] || hlo_check_type(lw, v[i]->type))
+			return lw->err;
+	}
+	return 0;
+}
+
 /* Name and index of result @i of @op: the group that holds it. */
 static void result_name(const struct pw_hlo_op *op, unsigned int i,
 			const char **name, uint32_t *index)
@@ -153,19 +171,37 @@ int hlo_bind_result(struct hlo_lower *lw, struct hlo_scope *sc,
 
 enum pwtpu_dtype pw_hlo_device_dtype(enum pw_hlo_dtype dt)
 {
-	switch (dt) {
-	case PW_HLO_DT_F32:
-		return PWTPU_DT_F32;
-	case PW_HLO_DT_BF16:
-		return PWTPU_DT_BF16;
-	case PW_HLO_DT_I32:
-		return PWTPU_DT_I32;
-	case PW_HLO_DT_I8:
-	case PW_HLO_DT_I1:	/* a predicate: one byte, 0 or 1 */
-		return PWTPU_DT_I8;
-	default:
+	static const enum pwtpu_dtype device[] = {
+		[PW_HLO_DT_I1] = PWTPU_DT_I8,	/* a predicate: 0 or 1 */
+		[PW_HLO_DT_I8] = PWTPU_DT_I8,
+		[PW_HLO_DT_I16] = PWTPU_DT_I16,
+		[PW_HLO_DT_I32] = PWTPU_DT_I32,
+		[PW_HLO_DT_I64] = PWTPU_DT_I64,
+		[PW_HLO_DT_UI8] = PWTPU_DT_U8,
+		[PW_HLO_DT_UI16] = PWTPU_DT_U16,
+		[PW_HLO_DT_UI32] = PWTPU_DT_U32,
+		[PW_HLO_DT_UI64] = PWTPU_DT_U64,
+		[PW_HLO_DT_F16] = PWTPU_DT_F16,
+		[PW_HLO_DT_BF16] = PWTPU_DT_BF16,
+		[PW_HLO_DT_F32] = PWTPU_DT_F32,
+		[PW_HLO_DT_F64] = PWTPU_DT_F64,
+	};
+
+	if ((unsigned int)dt >= sizeof(device) / sizeof(device[0]))
 		return 0;
-	}
+	return device[dt];
+}
+
+bool hlo_is_float(enum pw_hlo_dtype dt)
+{
+	return dt == PW_HLO_DT_F16 || dt == PW_HLO_DT_BF16 ||
+	       dt == PW_HLO_DT_F32 || dt == PW_HLO_DT_F64;
+}
+
+bool hlo_is_unsigned(enum pw_hlo_dtype dt)
+{
+	return dt == PW_HLO_DT_UI8 || dt == PW_HLO_DT_UI16 ||
+	       dt == PW_HLO_DT_UI32 || dt == PW_HLO_DT_UI64;
 }
 
 int hlo_check_type(struct hlo_lower *lw, const struct pw_hlo_type *t)

@@ -99,8 +99,12 @@ int hlo_lower_all_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	x = hlo_operand(lw, sc, 0);
 	if (!x || hlo_check_type(lw, x->type))
 		return lw->err;
-	if (x->type->dtype == PW_HLO_DT_I1)
+	/* The device's collectives reduce these alone. */
+	if (x->type->dtype != PW_HLO_DT_F32 &&
+	    x->type->dtype != PW_HLO_DT_BF16 &&
+	    x->type->dtype != PW_HLO_DT_I32)
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "all_reduce of i1 is not supported yet");
+				      "all_reduce of %s is not supported by the device yet",
+				      pw_hlo_dtype_name(x->type->dtype));
 	return hlo_bind_result(lw, sc, 0, pw_fn_all_reduce(lw->b, mode, x->v));
 }

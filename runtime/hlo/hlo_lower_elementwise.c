@@ -13,11 +13,6 @@
 
 #include "hlo_lower_impl.h"
 
-static bool is_float(enum pw_hlo_dtype dt)
-{
-	return dt == PW_HLO_DT_F32 || dt == PW_HLO_DT_BF16;
-}
-
 /* A dense constant's bytes for all of @t's elements (a splat repeated). */
 static void *dense_bytes(struct hlo_lower *lw, const struct pw_hlo_attr *a,
 			 const struct pw_hlo_type *t)
@@ -67,17 +62,11 @@ int hlo_lower_constant(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	return hlo_bind_result(lw, sc, 0, v);
 }
 
-/* @f rounded to the nearest bf16, ties to even (iota's values: finite). */
-static uint16_t f32_to_bf16(float f)
-{
-	uint32_t bits;
-
-	memcpy(&bits, &f, sizeof(bits));
-	bits += 0x7fff + ((bits >> 16) & 1);
-	return (uint16_t)(bits >> 16);
-}
-
-/* iota: its values known here, so a constant. */
+/*
+ * iota: its values known here, so an i32 constant (extents are far below
+ * 2^31), converted on the device to the result's type as a convert would
+ * (to nearest even for floats; to i1, "not zero").
+ */
 int hlo_lower_iota(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 {
 	const struct pw_hlo_type *t = lw->op->nresults == 1 ?
@@ -85,7 +74,8 @@ int hlo_lower_iota(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	const struct pw_hlo_attr *d = pw_hlo_op_attr(lw->op, "iota_dimension");
 	uint64_t n, i, inner = 1, k;
 	uint32_t shape[PW_MAX_RANK], dim;
-	uint8_t *data;
+	enum pwtpu_dtype to;
+	int32_t *data;
 	pw_val v;
 
 	(void)arg;
@@ -98,39 +88,22 @@ int hlo_lower_iota(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	for (k = dim + 1; k < t->rank; k++)
 		inner *= (uint64_t)t->dims[k];
 	n = hlo_elems(t);
-	data = malloc(n * pw_hlo_dtype_size(t->dtype));
+	if (n > INT32_MAX)
+		return hlo_lower_fail(lw, -E2BIG, "%llu elements",
+				      (unsigned long long)n);
+	data = malloc(n * sizeof(*data));
 	if (!data)
 		return hlo_lower_fail(lw, -ENOMEM, "out of memory");
-	for (i = 0; i < n; i++) {
-		uint64_t x = i / inner % (uint64_t)t->dims[dim];
-		float f = (float)x;
-		uint16_t h;
-		int32_t w;
-
-		switch (t->dtype) {
-		case PW_HLO_DT_F32:
-			memcpy(data + 4 * i, &f, 4);
-			break;
-		case PW_HLO_DT_BF16:
-			h = f32_to_bf16(f);
-			memcpy(data + 2 * i, &h, 2);
-			break;
-		case PW_HLO_DT_I32:
-			w = (int32_t)(uint32_t)x;
-			memcpy(data + 4 * i, &w, 4);
-			break;
-		case PW_HLO_DT_I1:
-			data[i] = x != 0;
-			break;
-		default:	/* i8 keeps the low bits, as a convert would */
-			data[i] = (uint8_t)x;
-			break;
-		}
-	}
+	for (i = 0; i < n; i++)
+		data[i] = (int32_t)(i / inner % (uint64_t)t->dims[dim]);
 	hlo_shape(t, shape);
-	v = pw_fn_const(lw->b, pw_hlo_device_dtype(t->dtype), t->rank, shape,
-			data);
+	v = pw_fn_const(lw->b, PWTPU_DT_I32, t->rank, shape, data);
 	free(data);
+	to = pw_hlo_device_dtype(t->dtype);
+	if (v >= 0 && t->dtype == PW_HLO_DT_I1)
+		v = hlo_nonzero(lw, v, PWTPU_DT_I32);
+	else if (v >= 0 && to != PWTPU_DT_I32)
+		v = pw_fn_convert(lw->b, v, to);
 	return hlo_bind_result(lw, sc, 0, v);
 }
 
@@ -168,7 +141,7 @@ pw_val hlo_binary_op(struct hlo_lower *lw, enum hlo_binary op,
 		}
 	}
 	if (op >= HLO_AND) {
-		if (is_float(dt))
+		if (hlo_is_float(dt))
 			return hlo_lower_fail(lw, -EINVAL,
 					      "%s is not defined on floats",
 					      binary_names[op]);
@@ -183,17 +156,16 @@ pw_val hlo_binary_op(struct hlo_lower *lw, enum hlo_binary op,
 static int same_operands(struct hlo_lower *lw, struct hlo_scope *sc,
 			 const struct hlo_val **x, const struct hlo_val **y)
 {
-	if (lw->op->noperands != 2 || lw->op->nresults != 1)
-		return hlo_lower_fail(lw, -EINVAL,
-				      "takes 2 operands and gives 1 result");
-	*x = hlo_operand(lw, sc, 0);
-	*y = *x ? hlo_operand(lw, sc, 1) : NULL;
-	if (!*y)
+	const struct hlo_val *v[2];
+
+	if (hlo_operands(lw, sc, 2, v))
 		return lw->err;
-	if ((*x)->type->dtype != (*y)->type->dtype ||
-	    !hlo_same_shape((*x)->type, (*y)->type))
+	*x = v[0];
+	*y = v[1];
+	if (v[0]->type->dtype != v[1]->type->dtype ||
+	    !hlo_same_shape(v[0]->type, v[1]->type))
 		return hlo_lower_fail(lw, -EINVAL, "operands differ in type");
-	return hlo_check_type(lw, (*x)->type);
+	return 0;
 }
 
 int hlo_lower_binary(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
@@ -228,11 +200,7 @@ int hlo_lower_unary(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	enum pw_hlo_dtype dt;
 	pw_val v;
 
-	if (lw->op->noperands != 1 || lw->op->nresults != 1)
-		return hlo_lower_fail(lw, -EINVAL,
-				      "takes 1 operand and gives 1 result");
-	x = hlo_operand(lw, sc, 0);
-	if (!x || hlo_check_type(lw, x->type))
+	if (hlo_operands(lw, sc, 1, &x))
 		return lw->err;
 	dt = x->type->dtype;
 	if (op == HLO_NOT) {
@@ -247,8 +215,11 @@ int hlo_lower_unary(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	}
 	if (dt == PW_HLO_DT_I1)
 		return hlo_lower_fail(lw, -EINVAL, "not defined on i1");
-	if (op > HLO_ABS && !is_float(dt))
+	if (op > HLO_ABS && !hlo_is_float(dt))
 		return hlo_lower_fail(lw, -EINVAL, "defined on floats only");
+	if (op > HLO_ABS && dt == PW_HLO_DT_F64)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "f64 is not supported by the device's math functions yet");
 	return hlo_bind_result(lw, sc, 0,
 			       pw_fn_unary(lw->b, device_unary[op], x->v));
 }
@@ -289,12 +260,17 @@ int hlo_lower_compare(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	if (type && !strcmp(type->enum_value, "TOTALORDER"))
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "compare_type TOTALORDER is not supported yet");
-	/* i1 is 0 or 1: signed and unsigned order agree on it. */
-	if (type && !strcmp(type->enum_value, "UNSIGNED") &&
-	    dt != PW_HLO_DT_I1)
+	/*
+	 * The device compares each dtype in its own order; a compare_type
+	 * asking for another is refused (i1 is 0 or 1: signed and unsigned
+	 * agree on it).
+	 */
+	if (type && dt != PW_HLO_DT_I1 &&
+	    strcmp(type->enum_value, hlo_is_float(dt) ? "FLOAT" :
+		   hlo_is_unsigned(dt) ? "UNSIGNED" : "SIGNED"))
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "unsigned comparison of %s is not supported yet",
-				      pw_hlo_dtype_name(dt));
+				      "compare_type %s of %s is not supported",
+				      type->enum_value, pw_hlo_dtype_name(dt));
 	return hlo_bind_result(lw, sc, 0,
 			       pw_fn_compare(lw->b, directions[i].cmp, x->v,
 					     y->v));
@@ -302,19 +278,16 @@ int hlo_lower_compare(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 
 int hlo_lower_select(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 {
-	const struct hlo_val *p, *x, *y;
+	const struct hlo_val *v[3], *p, *x, *y;
 	uint32_t shape[PW_MAX_RANK];
 	pw_val pred;
 
 	(void)arg;
-	if (lw->op->noperands != 3 || lw->op->nresults != 1)
-		return hlo_lower_fail(lw, -EINVAL,
-				      "takes 3 operands and gives 1 result");
-	p = hlo_operand(lw, sc, 0);
-	x = p ? hlo_operand(lw, sc, 1) : NULL;
-	y = x ? hlo_operand(lw, sc, 2) : NULL;
-	if (!y || hlo_check_type(lw, x->type) || hlo_check_type(lw, p->type))
+	if (hlo_operands(lw, sc, 3, v))
 		return lw->err;
+	p = v[0];
+	x = v[1];
+	y = v[2];
 	if (p->type->dtype != PW_HLO_DT_I1)
 		return hlo_lower_fail(lw, -EINVAL, "the predicate is not i1");
 	if (x->type->dtype != y->type->dtype ||
@@ -343,12 +316,10 @@ int hlo_lower_convert(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	enum pwtpu_dtype from, to;
 
 	(void)arg;
-	if (lw->op->noperands != 1 || lw->op->nresults != 1)
-		return hlo_lower_fail(lw, -EINVAL,
-				      "takes 1 operand and gives 1 result");
-	x = hlo_operand(lw, sc, 0);
+	if (hlo_operands(lw, sc, 1, &x))
+		return lw->err;
 	t = lw->op->result_types[0];
-	if (!x || hlo_check_type(lw, x->type) || hlo_check_type(lw, t))
+	if (hlo_check_type(lw, t))
 		return lw->err;
 	if (!hlo_same_shape(x->type, t))
 		return hlo_lower_fail(lw, -EINVAL,
@@ -369,18 +340,15 @@ int hlo_lower_convert(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
  */
 int hlo_lower_clamp(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 {
-	const struct hlo_val *lo, *x, *hi;
+	const struct hlo_val *o[3], *lo, *x, *hi;
 	pw_val v;
 
 	(void)arg;
-	if (lw->op->noperands != 3 || lw->op->nresults != 1)
-		return hlo_lower_fail(lw, -EINVAL,
-				      "takes 3 operands and gives 1 result");
-	lo = hlo_operand(lw, sc, 0);
-	x = lo ? hlo_operand(lw, sc, 1) : NULL;
-	hi = x ? hlo_operand(lw, sc, 2) : NULL;
-	if (!hi || hlo_check_type(lw, x->type))
+	if (hlo_operands(lw, sc, 3, o))
 		return lw->err;
+	lo = o[0];
+	x = o[1];
+	hi = o[2];
 	if (lo->type->dtype != x->type->dtype ||
 	    hi->type->dtype != x->type->dtype ||
 	    (lo->type->rank && !hlo_same_shape(lo->type, x->type)) ||
@@ -416,11 +384,7 @@ int hlo_lower_sign(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	pw_val zero, neg, pos, v;
 
 	(void)arg;
-	if (lw->op->noperands != 1 || lw->op->nresults != 1)
-		return hlo_lower_fail(lw, -EINVAL,
-				      "takes 1 operand and gives 1 result");
-	x = hlo_operand(lw, sc, 0);
-	if (!x || hlo_check_type(lw, x->type))
+	if (hlo_operands(lw, sc, 1, &x))
 		return lw->err;
 	if (x->type->dtype == PW_HLO_DT_I1)
 		return hlo_lower_fail(lw, -EINVAL, "not defined on i1");
@@ -439,13 +403,9 @@ int hlo_lower_is_finite(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	pw_val v;
 
 	(void)arg;
-	if (lw->op->noperands != 1 || lw->op->nresults != 1)
-		return hlo_lower_fail(lw, -EINVAL,
-				      "takes 1 operand and gives 1 result");
-	x = hlo_operand(lw, sc, 0);
-	if (!x || hlo_check_type(lw, x->type))
+	if (hlo_operands(lw, sc, 1, &x))
 		return lw->err;
-	if (!is_float(x->type->dtype))
+	if (!hlo_is_float(x->type->dtype))
 		return hlo_lower_fail(lw, -EINVAL, "defined on floats only");
 	v = pw_fn_binary(lw->b, PWTPU_OP_SUB, x->v, x->v);
 	v = pw_fn_compare(lw->b, PWTPU_CMP_EQ, v, splat_like(lw, x, 0));
@@ -465,7 +425,7 @@ int hlo_lower_remainder(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	(void)arg;
 	if (same_operands(lw, sc, &x, &y))
 		return lw->err;
-	if (is_float(x->type->dtype))
+	if (hlo_is_float(x->type->dtype))
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "remainder of floats is not supported by the device yet");
 	if (x->type->dtype == PW_HLO_DT_I1)

@@ -66,6 +66,12 @@ int hlo_lower_builder_fail(struct hlo_lower *lw, pw_val v);
 const struct hlo_val *hlo_operand(struct hlo_lower *lw, struct hlo_scope *sc,
 				  unsigned int i);
 /*
+ * The op's @n operands into @v[0..@n), each defined and of a type the
+ * device holds, and one result: 0, or the failure.
+ */
+int hlo_operands(struct hlo_lower *lw, struct hlo_scope *sc, unsigned int n,
+		 const struct hlo_val **v);
+/*
  * Bind result @i of the op being lowered to @v, which must be of the
  * op's result type (checked for the device here); @v < 0 is a failed
  * builder call, reported.
@@ -78,6 +84,8 @@ int hlo_check_type(struct hlo_lower *lw, const struct pw_hlo_type *t);
 /* Its shape as the builder takes it (rank <= PW_MAX_RANK, checked). */
 void hlo_shape(const struct pw_hlo_type *t, uint32_t *shape);
 uint64_t hlo_elems(const struct pw_hlo_type *t);
+bool hlo_is_float(enum pw_hlo_dtype dt);
+bool hlo_is_unsigned(enum pw_hlo_dtype dt);
 bool hlo_same_shape(const struct pw_hlo_type *a, const struct pw_hlo_type *b);
 
 /*

@@ -6,14 +6,14 @@
  * reduce runs the device's REDUCE over the dimensions, then combines the
  * result with the init value by the body's op: exact when the init value
  * is the op's identity, as frameworks emit it (0 for add, -inf for max).
- * The device reduces f32, bf16 and i32; i8 and i1 go through i32, whose
- * low bits are the narrow type's wrapped result.
+ * On i1, and and or are the device's MIN and MAX of 0 and 1.
  *
  * dot_general without batch dimensions and with one contracting
- * dimension is a matmul on the systolic array (floats; i8 into i32).
- * Integer dots of other types are exact as a broadcast multiply and a
- * sum over the contracting dimension, in i32 (wrapping as the narrow
- * types do).
+ * dimension is a matmul on the systolic array for f32 and bf16 (f32
+ * accumulate) and for i8 into i32. Other types are a broadcast multiply
+ * and a sum over the contracting dimension: f64 in f64, f16 in f32 (as
+ * XLA accumulates it), integers in i32 or, for 64-bit ones, i64, exact as
+ * the narrow types' wrapping arithmetic is.
  */
 #include <errno.h>
 #include <string.h>
@@ -58,7 +58,6 @@ int hlo_lower_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	const struct hlo_val *x, *init;
 	const struct pw_hlo_type *t;
 	int64_t dims[PW_MAX_RANK];
-	enum pwtpu_dtype dev;
 	enum hlo_binary op = HLO_ADD;
 	uint32_t axes = 0;
 	pw_val v;
@@ -101,13 +100,7 @@ int hlo_lower_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 				      "the result's rank is not the operand's less the dimensions");
 	v = x->v;
 	if (axes) {
-		dev = pw_hlo_device_dtype(x->type->dtype);
-		if (dev == PWTPU_DT_I8)
-			v = pw_fn_convert(lw->b, v, PWTPU_DT_I32);
-		if (v >= 0)
-			v = pw_fn_reduce(lw->b, device_reduce[op], v, axes);
-		if (v >= 0 && dev == PWTPU_DT_I8)
-			v = pw_fn_convert(lw->b, v, PWTPU_DT_I8);
+		v = pw_fn_reduce(lw->b, device_reduce[op], v, axes);
 		if (v < 0)
 			return hlo_lower_builder_fail(lw, v);
 	}
@@ -170,18 +163,19 @@ static pw_val as_matrix(struct hlo_lower *lw, const struct hlo_val *x,
 }
 
 /*
- * a[M,K] x b[K,N] of integers, exactly: a as [M,K,1] and b broadcast to
- * [M,K,N], multiplied and summed over K, in i32.
+ * a[M,K] x b[K,N] by the element-wise ops: a as [M,K,1] and b broadcast
+ * to [M,K,N], multiplied in @work and summed over K.
  */
-static pw_val int_matmul(struct hlo_lower *lw, pw_val a, pw_val b,
-			 const uint32_t *mkn, enum pwtpu_dtype dt)
+static pw_val mul_sum_matmul(struct hlo_lower *lw, pw_val a, pw_val b,
+			     const uint32_t *mkn, enum pwtpu_dtype dt,
+			     enum pwtpu_dtype work)
 {
 	uint32_t a3[3] = { mkn[0], mkn[1], 1 };
 	pw_val p;
 
-	if (dt != PWTPU_DT_I32) {
-		a = pw_fn_convert(lw->b, a, PWTPU_DT_I32);
-		b = pw_fn_convert(lw->b, b, PWTPU_DT_I32);
+	if (dt != work) {
+		a = pw_fn_convert(lw->b, a, work);
+		b = pw_fn_convert(lw->b, b, work);
 	}
 	a = pw_fn_reshape(lw->b, a, 3, a3);
 	a = pw_fn_broadcast(lw->b, a, 3, mkn);
@@ -190,9 +184,26 @@ static pw_val int_matmul(struct hlo_lower *lw, pw_val a, pw_val b,
 	return pw_fn_reduce(lw->b, PWTPU_REDUCE_SUM, p, 1u << 1);
 }
 
+/* Where a dot of @dt accumulates (mul_sum_matmul's @work). */
+static enum pwtpu_dtype dot_work(enum pwtpu_dtype dt)
+{
+	switch (dt) {
+	case PWTPU_DT_F64:
+	case PWTPU_DT_I64:
+	case PWTPU_DT_U64:
+		return dt;
+	case PWTPU_DT_F16:
+	case PWTPU_DT_BF16:
+	case PWTPU_DT_F32:
+		return PWTPU_DT_F32;
+	default:
+		return PWTPU_DT_I32;
+	}
+}
+
 int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 {
-	const struct hlo_val *x, *y;
+	const struct hlo_val *v2[2], *x, *y;
 	const struct pw_hlo_type *t;
 	enum pwtpu_dtype dt, to;
 	uint32_t mkn[3], shape[PW_MAX_RANK];
@@ -200,14 +211,12 @@ int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	pw_val a, b, v;
 
 	(void)arg;
-	if (lw->op->noperands != 2 || lw->op->nresults != 1)
-		return hlo_lower_fail(lw, -EINVAL,
-				      "takes 2 operands and gives 1 result");
-	x = hlo_operand(lw, sc, 0);
-	y = x ? hlo_operand(lw, sc, 1) : NULL;
+	if (hlo_operands(lw, sc, 2, v2))
+		return lw->err;
+	x = v2[0];
+	y = v2[1];
 	t = lw->op->result_types[0];
-	if (!y || hlo_check_type(lw, x->type) || hlo_check_type(lw, y->type) ||
-	    hlo_check_type(lw, t) || dot_dims(lw, x, &d))
+	if (hlo_check_type(lw, t) || dot_dims(lw, x, &d))
 		return lw->err;
 	if (d.nlb || d.nrb)
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
@@ -246,11 +255,10 @@ int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	to = pw_hlo_device_dtype(t->dtype);
 	if (dt == PWTPU_DT_F32 || dt == PWTPU_DT_BF16 ||
 	    (dt == PWTPU_DT_I8 && to == PWTPU_DT_I32))
-		v = pw_fn_matmul(lw->b, a, b);	/* f32 or i32 */
+		v = pw_fn_matmul(lw->b, a, b);	/* dot_work(dt) */
 	else
-		v = int_matmul(lw, a, b, mkn, dt);
-	if (v >= 0 && to != (dt == PWTPU_DT_BF16 || dt == PWTPU_DT_F32 ?
-			     PWTPU_DT_F32 : PWTPU_DT_I32))
+		v = mul_sum_matmul(lw, a, b, mkn, dt, dot_work(dt));
+	if (v >= 0 && to != dot_work(dt))
 		v = pw_fn_convert(lw->b, v, to);
 	if (v >= 0 && t->rank != 2) {
 		hlo_shape(t, shape);

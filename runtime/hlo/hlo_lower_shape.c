@@ -15,14 +15,10 @@ static const struct hlo_val *one_in_one_out(struct hlo_lower *lw,
 {
 	const struct hlo_val *x;
 
-	if (lw->op->noperands != 1 || lw->op->nresults != 1) {
-		hlo_lower_fail(lw, -EINVAL,
-			       "takes 1 operand and gives 1 result");
+	if (hlo_operands(lw, sc, 1, &x))
 		return NULL;
-	}
-	x = hlo_operand(lw, sc, 0);
 	*t = lw->op->result_types[0];
-	if (!x || hlo_check_type(lw, x->type) || hlo_check_type(lw, *t))
+	if (hlo_check_type(lw, *t))
 		return NULL;
 	if (x->type->dtype != (*t)->dtype) {
 		hlo_lower_fail(lw, -EINVAL,

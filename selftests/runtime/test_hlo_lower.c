@@ -395,9 +395,13 @@ TEST(refusals)
 		       "  %0 = stablehlo.cosine %x : tensor<f32>\n"
 		       "  return %0 : tensor<f32>\n}\n",
 		       -EOPNOTSUPP, "2:3: stablehlo.cosine: not supported yet");
+	EXPECT_REFUSED("func.func @main(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {\n"
+		       "  return %x : tensor<2xcomplex<f32>>\n}\n",
+		       -EOPNOTSUPP, "element type complex<f32>");
 	EXPECT_REFUSED("func.func @main(%x: tensor<2xf64>) -> tensor<2xf64> {\n"
-		       "  return %x : tensor<2xf64>\n}\n",
-		       -EOPNOTSUPP, "element type f64");
+		       "  %0 = stablehlo.exponential %x : tensor<2xf64>\n"
+		       "  return %0 : tensor<2xf64>\n}\n",
+		       -EOPNOTSUPP, "f64 is not supported by the device's math");
 	EXPECT_REFUSED("func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
 		       "  return %x : tensor<?xf32>\n}\n",
 		       -EOPNOTSUPP, "dynamic dimensions");
