@@ -288,7 +288,9 @@ static enum outcome run_file(struct runner *r, const char *path, char *msg,
 	ret = pw_hlo_lower(mod, NULL, true, &low, err, sizeof(err));
 	if (ret) {
 		snprintf(msg, len, "%s", err);
-		o = ret == -EOPNOTSUPP ? PWHLO_UNSUPPORTED : PWHLO_ERROR;
+		/* Past a device program's limits is not supported either. */
+		o = ret == -EOPNOTSUPP || ret == -E2BIG ? PWHLO_UNSUPPORTED :
+							  PWHLO_ERROR;
 	} else if (pw_fn_num_params(low.fn)) {
 		unsigned int n = pw_fn_num_params(low.fn);
 

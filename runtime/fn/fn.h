@@ -124,6 +124,9 @@ void pw_worker_unload_fn(struct pw_fn *fn);
  * -EINVAL, sticky, when another collective already requires another n.
  */
 int pw_fn_builder_require_group(struct pw_fn_builder *b, unsigned int n);
+/* Value @v's dtype and shape: 0, or -EINVAL when @b has no such value. */
+int pw_fn_builder_sig(const struct pw_fn_builder *b, pw_val v,
+		      struct pw_sig *sig);
 
 /*
  * Bytes binding @b of an EXEC of @fn holds (the layout above), or 0

@@ -856,6 +856,15 @@ static int fn_set_group(struct pw_fn_builder *b, const char *call,
 	return 0;
 }
 
+int pw_fn_builder_sig(const struct pw_fn_builder *b, pw_val v,
+		      struct pw_sig *sig)
+{
+	if (!b || v < 0 || (unsigned int)v >= b->nvals)
+		return -EINVAL;
+	*sig = b->vals[v].sig;
+	return 0;
+}
+
 int pw_fn_builder_require_group(struct pw_fn_builder *b, unsigned int n)
 {
 	const char *call = "pw_fn_builder_require_group";

@@ -30,6 +30,10 @@ static int one_group(struct hlo_lower *lw, const struct pw_hlo_attr *a)
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "replica groups other than one group of every device are not supported yet");
 	n = (uint64_t)t->dims[1];
+	if (n < 1 || n > PWTPU_MAX_GANG)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "a group of %lld devices: the device's collectives take 1..%u",
+				      (long long)t->dims[1], PWTPU_MAX_GANG);
 	for (i = 0; i < n; i++) {
 		int64_t id;
 

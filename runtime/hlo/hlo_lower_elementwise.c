@@ -26,9 +26,9 @@ static void *dense_bytes(struct hlo_lower *lw, const struct pw_hlo_attr *a,
 		hlo_lower_fail(lw, -EINVAL, "no dense value of the result's type");
 		return NULL;
 	}
-	if (!a->splat && a->nbytes != n * esz) {
-		hlo_lower_fail(lw, -EINVAL, "%zu bytes of value for %llu elements",
-			       a->nbytes, (unsigned long long)n);
+	if (!a->splat && (!hlo_same_shape(a->type, t) || a->nbytes != n * esz)) {
+		hlo_lower_fail(lw, -EINVAL,
+			       "the value's shape is not the result's");
 		return NULL;
 	}
 	data = malloc(n * esz);
@@ -38,6 +38,10 @@ static void *dense_bytes(struct hlo_lower *lw, const struct pw_hlo_attr *a,
 	}
 	for (i = 0; i < (a->splat ? n : 1); i++)
 		memcpy(data + i * esz, a->bytes, a->splat ? esz : n * esz);
+	/* Hex data may hold any byte for an i1: the device's is 0 or 1. */
+	if (t->dtype == PW_HLO_DT_I1)
+		for (i = 0; i < n; i++)
+			data[i] = data[i] != 0;
 	return data;
 }
 
@@ -336,7 +340,7 @@ int hlo_lower_convert(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 
 /*
  * clamp(min, x, max) = min(max(x, min), max), a scalar bound broadcast:
- * NaN anywhere gives NaN, as maximum and minimum do.
+ * NaN anywhere gives NaN, as maximum and minimum do (on i1, 0 and 1).
  */
 int hlo_lower_clamp(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 {
@@ -355,8 +359,6 @@ int hlo_lower_clamp(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	    (hi->type->rank && !hlo_same_shape(hi->type, x->type)))
 		return hlo_lower_fail(lw, -EINVAL,
 				      "min and max are not scalars or of the operand's type");
-	if (x->type->dtype == PW_HLO_DT_I1)
-		return hlo_lower_fail(lw, -EINVAL, "not defined on i1");
 	v = pw_fn_binary(lw->b, PWTPU_OP_MAX, x->v, lo->v);
 	if (v >= 0)
 		v = pw_fn_binary(lw->b, PWTPU_OP_MIN, v, hi->v);

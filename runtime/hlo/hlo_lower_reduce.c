@@ -100,7 +100,10 @@ int hlo_lower_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 				      "the result's rank is not the operand's less the dimensions");
 	v = x->v;
 	if (axes) {
-		v = pw_fn_reduce(lw->b, device_reduce[op], v, axes);
+		/* On i1 add is or: the MAX of 0s and 1s, never their sum. */
+		v = pw_fn_reduce(lw->b, x->type->dtype == PW_HLO_DT_I1 &&
+				 op == HLO_ADD ? PWTPU_REDUCE_MAX :
+				 device_reduce[op], v, axes);
 		if (v < 0)
 			return hlo_lower_builder_fail(lw, v);
 	}
@@ -209,6 +212,7 @@ int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	uint32_t mkn[3], shape[PW_MAX_RANK];
 	struct dot_dims d;
 	pw_val a, b, v;
+	bool array;
 
 	(void)arg;
 	if (hlo_operands(lw, sc, 2, v2))
@@ -238,7 +242,7 @@ int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	if (x->type->dtype != y->type->dtype)
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "operands of different element types are not supported yet");
-	if (x->type->dtype == PW_HLO_DT_I1)
+	if (x->type->dtype == PW_HLO_DT_I1 || t->dtype == PW_HLO_DT_I1)
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "dots of i1 are not supported yet");
 	mkn[0] = x->type->rank == 2 ? (uint32_t)x->type->dims[1 - d.lc[0]] : 1;
@@ -253,11 +257,25 @@ int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 		return hlo_lower_builder_fail(lw, b);
 	dt = pw_hlo_device_dtype(x->type->dtype);
 	to = pw_hlo_device_dtype(t->dtype);
-	if (dt == PWTPU_DT_F32 || dt == PWTPU_DT_BF16 ||
-	    (dt == PWTPU_DT_I8 && to == PWTPU_DT_I32))
+	/* The array's products are exact and its sums as wide as the result. */
+	array = ((dt == PWTPU_DT_F32 || dt == PWTPU_DT_BF16) &&
+		 (to == dt || to == dot_work(dt))) ||
+		(dt == PWTPU_DT_I8 && to == PWTPU_DT_I32);
+	if (array) {
 		v = pw_fn_matmul(lw->b, a, b);	/* dot_work(dt) */
-	else
+	} else {
+		/*
+		 * StableHLO converts each operand to the result's type and
+		 * sums there: a narrower sum would wrap, or round, where the
+		 * reference does not.
+		 */
+		if (to != dt) {
+			a = pw_fn_convert(lw->b, a, to);
+			b = pw_fn_convert(lw->b, b, to);
+			dt = to;
+		}
 		v = mul_sum_matmul(lw, a, b, mkn, dt, dot_work(dt));
+	}
 	if (v >= 0 && to != dot_work(dt))
 		v = pw_fn_convert(lw->b, v, to);
 	if (v >= 0 && t->rank != 2) {

@@ -480,6 +480,96 @@ TEST(all_reduce)
 		       -EINVAL, "replica_groups is not a dense 2-D tensor");
 }
 
+/*
+ * What a review found: an i1 add-reduce is or (128 trues once summed to
+ * -128 in i8), dots sum in the result's type as StableHLO converts
+ * operands to it first, hex i1 constants are 0 or 1 on the device, clamp
+ * takes i1.
+ */
+TEST(review_cases)
+{
+	const char *text =
+		"func.func @main(%p: tensor<128xi1>, %a: tensor<3xi16>, %u: tensor<1xui32>, %v: tensor<1xui32>, %f: tensor<1xf32>) -> (tensor<i1>, tensor<i64>, tensor<ui64>, tensor<i32>, tensor<i1>, tensor<2xi1>) {\n"
+		"  %z = stablehlo.constant dense<false> : tensor<i1>\n"
+		"  %0 = stablehlo.reduce(%p init: %z) applies stablehlo.add across dimensions = [0] : (tensor<128xi1>, tensor<i1>) -> tensor<i1>\n"
+		"  %1 = stablehlo.dot_general %a, %a, contracting_dims = [0] x [0] : (tensor<3xi16>, tensor<3xi16>) -> tensor<i64>\n"
+		"  %2 = stablehlo.dot_general %u, %v, contracting_dims = [0] x [0] : (tensor<1xui32>, tensor<1xui32>) -> tensor<ui64>\n"
+		"  %3 = stablehlo.dot_general %f, %f, contracting_dims = [0] x [0] : (tensor<1xf32>, tensor<1xf32>) -> tensor<i32>\n"
+		"  %h = stablehlo.constant dense<\"0x02\"> : tensor<i1>\n"
+		"  %t = stablehlo.constant dense<true> : tensor<i1>\n"
+		"  %4 = stablehlo.xor %h, %t : tensor<i1>\n"
+		"  %b = stablehlo.constant dense<[true, false]> : tensor<2xi1>\n"
+		"  %5 = stablehlo.clamp %z, %b, %t : (tensor<i1>, tensor<2xi1>, tensor<i1>) -> tensor<2xi1>\n"
+		"  return %0, %1, %2, %3, %4, %5 : tensor<i1>, tensor<i64>, tensor<ui64>, tensor<i32>, tensor<i1>, tensor<2xi1>\n"
+		"}\n";
+	uint8_t p[128], r0, r4, r5[2];
+	const int16_t a[3] = { 32767, 32767, 32767 };
+	const uint32_t u = 1, v = 0x80000000u;
+	const float f = 1.5f;
+	const void *in[5] = { p, a, &u, &v, &f };
+	int64_t r1;
+	uint64_t r2;
+	int32_t r3;
+	void *out[6] = { &r0, &r1, &r2, &r3, &r4, r5 };
+
+	memset(p, 1, sizeof(p));
+	ASSERT_EQ(0, lower_run(text, in, out));
+	ASSERT_EQ(1, r0);
+	ASSERT_EQ(3221028867LL, r1);
+	ASSERT_EQ(0x80000000ULL, r2);
+	ASSERT_EQ(1, r3);	/* 1 * 1: each operand converted first */
+	ASSERT_EQ(0, r4);
+	ASSERT_EQ(1, r5[0]);
+	ASSERT_EQ(0, r5[1]);
+}
+
+/* Modules that are not valid StableHLO, or too large, found by review. */
+TEST(review_refusals)
+{
+	EXPECT_REFUSED("func.func @main(%a: tensor<2xi8>) -> tensor<2xi64> {\n"
+		       "  %0 = \"stablehlo.add\"(%a, %a) : (tensor<2xi8>, tensor<2xi8>) -> tensor<2xi64>\n"
+		       "  return %0 : tensor<2xi64>\n}\n",
+		       -EINVAL, "its result type is not what its operands give");
+	EXPECT_REFUSED("func.func @main() -> tensor<2147483648x2147483648xf32> {\n"
+		       "  %0 = \"stablehlo.constant\"() {value = dense<1.0> : tensor<2xf32>} : () -> tensor<2147483648x2147483648xf32>\n"
+		       "  return %0 : tensor<2147483648x2147483648xf32>\n}\n",
+		       -E2BIG, "more than 67108864 elements");
+	EXPECT_REFUSED("func.func @main() -> tensor<3x2xf32> {\n"
+		       "  %0 = \"stablehlo.constant\"() {value = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>} : () -> tensor<3x2xf32>\n"
+		       "  return %0 : tensor<3x2xf32>\n}\n",
+		       -EINVAL, "the value's shape is not the result's");
+	EXPECT_REFUSED("module {\n"
+		       "  func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {\n"
+		       "    %0 = call @f(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"
+		       "    return %0 : tensor<3x2xf32>\n  }\n"
+		       "  func.func private @f(%y: tensor<3x2xf32>) -> tensor<3x2xf32> {\n"
+		       "    return %y : tensor<3x2xf32>\n  }\n}\n",
+		       -EINVAL, "argument 0 is not of @f's parameter type");
+}
+
+/* A check.eq outcome a callee returns stays the host's. */
+TEST(verdict_through_a_call)
+{
+	const char *text =
+		"module {\n"
+		"  func.func @main() -> tensor<i1> {\n"
+		"    %c = stablehlo.constant dense<[1, 2]> : tensor<2xi32>\n"
+		"    %0 = call @f(%c) : (tensor<2xi32>) -> tensor<i1>\n"
+		"    return %0 : tensor<i1>\n  }\n"
+		"  func.func private @f(%a: tensor<2xi32>) -> tensor<i1> {\n"
+		"    %0 = stablehlo.custom_call @check.eq(%a, %a) : (tensor<2xi32>, tensor<2xi32>) -> tensor<i1>\n"
+		"    return %0 : tensor<i1>\n  }\n}\n";
+	struct pw_hlo_lowered low;
+	char err[512];
+
+	ASSERT_EQ(0, lower(text, true, &low, err, sizeof(err)))
+		TH_LOG("%s", err);
+	ASSERT_EQ(0, low.nmain);
+	ASSERT_EQ(1, low.nchecks);
+	ASSERT_EQ(2, pw_fn_num_results(low.fn));
+	pw_hlo_lowered_free(&low);
+}
+
 /* The public call: a function, or the lowering's message in pw_last_error(). */
 TEST(public_api)
 {
