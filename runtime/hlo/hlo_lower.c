@@ -348,7 +348,8 @@ int hlo_int_list(struct hlo_lower *lw, const struct pw_hlo_attr *a,
 			      max);
 }
 
-const char *hlo_body_binary_op(const struct pw_hlo_op *op)
+/* The name of @op's body's one binary op of its two arguments, or NULL. */
+static const char *body_binary_op(const struct pw_hlo_op *op)
 {
 	const struct pw_hlo_block *blk;
 	const struct pw_hlo_op *o, *r;
@@ -375,6 +376,21 @@ const char *hlo_body_binary_op(const struct pw_hlo_op *op)
 	if (!strcmp(o->operands[0].name, o->operands[1].name))
 		return NULL;
 	return o->name;
+}
+
+int hlo_body_binary(struct hlo_lower *lw, unsigned int allowed,
+		    const char *what, enum hlo_binary *op)
+{
+	const char *name = body_binary_op(lw->op);
+	const struct hlo_op_entry *e = name ? hlo_find_op(name) : NULL;
+
+	if (e && e->fn == hlo_lower_binary && (allowed >> e->arg & 1)) {
+		*op = (enum hlo_binary)e->arg;
+		return 0;
+	}
+	return hlo_lower_fail(lw, -EOPNOTSUPP,
+			      "a body other than one %s of its two arguments is not supported yet",
+			      what);
 }
 
 static int add_out(struct hlo_lower *lw, pw_val v, enum pw_hlo_dtype dt,

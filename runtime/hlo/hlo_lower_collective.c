@@ -53,35 +53,14 @@ static int one_group(struct hlo_lower *lw, const struct pw_hlo_attr *a)
 	return (int)n;
 }
 
-static const struct {
-	const char *name;
-	enum pwtpu_reduce mode;
-} all_reduce_bodies[] = {
-	{ "stablehlo.add", PWTPU_REDUCE_SUM },
-	{ "stablehlo.maximum", PWTPU_REDUCE_MAX },
-	{ "stablehlo.minimum", PWTPU_REDUCE_MIN },
-	{ "stablehlo.multiply", PWTPU_REDUCE_PROD },
+static const enum pwtpu_reduce all_reduce_mode[] = {
+	[HLO_ADD] = PWTPU_REDUCE_SUM, [HLO_MAX] = PWTPU_REDUCE_MAX,
+	[HLO_MIN] = PWTPU_REDUCE_MIN, [HLO_MUL] = PWTPU_REDUCE_PROD,
 };
-
-/* The body's op: one of all_reduce_bodies. */
-static int all_reduce_body(struct hlo_lower *lw, enum pwtpu_reduce *mode)
-{
-	const char *name = hlo_body_binary_op(lw->op);
-	unsigned int i;
-
-	for (i = 0; name && i < sizeof(all_reduce_bodies) /
-			    sizeof(all_reduce_bodies[0]); i++)
-		if (!strcmp(name, all_reduce_bodies[i].name)) {
-			*mode = all_reduce_bodies[i].mode;
-			return 0;
-		}
-	return hlo_lower_fail(lw, -EOPNOTSUPP,
-			      "a body other than one add, maximum, minimum or multiply of its two arguments is not supported yet");
-}
 
 int hlo_lower_all_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 {
-	enum pwtpu_reduce mode = PWTPU_REDUCE_SUM;
+	enum hlo_binary op = HLO_ADD;
 	const struct hlo_val *x;
 	int n, ret;
 
@@ -95,7 +74,10 @@ int hlo_lower_all_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 				      "all_reduce of %u operands together is not supported yet",
 				      lw->op->noperands);
 	n = one_group(lw, pw_hlo_op_attr(lw->op, "replica_groups"));
-	if (n < 0 || all_reduce_body(lw, &mode))
+	if (n < 0 ||
+	    hlo_body_binary(lw, 1u << HLO_ADD | 1u << HLO_MAX | 1u << HLO_MIN |
+			    1u << HLO_MUL, "add, maximum, minimum or multiply",
+			    &op))
 		return lw->err;
 	ret = pw_fn_builder_require_group(lw->b, (unsigned int)n);
 	if (ret)
@@ -110,5 +92,6 @@ int hlo_lower_all_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "all_reduce of %s is not supported by the device yet",
 				      pw_hlo_dtype_name(x->type->dtype));
-	return hlo_bind_result(lw, sc, 0, pw_fn_all_reduce(lw->b, mode, x->v));
+	return hlo_bind_result(lw, sc, 0,
+			       pw_fn_all_reduce(lw->b, all_reduce_mode[op], x->v));
 }

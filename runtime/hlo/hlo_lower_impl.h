@@ -95,12 +95,6 @@ bool hlo_same_shape(const struct pw_hlo_type *a, const struct pw_hlo_type *b);
 int hlo_int_list(struct hlo_lower *lw, const struct pw_hlo_attr *a,
 		 const char *what, int64_t *out, unsigned int max);
 
-/*
- * The op of @op's body when the body is one binary op of its two
- * arguments (either order), returned: the reductions' combiner. NULL
- * for any other body.
- */
-const char *hlo_body_binary_op(const struct pw_hlo_op *op);
 
 /* An op handler: lower lw->op, binding its results in @sc. */
 typedef int (*hlo_op_fn)(struct hlo_lower *lw, struct hlo_scope *sc,
@@ -158,6 +152,14 @@ enum hlo_unary {
  */
 pw_val hlo_binary_op(struct hlo_lower *lw, enum hlo_binary op,
 		     enum pw_hlo_dtype dt, pw_val x, pw_val y);
+/*
+ * The reductions' combiner: the op being lowered has a body of one
+ * element-wise op of its two arguments (either order), returned, which
+ * is one of the bits (1u << enum hlo_binary) of @allowed. 0 and *@op, or
+ * -EOPNOTSUPP saying a body other than one @what is not supported.
+ */
+int hlo_body_binary(struct hlo_lower *lw, unsigned int allowed,
+		    const char *what, enum hlo_binary *op);
 /* An i1 of x != 0, for a value of device dtype @dt. */
 pw_val hlo_nonzero(struct hlo_lower *lw, pw_val x, enum pwtpu_dtype dt);
 

@@ -20,33 +20,6 @@
 
 #include "hlo_lower_impl.h"
 
-static const struct {
-	const char *name;
-	enum hlo_binary op;
-} reduce_bodies[] = {
-	{ "stablehlo.add", HLO_ADD },
-	{ "stablehlo.maximum", HLO_MAX },
-	{ "stablehlo.minimum", HLO_MIN },
-	{ "stablehlo.and", HLO_AND },
-	{ "stablehlo.or", HLO_OR },
-};
-
-/* The body's op: one of reduce_bodies. */
-static int reduce_body(struct hlo_lower *lw, enum hlo_binary *op)
-{
-	const char *name = hlo_body_binary_op(lw->op);
-	unsigned int i;
-
-	for (i = 0; name && i < sizeof(reduce_bodies) /
-			    sizeof(reduce_bodies[0]); i++)
-		if (!strcmp(name, reduce_bodies[i].name)) {
-			*op = reduce_bodies[i].op;
-			return 0;
-		}
-	return hlo_lower_fail(lw, -EOPNOTSUPP,
-			      "a body other than one add, maximum, minimum, and or or of its two arguments is not supported yet");
-}
-
 static const enum pwtpu_reduce device_reduce[] = {
 	[HLO_ADD] = PWTPU_REDUCE_SUM, [HLO_MAX] = PWTPU_REDUCE_MAX,
 	[HLO_MIN] = PWTPU_REDUCE_MIN, [HLO_AND] = PWTPU_REDUCE_MIN,
@@ -73,7 +46,9 @@ int hlo_lower_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	init = x ? hlo_operand(lw, sc, 1) : NULL;
 	t = lw->op->result_types[0];
 	if (!init || hlo_check_type(lw, x->type) || hlo_check_type(lw, t) ||
-	    reduce_body(lw, &op))
+	    hlo_body_binary(lw, 1u << HLO_ADD | 1u << HLO_MAX | 1u << HLO_MIN |
+			    1u << HLO_AND | 1u << HLO_OR,
+			    "add, maximum, minimum, and or or", &op))
 		return lw->err;
 	if (init->type->rank || init->type->dtype != x->type->dtype ||
 	    t->dtype != x->type->dtype)
