@@ -22,6 +22,7 @@
  * included, is left to the timing model.
  */
 #include "pwfw_coll.h"
+#include "pwfw_gather_scatter.h"
 #include "pwfw_kernels.h"
 #include "pwfw_platform.h"
 
@@ -353,6 +354,49 @@ static void pwfw_x_matmul(struct pwfw_x *x, const struct pwtpu_insn *in)
 	}
 }
 
+/*
+ * SCATTER: dst = a (unless dst is a), then c's elements combined in, in
+ * order; GATHER: dst's elements. Pieces of PWFW_CHUNK elements, in an
+ * FPU section only where a SCATTER combines floats.
+ */
+static void pwfw_x_gather_scatter(const struct pwfw_x *x,
+				  const struct pwtpu_insn *in)
+{
+	const struct pwtpu_tensor *d = pwfw_x_tensor(x, in->dst);
+	const struct pwtpu_tensor *a = pwfw_x_tensor(x, in->src[0]);
+	const struct pwtpu_tensor *b = pwfw_x_tensor(x, in->src[1]);
+	const struct pwtpu_tensor *c = NULL;
+	u8 *dp = pwfw_x_ptr(x, in->dst), *ap = pwfw_x_ptr(x, in->src[0]);
+	u32 esize = pwfw_dtype_size(d->dtype);
+	struct pwfw_gs g;
+	u64 n, i, cnt;
+	bool fpu;
+
+	if (in->op == PWTPU_OP_SCATTER)
+		c = pwfw_x_tensor(x, in->src[2]);
+	pwfw_gs_init(&g, in, a, b, c, d, ap, pwfw_x_ptr(x, in->src[1]),
+		     pwfw_x_ptr(x, in->src[2]), dp);
+	n = pwfw_tensor_elems(d);
+	for (i = 0; c && dp != ap && i < n; i += cnt) {
+		cnt = pwfw_min(n - i, PWFW_CHUNK);
+		pwfw_l_copy(dp + i * esize, ap + i * esize, cnt * esize);
+		if (pwfw_x_yield(x))
+			return;
+	}
+	n = pwfw_tensor_elems(c ? c : d);
+	fpu = pwfw_gs_fpu(&g);
+	for (i = 0; i < n; i += cnt) {
+		cnt = pwfw_min(n - i, PWFW_CHUNK);
+		if (fpu)
+			pwfw_plat_fpu_begin();
+		pwfw_gs_run(&g, i, cnt);
+		if (fpu)
+			pwfw_plat_fpu_end();
+		if (pwfw_x_yield(x))
+			return;
+	}
+}
+
 static int pwfw_x_coll(struct pwfw_x *x, const struct pwtpu_insn *in)
 {
 	const struct pwtpu_tensor *d = pwfw_x_tensor(x, in->dst);
@@ -410,6 +454,10 @@ static int pwfw_x_insn(struct pwfw_x *x, const struct pwtpu_insn *in)
 		break;
 	case PWTPU_OP_DELAY:
 		pwfw_x_delay(x, in->arg[0] | (u64)in->arg[1] << 32);
+		break;
+	case PWTPU_OP_SCATTER:
+	case PWTPU_OP_GATHER:
+		pwfw_x_gather_scatter(x, in);
 		break;
 	default:
 		pwfw_x_elementwise(x, in);

@@ -160,6 +160,38 @@ static u64 vector_cycles(const struct pwfw_spec *spec,
 	}
 }
 
+/*
+ * SCATTER: the copy of a into dst (none when dst is a), the indices, the
+ * updates read, and each target read (but for SET) and written, with a
+ * vector pass per update for a combiner. GATHER: the indices, and each
+ * result element read from a and written.
+ */
+static u64 gather_scatter_ns(const struct pwfw_spec *spec,
+			     const struct pwfw_prog *prog,
+			     const struct pwtpu_insn *insn)
+{
+	const struct pwtpu_tensor *a = operand(prog, insn->src[0]);
+	const struct pwtpu_tensor *d = operand(prog, insn->dst);
+	u64 b = operand_bytes(prog, insn->src[1]);
+	u64 c = operand_bytes(prog, insn->src[2]);
+	u64 bytes, compute = 0, lanes;
+
+	if (insn->op == PWTPU_OP_GATHER) {
+		bytes = mul_sat(operand_bytes(prog, insn->dst), 2);
+		return transfer_ns(add_sat(b, bytes), spec->hbm_mbps);
+	}
+	bytes = add_sat(b, mul_sat(c, insn->mode == PWTPU_SCATTER_SET ? 2 : 3));
+	if (a && d && !pwfw_tensor_same(a, d))
+		bytes = add_sat(bytes, add_sat(pwfw_tensor_bytes(a),
+					       pwfw_tensor_bytes(d)));
+	if (insn->mode != PWTPU_SCATTER_SET) {
+		lanes = mul_sat(operand_elems(prog, insn->src[2]),
+				lanes_per_elem(prog, insn));
+		compute = cycles_ns(spec, div_ceil(lanes, spec->vector_lanes));
+	}
+	return max_u64(compute, transfer_ns(bytes, spec->hbm_mbps));
+}
+
 u64 pwfw_model_insn_ns(const struct pwfw_spec *spec,
 		       const struct pwfw_prog *prog,
 		       const struct pwtpu_insn *insn)
@@ -184,6 +216,10 @@ u64 pwfw_model_insn_ns(const struct pwfw_spec *spec,
 	case PWTPU_OP_CONVERT ... PWTPU_OP_SLICE:
 		/* Layout ops only move memory. */
 		break;
+	case PWTPU_OP_SCATTER:
+	case PWTPU_OP_GATHER:
+		return add_sat(gather_scatter_ns(spec, prog, insn),
+			       spec->insn_overhead_ns);
 	default:
 		return spec->insn_overhead_ns;
 	}
@@ -214,6 +250,12 @@ u64 pwfw_work_insn(const struct pwfw_prog *prog,
 		return mul_sat(operand_elems(prog, insn->dst), 16);
 	case PWTPU_OP_REDUCE:
 		return operand_elems(prog, insn->src[0]);
+	case PWTPU_OP_SCATTER:
+		/* The copy of a, then each update. */
+		return add_sat(operand_elems(prog, insn->dst),
+			       operand_elems(prog, insn->src[2]));
+	case PWTPU_OP_GATHER:
+		return operand_elems(prog, insn->dst);
 	default:
 		/* Elementwise, layout, collectives: what they write or send. */
 		return max_u64(operand_elems(prog, insn->dst),

@@ -14,7 +14,8 @@
  *    elements; buf < nbufs; offset a multiple of the element size;
  *    offset + bytes <= PWTPU_MAX_OFFSET and <= prog->buf_bytes[buf].
  *  - Every instruction: known op; mode valid for COMPARE, REDUCE (SUM,
- *    MAX, MIN), ALL_REDUCE and REDUCE_SCATTER (also PROD), 0 otherwise;
+ *    MAX, MIN), ALL_REDUCE and REDUCE_SCATTER (also PROD), SCATTER (SET..
+ *    MAX), 0 otherwise;
  *    each operand the op uses is a tensor index < ntensors, each it does
  *    not use is PWTPU_NO_TENSOR; args it does not use are 0.
  *  - Dtypes and shapes follow the op's rules (see check_* below): e.g.
@@ -33,6 +34,16 @@
  *    ALL_GATHER's dst (REDUCE_SCATTER's a) has the other's rank >= 1 and
  *    dimensions 1.., and dimension 0 a multiple of the other's; dst is
  *    disjoint from a. prog->ncoll counts them (statically).
+ *  - SCATTER and GATHER: the dimension numbers in arg[0..1] satisfy
+ *    every constraint of pwtpu.h's "Scatter and gather" (masks below
+ *    their tensor's rank, index map and batching pairs distinct and in
+ *    range, at most 4 index vector entries, the window tensor's shape
+ *    from a's and b's), so that every window index stays inside a and
+ *    every batch index inside b; b is of an integer dtype; a, c and dst
+ *    share a dtype; SCATTER's dst has a's shape and is a exactly or
+ *    disjoint from it, and is disjoint from b and c; GATHER's dst is
+ *    disjoint from a and b. Index values are unchecked (any value runs:
+ *    the interpreter clamps or skips).
  *  - LOOP: 1 <= trips <= PWTPU_MAX_TRIPS; the body (the next arg[1] >= 1
  *    insns) lies inside the program and inside the enclosing body; at
  *    most PWTPU_MAX_LOOP_DEPTH loops are open at any instruction.
@@ -98,6 +109,8 @@ static const struct op_info op_infos[PWTPU_OP_COUNT] = {
 	[PWTPU_OP_REDUCE_SCATTER] = { "reduce_scatter", 1, 1,
 				      PWTPU_REDUCE_PROD + 1, 0 },
 	[PWTPU_OP_COLLECTIVE_PERMUTE] = { "collective_permute", 1, 1, 0, 0 },
+	[PWTPU_OP_SCATTER] = { "scatter", 3, 1, PWTPU_SCATTER_MAX + 1, 2 },
+	[PWTPU_OP_GATHER] = { "gather", 2, 1, 0, 2 },
 };
 
 static const char * const src_names[3] = { "a", "b", "c" };
@@ -854,6 +867,239 @@ static int check_collective(struct vctx *v)
 	return check_disjoint(v);
 }
 
+/* Set bits of a 4-bit dimension mask. */
+static u32 dims_in(u32 mask)
+{
+	return (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1);
+}
+
+/* "<what> <value> <why>" with code @code. */
+static int fail_dim(struct vctx *v, s32 code, const char *what, u64 value,
+		    const char *why)
+{
+	struct pwfw_fmt *f = reject_insn(v, code);
+
+	pwfw_fmt_str(f, what);
+	pwfw_fmt_char(f, ' ');
+	pwfw_fmt_u64(f, value);
+	pwfw_fmt_char(f, ' ');
+	pwfw_fmt_str(f, why);
+	return -PWFW_EINVAL;
+}
+
+/* "M[1] = 3 is ..." for entry @i of the list @list. */
+static int fail_entry(struct vctx *v, const char *list, u32 i, u32 d,
+		      const char *why)
+{
+	struct pwfw_fmt *f = reject_insn(v, PWTPU_VERR_ARG);
+
+	pwfw_fmt_str(f, list);
+	pwfw_fmt_char(f, '[');
+	pwfw_fmt_u64(f, i);
+	pwfw_fmt_str(f, "] = ");
+	pwfw_fmt_u64(f, d);
+	pwfw_fmt_char(f, ' ');
+	pwfw_fmt_str(f, why);
+	return -PWFW_EINVAL;
+}
+
+/*
+ * The index map M (arg[1] bits 16-23) of SCATTER and GATHER: @n distinct
+ * dimensions of a, none batching, the fields past them 0.
+ */
+static int check_gs_map(struct vctx *v, u32 n, u32 bmask)
+{
+	u32 arg1 = v->in->arg[1], j, d, seen = 0;
+
+	if ((arg1 >> 16) >> (2 * n))
+		return fail_dim(v, PWTPU_VERR_RESERVED,
+				"arg[1] bits 16-23 hold entries past the index vector's",
+				n, "and those must be 0");
+	for (j = 0; j < n; j++) {
+		d = PWTPU_GS_MAP_DIM(arg1, j);
+		if (d >= v->src[0]->rank)
+			return fail_entry(v, "index map M", j, d,
+					  "is not a dimension of a");
+		if (bmask & 1U << d)
+			return fail_entry(v, "index map M", j, d,
+					  "is a batching dimension");
+		if (seen & 1U << d)
+			return fail_entry(v, "index map M", j, d, "repeats");
+		seen |= 1U << d;
+	}
+	return 0;
+}
+
+/*
+ * The batching pairs S (arg[1] bits 0-7): one dimension of b per bit of
+ * @bmask, distinct, not @vd, of the extent of the dimension of a it
+ * pairs with; the fields past them 0.
+ */
+static int check_gs_pairs(struct vctx *v, u32 bmask, u32 vd)
+{
+	const struct pwtpu_tensor *a = v->src[0], *b = v->src[1];
+	u32 arg1 = v->in->arg[1], nb = dims_in(bmask), i = 0, k, e, seen = 0;
+	struct pwfw_fmt *f;
+
+	if ((arg1 & 0xff) >> (2 * nb))
+		return fail_dim(v, PWTPU_VERR_RESERVED,
+				"arg[1] bits 0-7 hold pairs past the batching mask's",
+				nb, "and those must be 0");
+	for (k = 0; k < a->rank; k++) {
+		if (!(bmask & 1U << k))
+			continue;
+		e = PWTPU_GS_PAIR_DIM(arg1, i);
+		if (e >= b->rank)
+			return fail_entry(v, "batching pair S", i, e,
+					  "is not a dimension of b");
+		if (e == vd)
+			return fail_entry(v, "batching pair S", i, e,
+					  "is the index vector dimension");
+		if (seen & 1U << e)
+			return fail_entry(v, "batching pair S", i, e,
+					  "repeats");
+		seen |= 1U << e;
+		if (b->shape[e] != a->shape[k]) {
+			f = reject_insn(v, PWTPU_VERR_MISMATCH);
+			pwfw_fmt_str(f, "a is ");
+			pwfw_fmt_shape(f, a);
+			pwfw_fmt_str(f, " but b is ");
+			pwfw_fmt_shape(f, b);
+			pwfw_fmt_str(f, ": batching dimension ");
+			pwfw_fmt_u64(f, k);
+			pwfw_fmt_str(f, " of a and its pair ");
+			pwfw_fmt_u64(f, e);
+			pwfw_fmt_str(f, " of b differ in extent");
+			return -PWFW_EINVAL;
+		}
+		i++;
+	}
+	return 0;
+}
+
+/*
+ * @w's shape (SCATTER's c, GATHER's dst): its batch dimensions are b's
+ * but @vd, in order; its window dimensions (@wmask) take a's dimensions
+ * outside @amask in order, at most their extents.
+ */
+static int check_gs_shape(struct vctx *v, const char *wname,
+			  const struct pwtpu_tensor *w, u32 wmask, u32 amask,
+			  u32 vd)
+{
+	const struct pwtpu_tensor *a = v->src[0], *b = v->src[1];
+	u32 nbatch = b->rank - (vd < b->rank), k, e = 0, d = 0;
+
+	if (w->rank != dims_in(wmask) + nbatch)
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, wname, w, "b", b,
+				   "want one dimension per window dimension and per dimension of b but V");
+	for (k = 0; k < w->rank; k++) {
+		if (wmask & 1U << k) {
+			while (amask & 1U << d)
+				d++;
+			if (w->shape[k] > a->shape[d])
+				return fail_shapes(v, PWTPU_VERR_MISMATCH,
+						   wname, w, "a", a,
+						   "a window extent is past a's");
+			d++;
+			continue;
+		}
+		if (e == vd)
+			e++;
+		if (w->shape[k] != b->shape[e])
+			return fail_shapes(v, PWTPU_VERR_MISMATCH, wname, w,
+					   "b", b,
+					   "batch dimensions must have b's extents, V left out");
+		e++;
+	}
+	return 0;
+}
+
+/*
+ * The dimension numbers of SCATTER (@w is c) and GATHER (@w is dst):
+ * pwtpu.h, "Scatter and gather".
+ */
+static int check_gs_dims(struct vctx *v, const char *wname,
+			 const struct pwtpu_tensor *w)
+{
+	const struct pwtpu_tensor *a = v->src[0], *b = v->src[1];
+	u32 arg0 = v->in->arg[0], arg1 = v->in->arg[1];
+	u32 wmask = PWTPU_GS_WINDOW(arg0), imask = PWTPU_GS_INSERTED(arg0);
+	u32 bmask = PWTPU_GS_BATCHING(arg0), vd = PWTPU_GS_VECTOR_DIM(arg0);
+	u32 n;
+	int ret;
+
+	if ((arg0 & ~PWTPU_GS_ARG0_BITS) || (arg1 & ~PWTPU_GS_ARG1_BITS))
+		return fail_insn(v, PWTPU_VERR_RESERVED,
+				 "arg[0] or arg[1] sets bits no dimension number uses");
+	if (pwfw_dtype_is_float(b->dtype))
+		return fail_dtype(v, "b", b, "indices must be integers");
+	if (wmask >> w->rank)
+		return fail_dim(v, PWTPU_VERR_ARG, "window mask", wmask,
+				"names a dimension past the rank of the window tensor");
+	if ((imask | bmask) >> a->rank)
+		return fail_dim(v, PWTPU_VERR_ARG,
+				"inserted and batching masks together",
+				imask | bmask, "name a dimension past a's rank");
+	if (imask & bmask)
+		return fail_dim(v, PWTPU_VERR_ARG, "dimension mask",
+				imask & bmask,
+				"is both inserted (collapsed) and batching");
+	if (dims_in(wmask) + dims_in(imask) + dims_in(bmask) != a->rank)
+		return fail_dim(v, PWTPU_VERR_ARG, "a's rank", a->rank,
+				"is not the count of window, inserted and batching dimensions");
+	if (vd > b->rank)
+		return fail_dim(v, PWTPU_VERR_ARG,
+				"index vector dimension V", vd,
+				"is past b's rank");
+	n = vd < b->rank ? b->shape[vd] : 1;
+	if (n > a->rank - dims_in(bmask))
+		return fail_dim(v, PWTPU_VERR_ARG, "the index vector has", n,
+				"entries, more than a has dimensions outside the batching ones");
+	ret = check_gs_map(v, n, bmask);
+	if (!ret)
+		ret = check_gs_pairs(v, bmask, vd);
+	if (!ret)
+		ret = check_gs_shape(v, wname, w, wmask, imask | bmask, vd);
+	return ret;
+}
+
+/* dst = a with c scattered in at b; dst may be a exactly. */
+static int check_scatter(struct vctx *v)
+{
+	const struct pwtpu_tensor *a = v->src[0], *c = v->src[2];
+	int ret;
+
+	ret = check_same_dtype(v);
+	if (ret)
+		return ret;
+	if (c->dtype != a->dtype)
+		return fail_dtypes(v, PWTPU_VERR_MISMATCH, "a", a, "c", c,
+				   "dtypes differ");
+	if (!pwfw_shape_equal(v->dst, a))
+		return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", v->dst, "a",
+				   a, "shapes differ");
+	ret = check_gs_dims(v, "c", c);
+	if (!ret)
+		ret = check_overlap(v, "a", a, 1);
+	if (!ret)
+		ret = check_overlap(v, "b", v->src[1], 0);
+	if (!ret)
+		ret = check_overlap(v, "c", c, 0);
+	return ret;
+}
+
+/* dst = the slices of a at b. */
+static int check_gather(struct vctx *v)
+{
+	int ret = check_same_dtype(v);
+
+	if (!ret)
+		ret = check_gs_dims(v, "dst", v->dst);
+	if (!ret)
+		ret = check_disjoint(v);
+	return ret;
+}
+
 static int check_delay(struct vctx *v)
 {
 	u64 ns = v->in->arg[0] | (u64)v->in->arg[1] << 32;
@@ -913,6 +1159,10 @@ static int verify_insn(struct vctx *v)
 		return check_delay(v);
 	case PWTPU_OP_ALL_REDUCE ... PWTPU_OP_COLLECTIVE_PERMUTE:
 		return check_collective(v);
+	case PWTPU_OP_SCATTER:
+		return check_scatter(v);
+	case PWTPU_OP_GATHER:
+		return check_gather(v);
 	default:
 		return check_elementwise(v);
 	}

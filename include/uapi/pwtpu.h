@@ -22,7 +22,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define PWTPU_UAPI_VERSION	4
+#define PWTPU_UAPI_VERSION	5
 #define PWTPU_IOC_MAGIC		0xE7
 
 /* Mesh and tensor rank limits. */
@@ -609,7 +609,65 @@ struct pwtpu_tensor {
  *	the group, split along dimension 0: a.shape[0] = n * dst.shape[0].
  * @PWTPU_OP_COLLECTIVE_PERMUTE: dst = a of the member whose permute
  *	target is this one, or zeros if none.
+ * @PWTPU_OP_SCATTER: dst = a (the operand) with the windows of c (the
+ *	updates) combined in at the start indices in b, as StableHLO's
+ *	scatter of one input; mode is enum pwtpu_scatter, the combiner, and
+ *	arg[0..1] the dimension numbers (PWTPU_GS_*, below). a, c and dst
+ *	share one dtype, any; b's dtype is any integer one, read as signed
+ *	or unsigned as it is. dst has a's shape; it may be a exactly (in
+ *	place) and is disjoint from b and c. See "Scatter and gather".
+ * @PWTPU_OP_GATHER: dst = the slices of a (the operand) that start at the
+ *	indices in b, as StableHLO's gather; mode is 0 and arg[0..1] the
+ *	dimension numbers (PWTPU_GS_*). dst has a's dtype, any; b is of any
+ *	integer dtype; dst is disjoint from a and b. Start indices are
+ *	clamped so that each slice lies inside a. The slice sizes are not
+ *	encoded: StableHLO fixes them to 1 on the collapsed and batching
+ *	dimensions, and the other dimensions of a, in order, are dst's
+ *	offset dimensions, in order, so dst's shape gives them. SCATTER and
+ *	GATHER came with PWTPU_UAPI_VERSION 5; an older module refuses them
+ *	with PWTPU_VERR_OPCODE.
  * @PWTPU_OP_COUNT: number of opcodes; not an instruction.
+ *
+ * Scatter and gather. Both name the dimensions of three tensors: the
+ * operand a, the indices b and the one that holds the windows (SCATTER:
+ * the updates c; GATHER: the result dst), called w here. Every
+ * dimension of w is a window dimension (its bit set in the window mask
+ * of arg[0]) or a batch dimension; the batch dimensions, in order, are
+ * b's dimensions but the index vector dimension V, in order, with their
+ * extents. Every dimension of a is inserted (SCATTER's
+ * inserted_window_dims, GATHER's collapsed_slice_dims: mask I),
+ * batching (mask B) or a window dimension, and a's window dimensions
+ * are w's window dimensions, in order, each of w's extent at most a's
+ * (GATHER: equal to the slice size). An element of w at index u reads
+ * the index vector of its batch indices s: b[s] with V inserted, its
+ * n entries along V (n = b.shape[V], at most 4; V = rank(b) is the
+ * implicit trailing dimension of extent 1: n = 1, b[s]). Entry j is the
+ * start on a's dimension M[j] (the index map); the i-th set bit of B,
+ * in ascending order, is a's dimension that takes s's index on b's
+ * dimension S[i] (the batching pairs); a's window dimensions take u's
+ * window indices; the rest take 0. The element of a is the sum.
+ *
+ * SCATTER walks c in row-major order. A start vector whose window (c's
+ * window extents on a's window dimensions, 1 elsewhere) does not lie
+ * wholly inside a skips every element of that window, as XLA does
+ * (StableHLO's reference interpreter skips only the elements outside);
+ * nothing is clamped. Every other element combines into dst in that
+ * order: dst[i] = mode(dst[i], c[u]), so repeated indices give one
+ * result, row-major order's. SET replaces; ADD, MUL, MIN and MAX are the
+ * instructions of those names on one element of the dtype (integers
+ * wrap, f32, bf16 and f16 round once to the dtype, f64 is binary64, MIN
+ * and MAX propagate NaN and order -0 below +0).
+ *
+ * GATHER: dst[u] = a at that sum, each start first clamped to
+ * [0, a.shape[M[j]] - slice size] (negative starts to 0, in b's own
+ * signedness: a u64 of 2^64 - 1 is large, an i64 -1 is negative).
+ *
+ * The verifier checks StableHLO's constraints: masks below their
+ * tensor's rank, I and B disjoint, a's rank the number of window, I and
+ * B dimensions; V <= rank(b); M's n entries distinct, below a's rank and
+ * not in B; S's entries (as many as B has bits) distinct, below
+ * rank(b) and not V, with b.shape[S[i]] equal to a's extent on the
+ * batching dimension it pairs with; w's rank and extents as above.
  */
 enum pwtpu_op {
 	PWTPU_OP_MATMUL = 1,
@@ -639,6 +697,8 @@ enum pwtpu_op {
 	PWTPU_OP_ALL_GATHER,
 	PWTPU_OP_REDUCE_SCATTER,
 	PWTPU_OP_COLLECTIVE_PERMUTE,
+	PWTPU_OP_SCATTER = 28,
+	PWTPU_OP_GATHER = 29,
 	PWTPU_OP_COUNT,
 };
 
@@ -659,6 +719,50 @@ enum pwtpu_reduce {
 	PWTPU_REDUCE_MIN,
 	PWTPU_REDUCE_PROD,	/* collectives only */
 };
+
+/* pwtpu_insn.mode of PWTPU_OP_SCATTER: how an update meets dst */
+enum pwtpu_scatter {
+	PWTPU_SCATTER_SET = 0,
+	PWTPU_SCATTER_ADD,
+	PWTPU_SCATTER_MUL,
+	PWTPU_SCATTER_MIN,
+	PWTPU_SCATTER_MAX,
+};
+
+/*
+ * Dimension numbers of SCATTER and GATHER (see "Scatter and gather"
+ * above), in arg[0] and arg[1]; arg[2..4] are 0, as is every bit not
+ * named here.
+ *   arg[0] bits 0-3:   window mask W, over w's dimensions (SCATTER:
+ *                      update_window_dims; GATHER: offset_dims)
+ *          bits 8-11:  inserted mask I, over a's dimensions (SCATTER:
+ *                      inserted_window_dims; GATHER: collapsed_slice_dims)
+ *          bits 16-19: batching mask B, over a's dimensions (SCATTER:
+ *                      input_batching_dims; GATHER: operand_batching_dims)
+ *          bits 24-26: V, the index vector dimension, 0..rank(b)
+ *   arg[1] bits 2i..2i+1 (i < 4): S[i], b's dimension paired with B's
+ *                      i-th set bit (scatter_indices_batching_dims,
+ *                      start_indices_batching_dims); past B's count, 0
+ *          bits 16+2j..17+2j (j < 4): M[j], a's dimension of index
+ *                      vector entry j (scatter_dims_to_operand_dims,
+ *                      start_index_map); past n, 0
+ * StableHLO lists I and B sorted (B's pairs in that order), so masks
+ * lose nothing.
+ */
+#define PWTPU_GS_ARG0(w, i, b, v)					\
+	(((__u32)(w) & 0xf) | ((__u32)(i) & 0xf) << 8 |		\
+	 ((__u32)(b) & 0xf) << 16 | ((__u32)(v) & 0x7) << 24)
+#define PWTPU_GS_WINDOW(arg0)		((arg0) & 0xf)
+#define PWTPU_GS_INSERTED(arg0)		(((arg0) >> 8) & 0xf)
+#define PWTPU_GS_BATCHING(arg0)		(((arg0) >> 16) & 0xf)
+#define PWTPU_GS_VECTOR_DIM(arg0)	(((arg0) >> 24) & 0x7)
+#define PWTPU_GS_ARG0_BITS		0x070f0f0fU
+/* arg[1] field of S[i] = d and of M[j] = d, to be or-ed together. */
+#define PWTPU_GS_PAIR(i, d)		(((__u32)(d) & 3) << (2 * (i)))
+#define PWTPU_GS_MAP(j, d)		(((__u32)(d) & 3) << (16 + 2 * (j)))
+#define PWTPU_GS_PAIR_DIM(arg1, i)	(((arg1) >> (2 * (i))) & 3)
+#define PWTPU_GS_MAP_DIM(arg1, j)	(((arg1) >> (16 + 2 * (j))) & 3)
+#define PWTPU_GS_ARG1_BITS		0x00ff00ffU
 
 /**
  * struct pwtpu_insn - one instruction, 32 bytes
@@ -691,14 +795,15 @@ struct pwtpu_insn {
  *	longer than PWTPU_MAX_DELAY_NS.
  * @PWTPU_VERR_DTYPE: unknown dtype, or a dtype the op does not accept
  *	(MATMUL: f32, bf16, i8; EXP..RSQRT: f32, bf16, f16; collectives:
- *	f32, bf16, i8, i32).
+ *	f32, bf16, i8, i32; the indices of SCATTER and GATHER: integers).
  * @PWTPU_VERR_SHAPE: bad rank or extent, or too many elements.
  * @PWTPU_VERR_BUFFER: binding index out of range, misaligned offset, or a
  *	tensor that ends past PWTPU_MAX_OFFSET.
  * @PWTPU_VERR_OPCODE: unknown op or mode.
  * @PWTPU_VERR_OPERAND: tensor index out of range or missing.
  * @PWTPU_VERR_MISMATCH: operand and result shapes or dtypes inconsistent.
- * @PWTPU_VERR_ARG: bad permutation, axis mask or slice window.
+ * @PWTPU_VERR_ARG: bad permutation, axis mask, slice window, or
+ *	dimension numbers of SCATTER or GATHER.
  * @PWTPU_VERR_OVERLAP: result partially overlaps an operand.
  * @PWTPU_VERR_LOOP: loop body outside the program or its enclosing body,
  *	zero or too many trips, or nesting too deep.
