@@ -1,7 +1,7 @@
 # Firmware unit tests (verifier, spec, mesh, timing model): kselftest
 # harness binaries linked against the firmware's user-space library and
 # run on the build host.
-FW_UNIT_TEST_NAMES := verify verify_prog spec mesh timing fmt
+FW_UNIT_TEST_NAMES := verify verify_prog verify_gs spec mesh timing fmt
 FW_UNIT_TEST_DIR := $(BUILD)/selftests/firmware
 FW_UNIT_TEST_BINS := $(patsubst %,$(FW_UNIT_TEST_DIR)/test_%,$(FW_UNIT_TEST_NAMES))
 
