@@ -189,6 +189,59 @@ pw_val pw_fn_reduce_scatter(struct pw_fn_builder *b, enum pwtpu_reduce mode,
 			    pw_val x, unsigned int n);
 /* dst = x of virtual device (v - shift) mod n; one shift per function. */
 pw_val pw_fn_permute(struct pw_fn_builder *b, pw_val x, int shift);
+
+/*
+ * Scatter and gather as StableHLO defines them (its spec's "scatter",
+ * one input, and "gather"), with their dimension numbers as StableHLO
+ * writes them: ordered lists, the batching ones in pairs, in order.
+ * index_vector_dim may equal the indices' rank: each index vector is
+ * then one element (the implicit trailing dimension of extent 1).
+ * Indices are of any integer dtype (signed or unsigned as they are);
+ * operand, updates and result of any one dtype (i1 is an i8 of 0 or 1).
+ *
+ * pw_fn_scatter(): @operand with the windows of @updates combined in at
+ * @indices by @mode (SET: the update replaces; ADD, MUL, MIN, MAX: the
+ * ops of those names on the dtype), the updates taken in row-major order
+ * so that repeated indices give one result; a window not wholly inside
+ * the operand is skipped (as XLA does). pw_fn_gather(): the slices of
+ * @operand of @slice_sizes at @indices, each start clamped so that its
+ * slice lies inside the operand; the result's shape is the spec's.
+ *
+ * Every constraint of the spec is checked (-EINVAL naming the list and
+ * what is wrong with it); what the device cannot hold is -EOPNOTSUPP (a
+ * gather result of rank above 4, empty slices).
+ */
+struct pw_fn_scatter_dims {
+	unsigned int n_update_window_dims;
+	uint32_t update_window_dims[PW_MAX_RANK];
+	unsigned int n_inserted_window_dims;
+	uint32_t inserted_window_dims[PW_MAX_RANK];
+	unsigned int n_batching_dims;	/* pairs, in order */
+	uint32_t input_batching_dims[PW_MAX_RANK];
+	uint32_t scatter_indices_batching_dims[PW_MAX_RANK];
+	unsigned int n_scatter_dims_to_operand_dims;
+	uint32_t scatter_dims_to_operand_dims[PW_MAX_RANK];
+	uint32_t index_vector_dim;	/* may equal the indices' rank */
+};
+pw_val pw_fn_scatter(struct pw_fn_builder *b, enum pwtpu_scatter mode,
+		     pw_val operand, pw_val indices, pw_val updates,
+		     const struct pw_fn_scatter_dims *dims);
+
+struct pw_fn_gather_dims {
+	unsigned int n_offset_dims;
+	uint32_t offset_dims[PW_MAX_RANK];
+	unsigned int n_collapsed_slice_dims;
+	uint32_t collapsed_slice_dims[PW_MAX_RANK];
+	unsigned int n_batching_dims;	/* pairs, in order */
+	uint32_t operand_batching_dims[PW_MAX_RANK];
+	uint32_t start_indices_batching_dims[PW_MAX_RANK];
+	unsigned int n_start_index_map;
+	uint32_t start_index_map[PW_MAX_RANK];
+	uint32_t index_vector_dim;	/* may equal the indices' rank */
+	uint32_t slice_sizes[PW_MAX_RANK];	/* one per operand dimension */
+};
+pw_val pw_fn_gather(struct pw_fn_builder *b, pw_val operand, pw_val indices,
+		    const struct pw_fn_gather_dims *dims);
 /* Synthetic compute of @ns nanoseconds (benchmarks). */
 int pw_fn_delay(struct pw_fn_builder *b, uint64_t ns);
 /* Mark @x as the next result (in call order). */

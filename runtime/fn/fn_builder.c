@@ -48,6 +48,8 @@ static const char *const op_names[PWTPU_OP_COUNT] = {
 	[PWTPU_OP_ALL_GATHER] = "ALL_GATHER",
 	[PWTPU_OP_REDUCE_SCATTER] = "REDUCE_SCATTER",
 	[PWTPU_OP_COLLECTIVE_PERMUTE] = "COLLECTIVE_PERMUTE",
+	[PWTPU_OP_SCATTER] = "SCATTER",
+	[PWTPU_OP_GATHER] = "GATHER",
 };
 
 static const char *op_name(enum pwtpu_op op)
@@ -1043,4 +1045,341 @@ int pw_fn_result(struct pw_fn_builder *b, pw_val x)
 		return fn_fail(b, -ENOMEM, "%s: out of memory", call);
 	b->results[b->nresults++] = x;
 	return 0;
+}
+
+/* Scatter and gather: dimension numbers as StableHLO lists them. */
+
+/* A list of dimensions in a message: "[0, 2]". */
+#define DIMS_STR_LEN	64
+
+static const char *dims_str(const uint32_t *list, unsigned int n, char *buf)
+{
+	size_t used = 1;
+	unsigned int i;
+
+	buf[0] = '[';
+	buf[1] = '\0';
+	/* At most 4 entries of 10 digits: 2 + 4 * 12 < DIMS_STR_LEN. */
+	for (i = 0; i < n && i < PW_MAX_RANK; i++)
+		used += (size_t)snprintf(buf + used, DIMS_STR_LEN - used,
+					 "%s%u", i ? ", " : "", list[i]);
+	snprintf(buf + used, DIMS_STR_LEN - used, "]");
+	return buf;
+}
+
+/*
+ * A list @name of @n dimensions, each below @rank (the rank of @of),
+ * distinct and, if @sorted, ascending: its mask, or -errno.
+ */
+static int fn_dims(struct pw_fn_builder *b, const char *call,
+		   const char *name, const uint32_t *list, unsigned int n,
+		   uint32_t rank, const char *of, bool sorted)
+{
+	char s[DIMS_STR_LEN];
+	uint32_t mask = 0;
+	unsigned int i;
+
+	if (n > PW_MAX_RANK)
+		return fn_fail(b, -EINVAL, "%s: %s has %u entries, more than %d",
+			       call, name, n, PW_MAX_RANK);
+	for (i = 0; i < n; i++) {
+		if (list[i] >= rank)
+			return fn_fail(b, -EINVAL,
+				       "%s: %s %s names dimension %u, past the rank %u of %s",
+				       call, name, dims_str(list, n, s), list[i],
+				       rank, of);
+		if (mask >> list[i] & 1)
+			return fn_fail(b, -EINVAL, "%s: %s %s repeats %u", call,
+				       name, dims_str(list, n, s), list[i]);
+		if (sorted && i && list[i] < list[i - 1])
+			return fn_fail(b, -EINVAL, "%s: %s %s is not sorted",
+				       call, name, dims_str(list, n, s));
+		mask |= 1U << list[i];
+	}
+	return (int)mask;
+}
+
+/**
+ * struct gs_dims - scatter's or gather's dimension numbers, one shape
+ * @win: update_window_dims / offset_dims.
+ * @ins: inserted_window_dims / collapsed_slice_dims.
+ * @abat: input_batching_dims / operand_batching_dims.
+ * @ibat: scatter_indices_batching_dims / start_indices_batching_dims.
+ * @map: scatter_dims_to_operand_dims / start_index_map.
+ * @ivd: index_vector_dim.
+ * @names: the caller's names of the five lists, in that order.
+ */
+struct gs_dims {
+	unsigned int nwin, nins, nbat, nmap;
+	const uint32_t *win, *ins, *abat, *ibat, *map;
+	uint32_t ivd;
+	const char *names[5];
+};
+
+/*
+ * Every constraint StableHLO puts on the dimension numbers but the window
+ * tensor's shape (operand @sa, indices @si, window tensor rank @wrank);
+ * the instruction's args into @args. 0 or -errno.
+ */
+static int fn_gs_dims(struct pw_fn_builder *b, const char *call,
+		      const struct gs_dims *d, const struct pw_sig *sa,
+		      const struct pw_sig *si, uint32_t wrank, uint32_t *args)
+{
+	int wmask, imask, bmask, smask, mmask;
+	char s1[SIG_STR_LEN], s2[SIG_STR_LEN], l[DIMS_STR_LEN];
+	uint32_t n, k, i;
+
+	wmask = fn_dims(b, call, d->names[0], d->win, d->nwin, wrank,
+			"the window tensor", true);
+	if (wmask < 0)
+		return wmask;
+	imask = fn_dims(b, call, d->names[1], d->ins, d->nins, sa->rank,
+			"the operand", true);
+	if (imask < 0)
+		return imask;
+	bmask = fn_dims(b, call, d->names[2], d->abat, d->nbat, sa->rank,
+			"the operand", true);
+	if (bmask < 0)
+		return bmask;
+	smask = fn_dims(b, call, d->names[3], d->ibat, d->nbat, si->rank,
+			"the indices", false);
+	if (smask < 0)
+		return smask;
+	mmask = fn_dims(b, call, d->names[4], d->map, d->nmap, sa->rank,
+			"the operand", false);
+	if (mmask < 0)
+		return mmask;
+	if (imask & bmask)
+		return fn_fail(b, -EINVAL, "%s: %s and %s share dimension %d",
+			       call, d->names[1], d->names[2],
+			       __builtin_ctz((unsigned int)(imask & bmask)));
+	if (mmask & bmask)
+		return fn_fail(b, -EINVAL, "%s: %s and %s share dimension %d",
+			       call, d->names[4], d->names[2],
+			       __builtin_ctz((unsigned int)(mmask & bmask)));
+	if (d->nwin + d->nins + d->nbat != sa->rank)
+		return fn_fail(b, -EINVAL,
+			       "%s: the operand %s has rank %u, not %u %s + %u %s + %u %s",
+			       call, sig_str(sa, s1), sa->rank, d->nwin,
+			       d->names[0], d->nins, d->names[1], d->nbat,
+			       d->names[2]);
+	if (d->ivd > si->rank)
+		return fn_fail(b, -EINVAL,
+			       "%s: index_vector_dim %u is past the rank of the indices %s",
+			       call, d->ivd, sig_str(si, s1));
+	if (smask >> d->ivd & 1)
+		return fn_fail(b, -EINVAL,
+			       "%s: %s %s holds index_vector_dim %u", call,
+			       d->names[3], dims_str(d->ibat, d->nbat, l),
+			       d->ivd);
+	n = d->ivd < si->rank ? si->shape[d->ivd] : 1;
+	if (d->nmap != n)
+		return fn_fail(b, -EINVAL,
+			       "%s: %s has %u entries but the indices %s have index vectors of %u",
+			       call, d->names[4], d->nmap, sig_str(si, s1), n);
+	for (i = 0, k = 0; k < sa->rank; k++) {
+		if (!(bmask >> k & 1))
+			continue;
+		/* The pairs in the order of the (sorted) operand dims. */
+		if (sa->shape[k] != si->shape[d->ibat[i]])
+			return fn_fail(b, -EINVAL,
+				       "%s: batching dimension %u of the operand %s and %u of the indices %s differ in extent",
+				       call, k, sig_str(sa, s1), d->ibat[i],
+				       sig_str(si, s2));
+		args[1] |= PWTPU_GS_PAIR(i, d->ibat[i]);
+		i++;
+	}
+	for (i = 0; i < n; i++)
+		args[1] |= PWTPU_GS_MAP(i, d->map[i]);
+	args[0] = PWTPU_GS_ARG0(wmask, imask, bmask, d->ivd);
+	return 0;
+}
+
+/* The indices: of an integer dtype. */
+static int fn_gs_indices(struct pw_fn_builder *b, const char *call,
+			 const struct pw_sig *si)
+{
+	char s[SIG_STR_LEN];
+
+	if (si->dtype == PWTPU_DT_F32 || si->dtype == PWTPU_DT_BF16 ||
+	    si->dtype == PWTPU_DT_F16 || si->dtype == PWTPU_DT_F64)
+		return fn_fail(b, -EINVAL,
+			       "%s: the indices %s are not of an integer dtype",
+			       call, sig_str(si, s));
+	return 0;
+}
+
+pw_val pw_fn_scatter(struct pw_fn_builder *b, enum pwtpu_scatter mode,
+		     pw_val operand, pw_val indices, pw_val updates,
+		     const struct pw_fn_scatter_dims *dims)
+{
+	const char *call = "pw_fn_scatter";
+	char s1[SIG_STR_LEN], s2[SIG_STR_LEN], s3[SIG_STR_LEN];
+	struct pw_sig sa, si, su;
+	uint32_t args[2] = { 0, 0 }, k, e, da, want;
+	struct gs_dims d;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_get(b, call, operand, &sa);
+	if (!ret)
+		ret = fn_get(b, call, indices, &si);
+	if (!ret)
+		ret = fn_get(b, call, updates, &su);
+	if (ret)
+		return ret;
+	if ((unsigned int)mode > PWTPU_SCATTER_MAX)
+		return fn_fail(b, -EINVAL,
+			       "%s: mode %d is not SET, ADD, MUL, MIN or MAX",
+			       call, (int)mode);
+	if (!dims)
+		return fn_fail(b, -EINVAL, "%s: no dimension numbers", call);
+	if (su.dtype != sa.dtype)
+		return fn_fail(b, -EINVAL,
+			       "%s: the updates %s and the operand %s differ in dtype",
+			       call, sig_str(&su, s1), sig_str(&sa, s2));
+	ret = fn_gs_indices(b, call, &si);
+	if (ret)
+		return ret;
+	d = (struct gs_dims){
+		.nwin = dims->n_update_window_dims,
+		.win = dims->update_window_dims,
+		.nins = dims->n_inserted_window_dims,
+		.ins = dims->inserted_window_dims,
+		.nbat = dims->n_batching_dims,
+		.abat = dims->input_batching_dims,
+		.ibat = dims->scatter_indices_batching_dims,
+		.nmap = dims->n_scatter_dims_to_operand_dims,
+		.map = dims->scatter_dims_to_operand_dims,
+		.ivd = dims->index_vector_dim,
+		.names = { "update_window_dims", "inserted_window_dims",
+			   "input_batching_dims",
+			   "scatter_indices_batching_dims",
+			   "scatter_dims_to_operand_dims" },
+	};
+	ret = fn_gs_dims(b, call, &d, &sa, &si, su.rank, args);
+	if (ret)
+		return ret;
+	/*
+	 * The updates: update_window_dims take the operand's other
+	 * dimensions in order (at most their extents), the rest the
+	 * indices' but index_vector_dim, in order.
+	 */
+	want = d.nwin + si.rank - (d.ivd < si.rank);
+	if (su.rank != want)
+		return fn_fail(b, -EINVAL,
+			       "%s: the updates %s have rank %u, not %u (update_window_dims and the dimensions of the indices %s but index_vector_dim)",
+			       call, sig_str(&su, s1), su.rank, want,
+			       sig_str(&si, s2));
+	for (k = 0, e = 0, da = 0; k < su.rank; k++) {
+		if (args[0] >> k & 1) {
+			while (PWTPU_GS_INSERTED(args[0]) >> da & 1 ||
+			       PWTPU_GS_BATCHING(args[0]) >> da & 1)
+				da++;
+			if (su.shape[k] > sa.shape[da])
+				return fn_fail(b, -EINVAL,
+					       "%s: window dimension %u of the updates %s is larger than dimension %u of the operand %s",
+					       call, k, sig_str(&su, s1), da,
+					       sig_str(&sa, s2));
+			da++;
+			continue;
+		}
+		if (e == d.ivd)
+			e++;
+		if (su.shape[k] != si.shape[e])
+			return fn_fail(b, -EINVAL,
+				       "%s: scatter dimension %u of the updates %s is not dimension %u of the indices %s",
+				       call, k, sig_str(&su, s1), e,
+				       sig_str(&si, s3));
+		e++;
+	}
+	return fn_new_op(b, call, PWTPU_OP_SCATTER, (uint8_t)mode, &sa,
+			 operand, indices, updates, args, 2);
+}
+
+pw_val pw_fn_gather(struct pw_fn_builder *b, pw_val operand, pw_val indices,
+		    const struct pw_fn_gather_dims *dims)
+{
+	const char *call = "pw_fn_gather";
+	uint32_t args[2] = { 0, 0 }, k, e, da, rank, outside;
+	char s[SIG_STR_LEN], l[DIMS_STR_LEN];
+	struct pw_sig sa, si, sig = { 0 };
+	struct gs_dims d;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_get(b, call, operand, &sa);
+	if (!ret)
+		ret = fn_get(b, call, indices, &si);
+	if (ret)
+		return ret;
+	if (!dims)
+		return fn_fail(b, -EINVAL, "%s: no dimension numbers", call);
+	ret = fn_gs_indices(b, call, &si);
+	if (ret)
+		return ret;
+	/* The result's rank first: offset_dims are checked against it. */
+	rank = dims->n_offset_dims + si.rank -
+	       (dims->index_vector_dim < si.rank);
+	if (dims->n_offset_dims <= PW_MAX_RANK &&
+	    dims->index_vector_dim <= si.rank && rank > PW_MAX_RANK)
+		return fn_fail(b, -EOPNOTSUPP,
+			       "%s: the result would have rank %u, above the device's %d",
+			       call, rank, PW_MAX_RANK);
+	d = (struct gs_dims){
+		.nwin = dims->n_offset_dims,
+		.win = dims->offset_dims,
+		.nins = dims->n_collapsed_slice_dims,
+		.ins = dims->collapsed_slice_dims,
+		.nbat = dims->n_batching_dims,
+		.abat = dims->operand_batching_dims,
+		.ibat = dims->start_indices_batching_dims,
+		.nmap = dims->n_start_index_map,
+		.map = dims->start_index_map,
+		.ivd = dims->index_vector_dim,
+		.names = { "offset_dims", "collapsed_slice_dims",
+			   "operand_batching_dims",
+			   "start_indices_batching_dims", "start_index_map" },
+	};
+	ret = fn_gs_dims(b, call, &d, &sa, &si, rank, args);
+	if (ret)
+		return ret;
+	outside = PWTPU_GS_INSERTED(args[0]) | PWTPU_GS_BATCHING(args[0]);
+	for (k = 0; k < sa.rank; k++) {
+		if (dims->slice_sizes[k] > sa.shape[k])
+			return fn_fail(b, -EINVAL,
+				       "%s: slice_sizes %s is larger than the operand %s in dimension %u",
+				       call, dims_str(dims->slice_sizes,
+						      sa.rank, l),
+				       sig_str(&sa, s), k);
+		if (outside >> k & 1 && dims->slice_sizes[k] > 1)
+			return fn_fail(b, -EINVAL,
+				       "%s: slice_sizes %s is %u in dimension %u, a collapsed or batching one (at most 1)",
+				       call, dims_str(dims->slice_sizes,
+						      sa.rank, l),
+				       dims->slice_sizes[k], k);
+		if (!dims->slice_sizes[k])
+			return fn_fail(b, -EOPNOTSUPP,
+				       "%s: slice_sizes %s: empty slices are not supported",
+				       call, dims_str(dims->slice_sizes,
+						      sa.rank, l));
+	}
+	/* Result: offset dims from slice_sizes, the rest from the indices. */
+	sig.dtype = sa.dtype;
+	sig.rank = rank;
+	for (k = 0, e = 0, da = 0; k < rank; k++) {
+		if (args[0] >> k & 1) {
+			while (outside >> da & 1)
+				da++;
+			sig.shape[k] = dims->slice_sizes[da++];
+			continue;
+		}
+		if (e == d.ivd)
+			e++;
+		sig.shape[k] = si.shape[e++];
+	}
+	return fn_new_op(b, call, PWTPU_OP_GATHER, 0, &sig, operand, indices,
+			 -1, args, 2);
 }

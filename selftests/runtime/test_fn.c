@@ -1000,6 +1000,267 @@ TEST(err_layout_ops)
 		    "PROD is for collectives");
 }
 
+/*
+ * Scatter and gather through the builder: rows added in at i32 indices
+ * with the implicit index vector dimension (index_vector_dim = rank),
+ * repeated rows adding up in order; rows gathered by u8 indices, clamped;
+ * and a batching gather (take along an axis) with a clamp.
+ */
+TEST(scatter_gather)
+{
+	const float x[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+	const float u[9] = { 1, 1, 1, 10, 20, 30, 100, 100, 100 };
+	const int32_t idx[3] = { 1, 3, 1 };
+	const uint8_t rows[2] = { 2, 200 };
+	const int64_t along[4] = { 2, -1, 5, 0 };
+	float sc[12], ga[6], tk[4];
+	const void *in[5] = { x, idx, u, rows, along };
+	void *out[3] = { sc, ga, tk };
+	struct pw_fn_builder *b = pw_fn_begin("scatter_gather");
+	struct pw_fn_scatter_dims sd = {
+		.n_update_window_dims = 1, .update_window_dims = { 1 },
+		.n_inserted_window_dims = 1, .inserted_window_dims = { 0 },
+		.n_scatter_dims_to_operand_dims = 1,
+		.scatter_dims_to_operand_dims = { 0 },
+		.index_vector_dim = 1,
+	};
+	struct pw_fn_gather_dims gd = {
+		.n_offset_dims = 1, .offset_dims = { 1 },
+		.n_collapsed_slice_dims = 1, .collapsed_slice_dims = { 0 },
+		.n_start_index_map = 1, .start_index_map = { 0 },
+		.index_vector_dim = 1, .slice_sizes = { 1, 3 },
+	};
+	/* result[i] = x[i, along[i]]: batching pair (0, 0). */
+	struct pw_fn_gather_dims td = {
+		.n_collapsed_slice_dims = 1, .collapsed_slice_dims = { 1 },
+		.n_batching_dims = 1, .operand_batching_dims = { 0 },
+		.start_indices_batching_dims = { 0 },
+		.n_start_index_map = 1, .start_index_map = { 1 },
+		.index_vector_dim = 1, .slice_sizes = { 1, 1 },
+	};
+	const float want_sc[12] = { 1, 2, 3, 105, 106, 107, 7, 8, 9,
+				    20, 31, 42 };
+	const float want_ga[6] = { 7, 8, 9, 10, 11, 12 };
+	const float want_tk[4] = { 3, 4, 9, 10 };
+	pw_val p, i, v, r, a;
+	struct pw_fn *fn;
+
+	p = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(4, 3));
+	i = pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(3));
+	v = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(3, 3));
+	r = pw_fn_param(b, PWTPU_DT_U8, 1, SHAPE(2));
+	a = pw_fn_param(b, PWTPU_DT_I64, 1, SHAPE(4));
+	pw_fn_result(b, pw_fn_scatter(b, PWTPU_SCATTER_ADD, p, i, v, &sd));
+	pw_fn_result(b, pw_fn_gather(b, p, r, &gd));
+	pw_fn_result(b, pw_fn_gather(b, pw_fn_reshape(b, p, 2, SHAPE(4, 3)),
+				     a, &td));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(2U, fn->results[1].rank);
+	ASSERT_EQ(2U, fn->results[1].shape[0]);
+	ASSERT_EQ(3U, fn->results[1].shape[1]);
+	ASSERT_EQ(1U, fn->results[2].rank);
+	ASSERT_EQ(4U, fn->results[2].shape[0]);
+	ASSERT_EQ(1U, image_count_op(fn, PWTPU_OP_SCATTER));
+	ASSERT_EQ(2U, image_count_op(fn, PWTPU_OP_GATHER));
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	EXPECT_EQ(0, memcmp(want_sc, sc, sizeof(sc)));
+	EXPECT_EQ(0, memcmp(want_ga, ga, sizeof(ga)));
+	EXPECT_EQ(0, memcmp(want_tk, tk, sizeof(tk)));
+	pw_fn_put(fn);
+}
+
+/* A fresh builder with x f32[4,3], i i32[3,1], u f32[3,3] and j f16[3]. */
+static struct pw_fn_builder *gs_builder(pw_val *v)
+{
+	struct pw_fn_builder *b = pw_fn_begin("gs");
+
+	v[0] = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(4, 3));
+	v[1] = pw_fn_param(b, PWTPU_DT_I32, 2, SHAPE(3, 1));
+	v[2] = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(3, 3));
+	v[3] = pw_fn_param(b, PWTPU_DT_F16, 1, SHAPE(3));
+	return b;
+}
+
+/* Free a builder that is not to be built (pw_fn_build() frees it). */
+static void drop(struct pw_fn_builder *b)
+{
+	struct pw_fn *fn = NULL;
+
+	if (pw_fn_build(b, &fn) == 0)
+		pw_fn_put(fn);
+}
+
+/* Rows of x at i: valid until a test breaks one field. */
+static const struct pw_fn_scatter_dims rows_sd = {
+	.n_update_window_dims = 1, .update_window_dims = { 1 },
+	.n_inserted_window_dims = 1, .inserted_window_dims = { 0 },
+	.n_scatter_dims_to_operand_dims = 1,
+	.scatter_dims_to_operand_dims = { 0 },
+	.index_vector_dim = 1,
+};
+
+static const struct pw_fn_gather_dims rows_gd = {
+	.n_offset_dims = 1, .offset_dims = { 1 },
+	.n_collapsed_slice_dims = 1, .collapsed_slice_dims = { 0 },
+	.n_start_index_map = 1, .start_index_map = { 0 },
+	.index_vector_dim = 1, .slice_sizes = { 1, 3 },
+};
+
+TEST(err_scatter)
+{
+	struct pw_fn_scatter_dims d;
+	struct pw_fn_builder *b;
+	pw_val v[4];
+
+	b = gs_builder(v);
+	ASSERT_LE(0, pw_fn_scatter(b, PWTPU_SCATTER_SET, v[0], v[1], v[2],
+				   &rows_sd)) TH_LOG("%s", pw_last_error());
+	drop(b);
+
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 5, v[0], v[1], v[2], &rows_sd),
+		    -EINVAL, "pw_fn_scatter: mode 5 is not SET, ADD, MUL, MIN or MAX");
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[1], v[2], NULL), -EINVAL,
+		    "no dimension numbers");
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[3], v[2], &rows_sd),
+		    -EINVAL, "the indices f16[3] are not of an integer dtype");
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[1], v[3], &rows_sd),
+		    -EINVAL,
+		    "the updates f16[3] and the operand f32[4,3] differ in dtype");
+	d = rows_sd;
+	d.n_update_window_dims = 2;
+	d.update_window_dims[1] = 0;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[1], v[2], &d), -EINVAL,
+		    "update_window_dims [1, 0] is not sorted");
+	d = rows_sd;
+	d.update_window_dims[0] = 2;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[1], v[2], &d), -EINVAL,
+		    "update_window_dims [2] names dimension 2, past the rank 2 of the window tensor");
+	d = rows_sd;
+	d.n_inserted_window_dims = 5;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[1], v[2], &d), -EINVAL,
+		    "inserted_window_dims has 5 entries, more than 4");
+	d = rows_sd;
+	d.n_batching_dims = 1;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[1], v[2], &d), -EINVAL,
+		    "inserted_window_dims and input_batching_dims share dimension 0");
+	d = rows_sd;
+	d.n_inserted_window_dims = 0;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[1], v[2], &d), -EINVAL,
+		    "the operand f32[4,3] has rank 2, not 1 update_window_dims + 0 inserted_window_dims + 0 input_batching_dims");
+	d = rows_sd;
+	d.index_vector_dim = 3;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[1], v[2], &d), -EINVAL,
+		    "index_vector_dim 3 is past the rank of the indices i32[3,1]");
+	d = rows_sd;
+	d.n_scatter_dims_to_operand_dims = 2;
+	d.scatter_dims_to_operand_dims[1] = 1;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[1], v[2], &d), -EINVAL,
+		    "scatter_dims_to_operand_dims has 2 entries but the indices i32[3,1] have index vectors of 1");
+	d = rows_sd;
+	d.index_vector_dim = 2;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[1], v[2], &d), -EINVAL,
+		    "the updates f32[3,3] have rank 2, not 3");
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[1], v[0], &rows_sd),
+		    -EINVAL,
+		    "scatter dimension 0 of the updates f32[4,3] is not dimension 0 of the indices i32[3,1]");
+	b = gs_builder(v);
+	v[2] = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(3, 4));
+	EXPECT_FAIL(b, pw_fn_scatter(b, 0, v[0], v[1], v[2], &rows_sd),
+		    -EINVAL,
+		    "window dimension 1 of the updates f32[3,4] is larger than dimension 1 of the operand f32[4,3]");
+}
+
+TEST(err_gather)
+{
+	struct pw_fn_gather_dims d;
+	struct pw_fn_builder *b;
+	pw_val v[4], big, bi;
+
+	b = gs_builder(v);
+	ASSERT_LE(0, pw_fn_gather(b, v[0], v[1], &rows_gd))
+		TH_LOG("%s", pw_last_error());
+	drop(b);
+
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_gather(b, v[0], v[1], NULL), -EINVAL,
+		    "pw_fn_gather: no dimension numbers");
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_gather(b, v[0], v[3], &rows_gd), -EINVAL,
+		    "the indices f16[3] are not of an integer dtype");
+	d = rows_gd;
+	d.slice_sizes[1] = 4;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_gather(b, v[0], v[1], &d), -EINVAL,
+		    "slice_sizes [1, 4] is larger than the operand f32[4,3] in dimension 1");
+	d = rows_gd;
+	d.slice_sizes[0] = 2;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_gather(b, v[0], v[1], &d), -EINVAL,
+		    "slice_sizes [2, 3] is 2 in dimension 0, a collapsed or batching one (at most 1)");
+	d = rows_gd;
+	d.slice_sizes[0] = 0;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_gather(b, v[0], v[1], &d), -EOPNOTSUPP,
+		    "slice_sizes [0, 3]: empty slices are not supported");
+	d = rows_gd;
+	d.start_index_map[0] = 2;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_gather(b, v[0], v[1], &d), -EINVAL,
+		    "start_index_map [2] names dimension 2, past the rank 2 of the operand");
+	d = rows_gd;
+	d.n_collapsed_slice_dims = 2;
+	d.collapsed_slice_dims[1] = 0;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_gather(b, v[0], v[1], &d), -EINVAL,
+		    "collapsed_slice_dims [0, 0] repeats 0");
+	/* Batching: x's dim 0 (4) against i's dim 0 (3). */
+	d = rows_gd;
+	d.n_collapsed_slice_dims = 0;
+	d.n_batching_dims = 1;
+	d.operand_batching_dims[0] = 0;
+	d.start_indices_batching_dims[0] = 0;
+	d.start_index_map[0] = 1;
+	d.slice_sizes[1] = 1;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_gather(b, v[0], v[1], &d), -EINVAL,
+		    "batching dimension 0 of the operand f32[4,3] and 0 of the indices i32[3,1] differ in extent");
+	d.start_indices_batching_dims[0] = 1;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_gather(b, v[0], v[1], &d), -EINVAL,
+		    "start_indices_batching_dims [1] holds index_vector_dim 1");
+	d = rows_gd;
+	d.start_index_map[0] = 0;
+	d.n_batching_dims = 1;
+	d.n_collapsed_slice_dims = 0;
+	d.operand_batching_dims[0] = 0;
+	b = gs_builder(v);
+	EXPECT_FAIL(b, pw_fn_gather(b, v[0], v[1], &d), -EINVAL,
+		    "start_index_map and operand_batching_dims share dimension 0");
+	/* A result of rank 5: 2 offset dims and indices [2,2,2,2,1]. */
+	b = gs_builder(v);
+	big = pw_fn_param(b, PWTPU_DT_F32, 3, SHAPE(4, 3, 2));
+	bi = pw_fn_param(b, PWTPU_DT_I32, 4, SHAPE(2, 2, 2, 1));
+	d = rows_gd;
+	d.n_offset_dims = 2;
+	d.offset_dims[1] = 2;
+	d.index_vector_dim = 3;
+	EXPECT_FAIL(b, pw_fn_gather(b, big, bi, &d), -EOPNOTSUPP,
+		    "the result would have rank 5, above the device's 4");
+}
+
 TEST(err_select_and_values)
 {
 	struct pw_fn_builder *b = pw_fn_begin("s");
