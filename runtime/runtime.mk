@@ -31,6 +31,7 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/hlo/hlo_lower.c runtime/hlo/hlo_lower_ops.c \
 	runtime/hlo/hlo_lower_elementwise.c runtime/hlo/hlo_lower_shape.c \
 	runtime/hlo/hlo_lower_reduce.c runtime/hlo/hlo_lower_collective.c \
+	runtime/hlo/hlo_lower_scatter.c \
 	runtime/hlo/hlo_fn.c
 LIBPATHWAYS := $(BUILD)/libpathways.a
 

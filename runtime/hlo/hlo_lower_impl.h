@@ -134,6 +134,9 @@ int hlo_lower_identity(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_all_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+/* hlo_lower_scatter.c */
+int hlo_lower_scatter(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_gather(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 
 /* Element-wise ops by what they compute (hlo_lower_binary's @arg). */
 enum hlo_binary {

@@ -43,6 +43,8 @@ static const struct hlo_op_entry ops[] = {
 	{ "stablehlo.dot_general", hlo_lower_dot, 0 },
 	{ "stablehlo.dot", hlo_lower_dot, 0 },
 	{ "stablehlo.all_reduce", hlo_lower_all_reduce, 0 },
+	{ "stablehlo.scatter", hlo_lower_scatter, 0 },
+	{ "stablehlo.gather", hlo_lower_gather, 0 },
 };
 
 const struct hlo_op_entry *hlo_find_op(const char *name)

@@ -609,6 +609,201 @@ TEST(public_api)
 /* The corpus beside the checkout, as test_hlo_parse finds it. */
 #define CORPUS	"../shared/stablehlo/testdata"
 
+/*
+ * scatter with every combiner: rows of f32[4,3] at i32 indices [1, 3,
+ * 1] (repeated row 1 combines twice, in order; index_vector_dim 1 of
+ * [3,1]), and on i1 add (or) and multiply (and).
+ */
+TEST(scatter_combiners)
+{
+	static const char *const bodies[] = {
+		"    stablehlo.return %y : tensor<f32>\n",
+		"    %s = stablehlo.add %x, %y : tensor<f32>\n"
+		"    stablehlo.return %s : tensor<f32>\n",
+		"    %s = stablehlo.multiply %y, %x : tensor<f32>\n"
+		"    stablehlo.return %s : tensor<f32>\n",
+		"    %s = stablehlo.minimum %x, %y : tensor<f32>\n"
+		"    stablehlo.return %s : tensor<f32>\n",
+		"    %s = stablehlo.maximum %x, %y : tensor<f32>\n"
+		"    stablehlo.return %s : tensor<f32>\n",
+	};
+	const float a[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+	const float u[9] = { 2, -1, 0, 3, 3, 3, 10, 1, -5 };
+	const int32_t i[3] = { 1, 3, 1 };
+	const float want[5][12] = {
+		{ 1, 2, 3, 10, 1, -5, 7, 8, 9, 3, 3, 3 },
+		{ 1, 2, 3, 16, 5, 1, 7, 8, 9, 13, 14, 15 },
+		{ 1, 2, 3, 80, -5, -0.0f, 7, 8, 9, 30, 33, 36 },
+		{ 1, 2, 3, 2, -1, -5, 7, 8, 9, 3, 3, 3 },
+		{ 1, 2, 3, 10, 5, 6, 7, 8, 9, 10, 11, 12 },
+	};
+	const void *in[3] = { a, i, u };
+	unsigned int m;
+	char text[2048];
+	float y[12];
+	void *out[1] = { y };
+
+	for (m = 0; m < 5; m++) {
+		snprintf(text, sizeof(text),
+			 "func.func @main(%%a: tensor<4x3xf32>, %%i: tensor<3x1xi32>, %%u: tensor<3x3xf32>) -> tensor<4x3xf32> {\n"
+			 "  %%r = \"stablehlo.scatter\"(%%a, %%i, %%u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({\n"
+			 "  ^bb0(%%x: tensor<f32>, %%y: tensor<f32>):\n%s"
+			 "  }) : (tensor<4x3xf32>, tensor<3x1xi32>, tensor<3x3xf32>) -> tensor<4x3xf32>\n"
+			 "  return %%r : tensor<4x3xf32>\n}\n", bodies[m]);
+		ASSERT_EQ(0, lower_run(text, in, out)) TH_LOG("body %u", m);
+		EXPECT_EQ(0, memcmp(want[m], y, sizeof(y))) TH_LOG("body %u", m);
+	}
+}
+
+/*
+ * On i1, add is or and multiply is and; the default index_vector_dim is
+ * 0, and a u64 index past the end (or an i64 -1) drops its update.
+ */
+TEST(scatter_i1_and_defaults)
+{
+	const char *text =
+		"func.func @main(%a: tensor<4xi1>, %u: tensor<i1>, %j: tensor<1xui64>, %k: tensor<1xi64>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {\n"
+		"  %c = stablehlo.constant dense<[2]> : tensor<1xi32>\n"
+		"  %0 = \"stablehlo.scatter\"(%a, %c, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0]>}> ({\n"
+		"  ^bb0(%x: tensor<i1>, %y: tensor<i1>):\n"
+		"    %s = stablehlo.add %x, %y : tensor<i1>\n"
+		"    stablehlo.return %s : tensor<i1>\n"
+		"  }) : (tensor<4xi1>, tensor<1xi32>, tensor<i1>) -> tensor<4xi1>\n"
+		"  %1 = \"stablehlo.scatter\"(%0, %j, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0]>}> ({\n"
+		"  ^bb0(%x: tensor<i1>, %y: tensor<i1>):\n"
+		"    %s = stablehlo.multiply %y, %x : tensor<i1>\n"
+		"    stablehlo.return %s : tensor<i1>\n"
+		"  }) : (tensor<4xi1>, tensor<1xui64>, tensor<i1>) -> tensor<4xi1>\n"
+		"  %2 = \"stablehlo.scatter\"(%0, %k, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0]>}> ({\n"
+		"  ^bb0(%x: tensor<i1>, %y: tensor<i1>):\n"
+		"    stablehlo.return %y : tensor<i1>\n"
+		"  }) : (tensor<4xi1>, tensor<1xi64>, tensor<i1>) -> tensor<4xi1>\n"
+		"  return %0, %1, %2 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>\n"
+		"}\n";
+	const uint8_t a[4] = { 1, 0, 1, 1 }, one = 1, zero = 0;
+	const uint64_t j_in = 3, j_out = ~0ULL;
+	const int64_t k_in = 0, k_out = -1;
+	uint8_t y0[4], y1[4], y2[4];
+	const void *in[4] = { a, &one, &j_in, &k_in };
+	void *out[3] = { y0, y1, y2 };
+	const uint8_t w0[4] = { 1, 0, 1, 1 }, w1[4] = { 1, 0, 1, 1 };
+	const uint8_t w2[4] = { 1, 0, 1, 1 };
+
+	/* or with 1 at 2, and with 1 at 3, set 1 at 0: all as they were. */
+	ASSERT_EQ(0, lower_run(text, in, out));
+	EXPECT_EQ(0, memcmp(w0, y0, 4));
+	EXPECT_EQ(0, memcmp(w1, y1, 4));
+	EXPECT_EQ(0, memcmp(w2, y2, 4));
+	/* Now with 0: or keeps, and clears element 3, set clears 0. */
+	in[1] = &zero;
+	ASSERT_EQ(0, lower_run(text, in, out));
+	EXPECT_EQ(0, memcmp(w0, y0, 4));
+	EXPECT_EQ(0, y1[3]);
+	EXPECT_EQ(0, y2[0]);
+	EXPECT_EQ(1, y2[2]);
+	/* Out of bounds: nothing changes. */
+	in[2] = &j_out;
+	in[3] = &k_out;
+	ASSERT_EQ(0, lower_run(text, in, out));
+	EXPECT_EQ(0, memcmp(w0, y1, 4));
+	EXPECT_EQ(0, memcmp(w0, y2, 4));
+}
+
+/*
+ * gather: rows at i64 indices (one clamped), and a batching gather
+ * (take along axis 1: result[b] = x[b, idx[b]]) with the implicit
+ * index vector dimension.
+ */
+TEST(gather)
+{
+	const char *text =
+		"func.func @main(%x: tensor<4x3xf32>, %i: tensor<2x1xi64>, %t: tensor<4xi32>) -> (tensor<2x3xf32>, tensor<4xf32>) {\n"
+		"  %0 = \"stablehlo.gather\"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>\n"
+		"  %1 = \"stablehlo.gather\"(%x, %t) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>}> : (tensor<4x3xf32>, tensor<4xi32>) -> tensor<4xf32>\n"
+		"  return %0, %1 : tensor<2x3xf32>, tensor<4xf32>\n"
+		"}\n";
+	const float x[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+	const int64_t i[2] = { 2, 9 };
+	const int32_t t[4] = { 2, -3, 1, 0 };
+	const float w0[6] = { 7, 8, 9, 10, 11, 12 }, w1[4] = { 3, 4, 8, 10 };
+	const void *in[3] = { x, i, t };
+	float y0[6], y1[4];
+	void *out[2] = { y0, y1 };
+
+	ASSERT_EQ(0, lower_run(text, in, out));
+	EXPECT_EQ(0, memcmp(w0, y0, sizeof(y0)));
+	EXPECT_EQ(0, memcmp(w1, y1, sizeof(y1)));
+}
+
+#define SCATTER_BODY(body)						\
+	"func.func @main(%a: tensor<4xi32>, %i: tensor<2x1xi32>, %u: tensor<2xi32>) -> tensor<4xi32> {\n" \
+	"  %r = \"stablehlo.scatter\"(%a, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n" \
+	"  ^bb0(%x: tensor<i32>, %y: tensor<i32>):\n"			\
+	body								\
+	"  }) : (tensor<4xi32>, tensor<2x1xi32>, tensor<2xi32>) -> tensor<4xi32>\n" \
+	"  return %r : tensor<4xi32>\n}\n"
+
+TEST(scatter_gather_refusals)
+{
+	EXPECT_REFUSED(SCATTER_BODY("    %s = stablehlo.subtract %x, %y : tensor<i32>\n"
+				    "    stablehlo.return %s : tensor<i32>\n"),
+		       -EOPNOTSUPP,
+		       "2:3: stablehlo.scatter: an update computation of stablehlo.subtract is not supported yet");
+	EXPECT_REFUSED(SCATTER_BODY("    stablehlo.return %x : tensor<i32>\n"),
+		       -EOPNOTSUPP,
+		       "an update computation that returns the input is not supported yet");
+	EXPECT_REFUSED(SCATTER_BODY("    %s = stablehlo.or %x, %y : tensor<i32>\n"
+				    "    stablehlo.return %s : tensor<i32>\n"),
+		       -EOPNOTSUPP,
+		       "an update computation of stablehlo.or on i32 is not supported yet");
+	EXPECT_REFUSED(SCATTER_BODY("    %s = stablehlo.add %x, %x : tensor<i32>\n"
+				    "    stablehlo.return %s : tensor<i32>\n"),
+		       -EOPNOTSUPP,
+		       "an update computation of stablehlo.add is not supported");
+	/* Two inputs scattered together. */
+	EXPECT_REFUSED("func.func @main(%a: tensor<4xi32>, %i: tensor<2x1xi32>, %u: tensor<2xi32>) -> (tensor<4xi32>, tensor<4xi32>) {\n"
+		       "  %r:2 = \"stablehlo.scatter\"(%a, %a, %i, %u, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n"
+		       "  ^bb0(%x: tensor<i32>, %x2: tensor<i32>, %y: tensor<i32>, %y2: tensor<i32>):\n"
+		       "    stablehlo.return %y, %y2 : tensor<i32>, tensor<i32>\n"
+		       "  }) : (tensor<4xi32>, tensor<4xi32>, tensor<2x1xi32>, tensor<2xi32>, tensor<2xi32>) -> (tensor<4xi32>, tensor<4xi32>)\n"
+		       "  return %r#0, %r#1 : tensor<4xi32>, tensor<4xi32>\n}\n",
+		       -EOPNOTSUPP, "scatters 2 inputs together: only one is supported yet");
+	/* A body of another (promoted) element type. */
+	EXPECT_REFUSED("func.func @main(%a: tensor<4xi32>, %i: tensor<2x1xi32>, %u: tensor<2xi32>) -> tensor<4xi64> {\n"
+		       "  %r = \"stablehlo.scatter\"(%a, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n"
+		       "  ^bb0(%x: tensor<i64>, %y: tensor<i64>):\n"
+		       "    stablehlo.return %y : tensor<i64>\n"
+		       "  }) : (tensor<4xi32>, tensor<2x1xi32>, tensor<2xi32>) -> tensor<4xi64>\n"
+		       "  return %r : tensor<4xi64>\n}\n",
+		       -EOPNOTSUPP, "another element type");
+	/* Not valid StableHLO: unsorted update_window_dims, no numbers. */
+	EXPECT_REFUSED("func.func @main(%a: tensor<2x3xi32>, %i: tensor<1xi32>, %u: tensor<2x3xi32>) -> tensor<2x3xi32> {\n"
+		       "  %r = \"stablehlo.scatter\"(%a, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1, 0], scatter_dims_to_operand_dims = [0]>}> ({\n"
+		       "  ^bb0(%x: tensor<i32>, %y: tensor<i32>):\n"
+		       "    stablehlo.return %y : tensor<i32>\n"
+		       "  }) : (tensor<2x3xi32>, tensor<1xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>\n"
+		       "  return %r : tensor<2x3xi32>\n}\n",
+		       -EINVAL, "pw_fn_scatter: update_window_dims [1, 0] is not sorted");
+	EXPECT_REFUSED("func.func @main(%x: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {\n"
+		       "  %0 = \"stablehlo.gather\"(%x, %i) <{slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>\n"
+		       "  return %0 : tensor<2x3xf32>\n}\n",
+		       -EINVAL, "2:3: stablehlo.gather: no dimension_numbers");
+	/* A result the operands do not give. */
+	EXPECT_REFUSED("func.func @main(%x: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<3x3xf32> {\n"
+		       "  %0 = \"stablehlo.gather\"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<3x3xf32>\n"
+		       "  return %0 : tensor<3x3xf32>\n}\n",
+		       -EINVAL, "its result type is not what its operands give");
+	EXPECT_REFUSED("func.func @main(%x: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {\n"
+		       "  %0 = \"stablehlo.gather\"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3, 1>}> : (tensor<4x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>\n"
+		       "  return %0 : tensor<2x3xf32>\n}\n",
+		       -EINVAL, "slice_sizes has 3 entries for an operand of rank 2");
+	/* What the device cannot hold: a result of rank 5. */
+	EXPECT_REFUSED("func.func @main(%x: tensor<4x3x2xf32>, %i: tensor<2x2x2x1xi64>) -> tensor<2x2x2x3x2xf32> {\n"
+		       "  %0 = \"stablehlo.gather\"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [3, 4], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 3>, slice_sizes = array<i64: 1, 3, 2>}> : (tensor<4x3x2xf32>, tensor<2x2x2x1xi64>) -> tensor<2x2x2x3x2xf32>\n"
+		       "  return %0 : tensor<2x2x2x3x2xf32>\n}\n",
+		       -EOPNOTSUPP, "rank 5");
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
