@@ -32,6 +32,9 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/hlo/hlo_lower_elementwise.c runtime/hlo/hlo_lower_shape.c \
 	runtime/hlo/hlo_lower_reduce.c runtime/hlo/hlo_lower_collective.c \
 	runtime/hlo/hlo_lower_scatter.c \
+	runtime/hlo/hlo_lower_place.c runtime/hlo/hlo_lower_window.c \
+	runtime/hlo/hlo_lower_sort.c runtime/hlo/hlo_lower_conv.c \
+	runtime/hlo/hlo_lower_select_scatter.c \
 	runtime/hlo/hlo_fn.c
 LIBPATHWAYS := $(BUILD)/libpathways.a
 

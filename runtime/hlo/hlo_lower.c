@@ -165,7 +165,18 @@ static int hlo_check_made(struct hlo_lower *lw, pw_val v,
 
 	if (pw_fn_builder_sig(lw->b, v, &sig))
 		return hlo_lower_fail(lw, -EINVAL, "no value was made");
-	if (sig.dtype != pw_hlo_device_dtype(t->dtype) || sig.rank != t->rank)
+	if (sig.dtype != pw_hlo_device_dtype(t->dtype))
+		goto differ;
+	if (!t->rank && lw->wide_rank) {
+		/* A body applied element-wise: its scalars are tensors. */
+		if (sig.rank != lw->wide_rank)
+			goto differ;
+		for (k = 0; k < sig.rank; k++)
+			if (sig.shape[k] != lw->wide_shape[k])
+				goto differ;
+		return 0;
+	}
+	if (sig.rank != t->rank)
 		goto differ;
 	for (k = 0; k < t->rank; k++)
 		if (sig.shape[k] != t->dims[k])
@@ -180,6 +191,7 @@ int hlo_bind_result(struct hlo_lower *lw, struct hlo_scope *sc,
 		    unsigned int i, pw_val v)
 {
 	const struct pw_hlo_op *op = lw->op;
+	struct pw_sig sig;
 	const char *name;
 	uint32_t index;
 
@@ -188,8 +200,15 @@ int hlo_bind_result(struct hlo_lower *lw, struct hlo_scope *sc,
 	if (i >= op->nresults)
 		return hlo_lower_fail(lw, -EINVAL, "has %u results, needs more",
 				      op->nresults);
-	if (hlo_check_type(lw, op->result_types[i]) ||
-	    hlo_check_made(lw, v, op->result_types[i]))
+	if (hlo_check_type(lw, op->result_types[i]))
+		return lw->err;
+	/* In a body applied element-wise, a scalar made (a constant) widens. */
+	if (lw->wide_rank && !op->result_types[i]->rank &&
+	    !pw_fn_builder_sig(lw->b, v, &sig) && !sig.rank)
+		v = pw_fn_broadcast(lw->b, v, lw->wide_rank, lw->wide_shape);
+	if (v < 0)
+		return hlo_lower_builder_fail(lw, v);
+	if (hlo_check_made(lw, v, op->result_types[i]))
 		return lw->err;
 	result_name(op, i, &name, &index);
 	return scope_bind(lw, sc, name, index, op->result_types[i], v, false);
@@ -348,16 +367,20 @@ int hlo_int_list(struct hlo_lower *lw, const struct pw_hlo_attr *a,
 			      max);
 }
 
-/* The name of @op's body's one binary op of its two arguments, or NULL. */
-static const char *body_binary_op(const struct pw_hlo_op *op)
+/*
+ * The name of the one binary op of its two arguments that is @op's
+ * region @region, or NULL.
+ */
+static const char *body_binary_op(const struct pw_hlo_op *op,
+				  unsigned int region)
 {
 	const struct pw_hlo_block *blk;
 	const struct pw_hlo_op *o, *r;
 	unsigned int i;
 
-	if (op->nregions != 1 || op->regions[0].nblocks != 1)
+	if (op->nregions <= region || op->regions[region].nblocks != 1)
 		return NULL;
-	blk = &op->regions[0].blocks[0];
+	blk = &op->regions[region].blocks[0];
 	if (blk->nargs != 2 || blk->nops != 2)
 		return NULL;
 	o = blk->ops[0];
@@ -378,19 +401,33 @@ static const char *body_binary_op(const struct pw_hlo_op *op)
 	return o->name;
 }
 
-int hlo_body_binary(struct hlo_lower *lw, unsigned int allowed,
-		    const char *what, enum hlo_binary *op)
+int hlo_region_binary(struct hlo_lower *lw, unsigned int region,
+		      unsigned int allowed, const char *what,
+		      enum hlo_binary *op)
 {
-	const char *name = body_binary_op(lw->op);
+	const char *name = body_binary_op(lw->op, region);
 	const struct hlo_op_entry *e = name ? hlo_find_op(name) : NULL;
 
 	if (e && e->fn == hlo_lower_binary && (allowed >> e->arg & 1)) {
 		*op = (enum hlo_binary)e->arg;
 		return 0;
 	}
+	if (!what)
+		return -EOPNOTSUPP;
 	return hlo_lower_fail(lw, -EOPNOTSUPP,
 			      "a body other than one %s of its two arguments is not supported yet",
 			      what);
+}
+
+int hlo_body_binary(struct hlo_lower *lw, unsigned int allowed,
+		    const char *what, enum hlo_binary *op)
+{
+	if (lw->op->nregions != 1) {
+		if (!what)
+			return -EOPNOTSUPP;
+		return hlo_lower_fail(lw, -EINVAL, "needs one body");
+	}
+	return hlo_region_binary(lw, 0, allowed, what, op);
 }
 
 static int add_out(struct hlo_lower *lw, pw_val v, enum pw_hlo_dtype dt,
@@ -564,23 +601,19 @@ out:
  * return, whose operands are checked to be defined and of the results'
  * types.
  */
-static int lower_body(struct hlo_lower *lw, const struct pw_hlo_func *fn,
-		      struct hlo_scope *sc, const struct pw_hlo_op **ret)
+/* The ops of @blk up to its return (*@ret), lowered in @sc. */
+static int lower_block(struct hlo_lower *lw, const struct pw_hlo_block *blk,
+		       struct hlo_scope *sc, const struct pw_hlo_op **ret)
 {
-	const struct pw_hlo_block *blk = &fn->body.blocks[0];
 	const struct hlo_op_entry *e;
 	const struct pw_hlo_op *op;
 	unsigned int i;
 
-	if (fn->body.nblocks != 1)
-		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "@%s has %u blocks: control flow between blocks is not supported",
-				      fn->name, fn->body.nblocks);
 	for (i = 0; i < blk->nops; i++) {
 		op = lw->op = blk->ops[i];
 		if (is_return(op->name)) {
 			*ret = op;
-			break;
+			return 0;
 		}
 		if (!strcmp(op->name, "func.call") ||
 		    !strcmp(op->name, "call"))
@@ -594,9 +627,27 @@ static int lower_body(struct hlo_lower *lw, const struct pw_hlo_func *fn,
 		if (lw->err)
 			return lw->err;
 	}
-	if (i == blk->nops)
+	return -ENOENT;
+}
+
+static int lower_body(struct hlo_lower *lw, const struct pw_hlo_func *fn,
+		      struct hlo_scope *sc, const struct pw_hlo_op **ret)
+{
+	const struct pw_hlo_op *op;
+	unsigned int i;
+	int err;
+
+	if (fn->body.nblocks != 1)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "@%s has %u blocks: control flow between blocks is not supported",
+				      fn->name, fn->body.nblocks);
+	err = lower_block(lw, &fn->body.blocks[0], sc, ret);
+	if (err == -ENOENT)
 		return hlo_lower_fail(lw, -EINVAL, "@%s does not return",
 				      fn->name);
+	if (err)
+		return err;
+	op = *ret;
 	if (op->noperands != fn->nresults)
 		return hlo_lower_fail(lw, -EINVAL,
 				      "returns %u values, @%s has %u results",
@@ -618,6 +669,82 @@ static int lower_body(struct hlo_lower *lw, const struct pw_hlo_func *fn,
 					      i, fn->name);
 	}
 	return 0;
+}
+
+int hlo_apply_region(struct hlo_lower *lw, unsigned int region,
+		     const pw_val *args, unsigned int nargs,
+		     unsigned int nout, const enum pw_hlo_dtype *want,
+		     uint32_t rank, const uint32_t *shape, pw_val *out)
+{
+	const struct pw_hlo_op *op = lw->op, *ret = NULL;
+	struct hlo_scope inner = { 0 };
+	const struct pw_hlo_block *blk;
+	const struct hlo_val *v;
+	unsigned int i;
+	int err;
+
+	if (op->nregions <= region || op->regions[region].nblocks != 1)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "needs a body of one block");
+	blk = &op->regions[region].blocks[0];
+	if (blk->nargs != nargs)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "its body takes %u arguments, needs %u",
+				      blk->nargs, nargs);
+	if (lw->wide_rank)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "a body inside a body is not supported yet");
+	for (i = 0; i < nargs; i++)
+		if (!blk->args[i].type || blk->args[i].type->rank ||
+		    scope_bind(lw, &inner, blk->args[i].name, 0,
+			       blk->args[i].type, args[i], false)) {
+			hlo_lower_fail(lw, -EINVAL,
+				       "argument %u of its body is not a scalar",
+				       i);
+			goto out;
+		}
+	lw->wide_rank = rank;
+	memcpy(lw->wide_shape, shape, rank * sizeof(*shape));
+	err = lower_block(lw, blk, &inner, &ret);
+	lw->wide_rank = 0;
+	lw->op = op;
+	if (err == -ENOENT)
+		hlo_lower_fail(lw, -EINVAL, "its body does not return");
+	if (lw->err)
+		goto out;
+	if (ret->noperands != nout) {
+		hlo_lower_fail(lw, -EINVAL, "its body returns %u values, needs %u",
+			       ret->noperands, nout);
+		goto out;
+	}
+	for (i = 0; i < nout; i++) {
+		v = scope_find(&inner, ret->operands[i].name,
+			       ret->operands[i].index);
+		if (!v || v->verdict || v->type->rank ||
+		    v->type->dtype != (want ? want[i] :
+				       blk->args[i].type->dtype)) {
+			hlo_lower_fail(lw, -EINVAL,
+				       "its body's value %u is not a scalar of the type it needs",
+				       i);
+			goto out;
+		}
+		out[i] = v->v;
+	}
+out:
+	free(inner.vals);
+	return lw->err;
+}
+
+int hlo_apply_body(struct hlo_lower *lw, struct hlo_scope *sc,
+		   const pw_val *args, unsigned int nargs, unsigned int nout,
+		   const enum pw_hlo_dtype *want, uint32_t rank,
+		   const uint32_t *shape, pw_val *out)
+{
+	(void)sc;	/* a body sees only its arguments */
+	if (lw->op->nregions != 1)
+		return hlo_lower_fail(lw, -EINVAL, "needs one body");
+	return hlo_apply_region(lw, 0, args, nargs, nout, want, rank, shape,
+				out);
 }
 
 /* @main's parameters, body and results, then the checks' operands. */

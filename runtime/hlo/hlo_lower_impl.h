@@ -50,6 +50,12 @@ struct hlo_lower {
 	size_t msglen;
 	const struct pw_hlo_op *op;	/* being lowered, for messages */
 	unsigned int calls;		/* inlining depth */
+	/*
+	 * A body applied element-wise (hlo_apply_body): its scalar values
+	 * are tensors of this shape on the device. Rank 0 otherwise.
+	 */
+	uint32_t wide_rank;
+	uint32_t wide_shape[PW_MAX_RANK];
 	struct hlo_out *outs;		/* check operands, in order */
 	unsigned int nouts, outs_cap;
 	struct pw_hlo_check *checks;
@@ -111,7 +117,8 @@ const struct hlo_op_entry *hlo_find_op(const char *name);
 
 /*
  * Handlers (hlo_lower_elementwise.c, hlo_lower_shape.c, hlo_lower_reduce.c,
- * hlo_lower_collective.c).
+ * hlo_lower_collective.c, hlo_lower_place.c, hlo_lower_window.c,
+ * hlo_lower_sort.c, hlo_lower_conv.c, hlo_lower_select_scatter.c).
  */
 int hlo_lower_constant(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_iota(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
@@ -137,6 +144,20 @@ int hlo_lower_all_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 /* hlo_lower_scatter.c */
 int hlo_lower_scatter(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_gather(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_concatenate(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_pad(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_reverse(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_dynamic_slice(struct hlo_lower *lw, struct hlo_scope *sc,
+			    int arg);
+int hlo_lower_dynamic_update_slice(struct hlo_lower *lw,
+				   struct hlo_scope *sc, int arg);
+int hlo_lower_reduce_window(struct hlo_lower *lw, struct hlo_scope *sc,
+			    int arg);
+int hlo_lower_sort(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_convolution(struct hlo_lower *lw, struct hlo_scope *sc,
+			  int arg);
+int hlo_lower_select_and_scatter(struct hlo_lower *lw, struct hlo_scope *sc,
+				 int arg);
 
 /* Element-wise ops by what they compute (hlo_lower_binary's @arg). */
 enum hlo_binary {
@@ -159,10 +180,52 @@ pw_val hlo_binary_op(struct hlo_lower *lw, enum hlo_binary op,
  * The reductions' combiner: the op being lowered has a body of one
  * element-wise op of its two arguments (either order), returned, which
  * is one of the bits (1u << enum hlo_binary) of @allowed. 0 and *@op, or
- * -EOPNOTSUPP saying a body other than one @what is not supported.
+ * -EOPNOTSUPP saying a body other than one @what is not supported (with
+ * @what NULL, said nowhere: the caller has another way).
  */
 int hlo_body_binary(struct hlo_lower *lw, unsigned int allowed,
 		    const char *what, enum hlo_binary *op);
+/* The same for region @region of an op with several. */
+int hlo_region_binary(struct hlo_lower *lw, unsigned int region,
+		      unsigned int allowed, const char *what,
+		      enum hlo_binary *op);
+/*
+ * A result of @shape whose element j is @x[@off + @step * j] (x of
+ * @rank): a gather, element by element along dimensions whose step is not
+ * 1 (hlo_lower_place.c).
+ */
+pw_val hlo_pick(struct hlo_lower *lw, pw_val x, uint32_t rank,
+		const uint32_t *shape, const int64_t *off, const int64_t *step);
+/*
+ * @x (of @rank and @xshape) padded with the rank-0 @fill as StableHLO's
+ * pad: @lo and @hi elements at the edges (negative ones cut), @in
+ * between neighbours; the result is of @shape, checked against them.
+ */
+pw_val hlo_pad(struct hlo_lower *lw, pw_val x, uint32_t rank,
+	       const uint32_t *xshape, pw_val fill, const int64_t *lo,
+	       const int64_t *hi, const int64_t *in, const uint32_t *shape);
+/*
+ * The op's body (one block of @nargs scalar arguments, returning @nout
+ * scalars of the types @want[], or when NULL of the first @nout
+ * arguments' types) applied element-wise: argument i bound to @args[i],
+ * a tensor of @shape (rank 0: scalars), each of the body's ops lowered
+ * over such tensors, its results into @out. 0 or the failure.
+ */
+int hlo_apply_body(struct hlo_lower *lw, struct hlo_scope *sc,
+		   const pw_val *args, unsigned int nargs, unsigned int nout,
+		   const enum pw_hlo_dtype *want, uint32_t rank,
+		   const uint32_t *shape, pw_val *out);
+/* The same for region @region of an op with several. */
+int hlo_apply_region(struct hlo_lower *lw, unsigned int region,
+		     const pw_val *args, unsigned int nargs,
+		     unsigned int nout, const enum pw_hlo_dtype *want,
+		     uint32_t rank, const uint32_t *shape, pw_val *out);
+/*
+ * @a and @b (of @rank, @ashape and @bshape, which differ at most along
+ * @dim) joined along @dim: @a's elements then @b's.
+ */
+pw_val hlo_join(struct hlo_lower *lw, pw_val a, pw_val b, uint32_t rank,
+		const uint32_t *ashape, const uint32_t *bshape, uint32_t dim);
 /* An i1 of x != 0, for a value of device dtype @dt. */
 pw_val hlo_nonzero(struct hlo_lower *lw, pw_val x, enum pwtpu_dtype dt);
 

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hlo_lower_reduce.c - StableHLO's contractions: reduce with a body of
- * one associative op, and dot_general / dot.
+ * hlo_lower_reduce.c - StableHLO's contractions: reduce, and
+ * dot_general / dot.
  *
- * reduce runs the device's REDUCE over the dimensions, then combines the
- * result with the init value by the body's op: exact when the init value
- * is the op's identity, as frameworks emit it (0 for add, -inf for max).
- * On i1, and and or are the device's MIN and MAX of 0 and 1.
+ * reduce with one operand and a body of one add, maximum or minimum runs
+ * the device's REDUCE over the dimensions, then combines the result with
+ * the init value by the body's op: exact when the init value is the op's
+ * identity, as frameworks emit it (0 for add, -inf for max). On i1, and
+ * and or are the device's MIN and MAX of 0 and 1. Other bodies and
+ * several operands (argmax: a value and its index) apply the body
+ * element-wise in a tree of halves.
  *
  * dot_general without batch dimensions and with one contracting
  * dimension is a matmul on the systolic array for f32 and bf16 (f32
@@ -20,69 +23,182 @@
 
 #include "hlo_lower_impl.h"
 
+/* Operands reduced together (argmax takes 2). */
+#define HLO_MAX_REDUCE	4
+
 static const enum pwtpu_reduce device_reduce[] = {
 	[HLO_ADD] = PWTPU_REDUCE_SUM, [HLO_MAX] = PWTPU_REDUCE_MAX,
 	[HLO_MIN] = PWTPU_REDUCE_MIN, [HLO_AND] = PWTPU_REDUCE_MIN,
 	[HLO_OR] = PWTPU_REDUCE_MAX,
 };
 
-int hlo_lower_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+/* Reduce's operands, inits and results, checked against each other. */
+struct reduce_args {
+	unsigned int n;				/* operands */
+	const struct hlo_val *x[HLO_MAX_REDUCE], *init[HLO_MAX_REDUCE];
+	uint32_t axes;				/* reduced dimensions */
+	uint32_t xshape[PW_MAX_RANK], rank;	/* every operand's */
+};
+
+static int reduce_args(struct hlo_lower *lw, struct hlo_scope *sc,
+		       struct reduce_args *ra)
 {
-	const struct hlo_val *x, *init;
+	const struct pw_hlo_op *op = lw->op;
 	const struct pw_hlo_type *t;
 	int64_t dims[PW_MAX_RANK];
-	enum hlo_binary op = HLO_ADD;
-	uint32_t axes = 0;
-	pw_val v;
+	unsigned int i;
 	int n, k;
 
-	(void)arg;
-	if (lw->op->noperands != 2 || lw->op->nresults != 1)
-		return hlo_lower_fail(lw, lw->op->noperands % 2 ? -EINVAL :
-				      -EOPNOTSUPP,
-				      "reduces %u operands together: only one is supported yet",
-				      lw->op->noperands / 2);
-	x = hlo_operand(lw, sc, 0);
-	init = x ? hlo_operand(lw, sc, 1) : NULL;
-	t = lw->op->result_types[0];
-	if (!init || hlo_check_type(lw, x->type) || hlo_check_type(lw, t) ||
-	    hlo_body_binary(lw, 1u << HLO_ADD | 1u << HLO_MAX | 1u << HLO_MIN |
-			    1u << HLO_AND | 1u << HLO_OR,
-			    "add, maximum, minimum, and or or", &op))
-		return lw->err;
-	if (init->type->rank || init->type->dtype != x->type->dtype ||
-	    t->dtype != x->type->dtype)
+	if (op->noperands % 2 || !op->noperands ||
+	    op->nresults != op->noperands / 2)
 		return hlo_lower_fail(lw, -EINVAL,
-				      "init is not a scalar of the operand's type");
-	if ((op == HLO_AND || op == HLO_OR) && x->type->dtype != PW_HLO_DT_I1)
+				      "needs operands, as many inits and as many results");
+	ra->n = op->noperands / 2;
+	if (ra->n > HLO_MAX_REDUCE)
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "bitwise reductions of %s are not supported yet",
-				      pw_hlo_dtype_name(x->type->dtype));
-	n = hlo_int_list(lw, pw_hlo_op_attr(lw->op, "dimensions"),
+				      "reduces %u operands together: at most %d are supported",
+				      ra->n, HLO_MAX_REDUCE);
+	for (i = 0; i < ra->n; i++) {
+		ra->x[i] = hlo_operand(lw, sc, i);
+		ra->init[i] = ra->x[i] ? hlo_operand(lw, sc, ra->n + i) : NULL;
+		t = op->result_types[i];
+		if (!ra->init[i] || hlo_check_type(lw, ra->x[i]->type) ||
+		    hlo_check_type(lw, t))
+			return lw->err;
+		if (ra->init[i]->type->rank ||
+		    ra->init[i]->type->dtype != ra->x[i]->type->dtype ||
+		    t->dtype != ra->x[i]->type->dtype)
+			return hlo_lower_fail(lw, -EINVAL,
+					      "init %u is not a scalar of operand %u's type",
+					      i, i);
+		if (!hlo_same_shape(ra->x[i]->type, ra->x[0]->type))
+			return hlo_lower_fail(lw, -EINVAL,
+					      "operands 0 and %u differ in shape", i);
+	}
+	hlo_shape(ra->x[0]->type, ra->xshape);
+	ra->rank = ra->x[0]->type->rank;
+	n = hlo_int_list(lw, pw_hlo_op_attr(op, "dimensions"),
 			 "dimensions", dims, PW_MAX_RANK);
 	if (n < 0)
 		return lw->err;
+	ra->axes = 0;
 	for (k = 0; k < n; k++) {
-		if (dims[k] < 0 || dims[k] >= x->type->rank ||
-		    (axes >> dims[k] & 1))
+		if (dims[k] < 0 || dims[k] >= ra->rank ||
+		    (ra->axes >> dims[k] & 1))
 			return hlo_lower_fail(lw, -EINVAL,
 					      "dimensions[%d] = %lld is not a dimension of the operand, or repeats",
 					      k, (long long)dims[k]);
-		axes |= 1u << dims[k];
+		ra->axes |= 1u << dims[k];
 	}
-	if (t->rank != x->type->rank - (uint32_t)n)
-		return hlo_lower_fail(lw, -EINVAL,
-				      "the result's rank is not the operand's less the dimensions");
-	v = x->v;
-	if (axes) {
+	for (i = 0; i < ra->n; i++)
+		if (op->result_types[i]->rank != ra->rank - (uint32_t)n)
+			return hlo_lower_fail(lw, -EINVAL,
+					      "the result's rank is not the operand's less the dimensions");
+	return 0;
+}
+
+/*
+ * Any body, any number of operands: along each reduced dimension in turn,
+ * the first half of every operand and the second half go through the
+ * body element-wise (an odd element out joins the result), until one
+ * element is left; then the body takes the init values and that. Each
+ * element goes into the reduction once and the init value once; the
+ * order is a tree, which StableHLO leaves to the implementation.
+ */
+static int reduce_tree(struct hlo_lower *lw, struct hlo_scope *sc,
+		       const struct reduce_args *ra)
+{
+	pw_val val[HLO_MAX_REDUCE], args[2 * HLO_MAX_REDUCE];
+	uint32_t shape[PW_MAX_RANK], start[PW_MAX_RANK], half[PW_MAX_RANK];
+	uint32_t last[PW_MAX_RANK], rshape[PW_MAX_RANK], k, h, n;
+	const struct pw_hlo_type *t = lw->op->result_types[0];
+	unsigned int i;
+
+	memcpy(shape, ra->xshape, sizeof(shape));
+	for (i = 0; i < ra->n; i++)
+		val[i] = ra->x[i]->v;
+	for (k = 0; k < ra->rank; k++) {
+		if (!(ra->axes >> k & 1))
+			continue;
+		for (n = shape[k]; n > 1; n = n - h) {
+			h = n / 2;
+			memcpy(half, shape, sizeof(half));
+			memcpy(last, shape, sizeof(last));
+			memset(start, 0, sizeof(start));
+			half[k] = h;
+			last[k] = 1;
+			for (i = 0; i < ra->n; i++) {
+				args[i] = pw_fn_slice(lw->b, val[i], start, half);
+				start[k] = h;
+				args[ra->n + i] = pw_fn_slice(lw->b, val[i], start,
+							      half);
+				start[k] = 0;
+			}
+			if (hlo_apply_body(lw, sc, args, 2 * ra->n, ra->n,
+					   NULL, ra->rank, half, args))
+				return lw->err;
+			for (i = 0; i < ra->n; i++) {
+				if (!(n & 1)) {
+					val[i] = args[i];
+					continue;
+				}
+				start[k] = n - 1;
+				val[i] = hlo_join(lw, args[i],
+						  pw_fn_slice(lw->b, val[i],
+							      start, last),
+						  ra->rank, half, last, k);
+				start[k] = 0;
+			}
+			shape[k] = n - h;
+		}
+	}
+	hlo_shape(t, rshape);
+	for (i = 0; i < ra->n; i++) {
+		args[ra->n + i] = pw_fn_reshape(lw->b, val[i], t->rank, rshape);
+		args[i] = t->rank ? pw_fn_broadcast(lw->b, ra->init[i]->v,
+						    t->rank, rshape) :
+				    ra->init[i]->v;
+	}
+	if (hlo_apply_body(lw, sc, args, 2 * ra->n, ra->n, NULL, t->rank,
+			   rshape, val))
+		return lw->err;
+	for (i = 0; i < ra->n; i++)
+		if (hlo_bind_result(lw, sc, i, val[i]))
+			break;
+	return lw->err;
+}
+
+/*
+ * One operand and a body of one add, maximum, minimum, and or or: the
+ * device's REDUCE, then the body's op with the init value. Anything else
+ * is a tree of the body applied element-wise.
+ */
+int hlo_lower_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	struct reduce_args ra;
+	enum hlo_binary op = HLO_ADD;
+	enum pw_hlo_dtype dt;
+	pw_val v;
+
+	(void)arg;
+	if (reduce_args(lw, sc, &ra))
+		return lw->err;
+	dt = ra.x[0]->type->dtype;
+	if (ra.n != 1 ||
+	    hlo_body_binary(lw, 1u << HLO_ADD | 1u << HLO_MAX | 1u << HLO_MIN |
+			    1u << HLO_AND | 1u << HLO_OR, NULL, &op) ||
+	    ((op == HLO_AND || op == HLO_OR) && dt != PW_HLO_DT_I1))
+		return reduce_tree(lw, sc, &ra);
+	v = ra.x[0]->v;
+	if (ra.axes) {
 		/* On i1 add is or: the MAX of 0s and 1s, never their sum. */
-		v = pw_fn_reduce(lw->b, x->type->dtype == PW_HLO_DT_I1 &&
-				 op == HLO_ADD ? PWTPU_REDUCE_MAX :
-				 device_reduce[op], v, axes);
+		v = pw_fn_reduce(lw->b, dt == PW_HLO_DT_I1 && op == HLO_ADD ?
+				 PWTPU_REDUCE_MAX : device_reduce[op], v,
+				 ra.axes);
 		if (v < 0)
 			return hlo_lower_builder_fail(lw, v);
 	}
-	v = hlo_binary_op(lw, op, x->type->dtype, v, init->v);
+	v = hlo_binary_op(lw, op, dt, v, ra.init[0]->v);
 	return lw->err ? lw->err : hlo_bind_result(lw, sc, 0, v);
 }
 

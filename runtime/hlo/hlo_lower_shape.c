@@ -201,6 +201,7 @@ int hlo_lower_slice(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	uint32_t ustart[PW_MAX_RANK], shape[PW_MAX_RANK], k, r;
 	const struct pw_hlo_type *t;
 	const struct hlo_val *x;
+	bool strided = false;
 	int ns, nl, nt;
 
 	(void)arg;
@@ -230,18 +231,21 @@ int hlo_lower_slice(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 					      (long long)limit[k],
 					      (long long)stride[k],
 					      (long long)x->type->dims[k]);
-		if (stride[k] != 1)
-			return hlo_lower_fail(lw, -EOPNOTSUPP,
-					      "strides other than 1 are not supported yet");
-		if (t->dims[k] != limit[k] - start[k])
+		if (t->dims[k] != (limit[k] - start[k] + stride[k] - 1) /
+				  stride[k])
 			return hlo_lower_fail(lw, -EINVAL,
-					      "result dimension %u is not limit - start",
+					      "result dimension %u is not (limit - start) / stride",
 					      k);
 		ustart[k] = (uint32_t)start[k];
+		strided |= stride[k] != 1;
 	}
 	if (hlo_same_shape(t, x->type))
 		return hlo_bind_result(lw, sc, 0, x->v);
 	hlo_shape(t, shape);
+	if (strided)
+		return hlo_bind_result(lw, sc, 0,
+				       hlo_pick(lw, x->v, r, shape, start,
+						stride));
 	return hlo_bind_result(lw, sc, 0,
 			       pw_fn_slice(lw->b, x->v, ustart, shape));
 }

@@ -423,15 +423,15 @@ TEST(refusals)
 		       "  %0 = stablehlo.and %x, %x : tensor<4xi32>\n"
 		       "  return %0 : tensor<4xi32>\n}\n",
 		       -EOPNOTSUPP, "bitwise and on i32");
-	EXPECT_REFUSED("func.func @main(%x: tensor<4xf32>) -> tensor<2xf32> {\n"
-		       "  %0 = stablehlo.slice %x [0:4:2] : (tensor<4xf32>) -> tensor<2xf32>\n"
-		       "  return %0 : tensor<2xf32>\n}\n",
-		       -EOPNOTSUPP, "strides");
-	EXPECT_REFUSED("func.func @main(%x: tensor<4xf32>) -> tensor<f32> {\n"
+	EXPECT_REFUSED("func.func @main(%x: tensor<100xf32>) -> tensor<1xf32> {\n"
 		       "  %c = stablehlo.constant dense<1.0> : tensor<f32>\n"
-		       "  %0 = stablehlo.reduce(%x init: %c) applies stablehlo.multiply across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
-		       "  return %0 : tensor<f32>\n}\n",
-		       -EOPNOTSUPP, "a body other than");
+		       "  %0 = \"stablehlo.reduce_window\"(%x, %c) <{window_dimensions = array<i64: 100>}> ({\n"
+		       "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+		       "    %s = stablehlo.multiply %a, %b : tensor<f32>\n"
+		       "    stablehlo.return %s : tensor<f32>\n"
+		       "  }) : (tensor<100xf32>, tensor<f32>) -> tensor<1xf32>\n"
+		       "  return %0 : tensor<1xf32>\n}\n",
+		       -EOPNOTSUPP, "windows of more than 64 positions");
 	EXPECT_REFUSED("func.func @main(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {\n"
 		       "  %0 = stablehlo.transpose %x, dims = [0, 0] : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"
 		       "  return %0 : tensor<2x2xf32>\n}\n",
@@ -802,6 +802,421 @@ TEST(scatter_gather_refusals)
 		       "  %0 = \"stablehlo.gather\"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [3, 4], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 3>, slice_sizes = array<i64: 1, 3, 2>}> : (tensor<4x3x2xf32>, tensor<2x2x2x1xi64>) -> tensor<2x2x2x3x2xf32>\n"
 		       "  return %0 : tensor<2x2x2x3x2xf32>\n}\n",
 		       -EOPNOTSUPP, "rank 5");
+}
+
+/*
+ * concatenate, pad, reverse and strided slices: scatters and gathers of
+ * places fixed by the attributes, checked against loops over the spec's
+ * definitions.
+ */
+TEST(placed_elements)
+{
+	const char *text =
+		"func.func @main(%x: tensor<2x3xi32>, %y: tensor<2x1xi32>, %f: tensor<3x4xf32>, %p: tensor<f32>) -> (tensor<2x7xi32>, tensor<6x5xf32>, tensor<2x3xi32>, tensor<2x2xf32>, tensor<3x4xf32>) {\n"
+		"  %0 = stablehlo.concatenate %x, %y, %x, dim = 1 : (tensor<2x3xi32>, tensor<2x1xi32>, tensor<2x3xi32>) -> tensor<2x7xi32>\n"
+		"  %1 = stablehlo.pad %f, %p, low = [-1, 1], high = [2, -3], interior = [1, 1] : (tensor<3x4xf32>, tensor<f32>) -> tensor<6x5xf32>\n"
+		"  %2 = stablehlo.reverse %x, dims = [0, 1] : tensor<2x3xi32>\n"
+		"  %3 = stablehlo.slice %f [0:3:2, 1:4:2] : (tensor<3x4xf32>) -> tensor<2x2xf32>\n"
+		"  %4 = stablehlo.reverse %f, dims = [1] : tensor<3x4xf32>\n"
+		"  return %0, %1, %2, %3, %4 : tensor<2x7xi32>, tensor<6x5xf32>, tensor<2x3xi32>, tensor<2x2xf32>, tensor<3x4xf32>\n"
+		"}\n";
+	const int32_t x[6] = { 1, 2, 3, 4, 5, 6 }, y[2] = { -7, -8 };
+	const float pad = -0.5f;
+	float f[12], r1[30], r3[4], r4[12];
+	int32_t r0[14], r2[6];
+	const void *in[4] = { x, y, f, &pad };
+	void *out[5] = { r0, r1, r2, r3, r4 };
+	int i, j;
+
+	for (i = 0; i < 12; i++)
+		f[i] = (float)i + 0.25f;
+	ASSERT_EQ(0, lower_run(text, in, out));
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 7; j++)
+			ASSERT_EQ(j < 3 ? x[i * 3 + j] : j == 3 ? y[i] :
+				  x[i * 3 + j - 4], r0[i * 7 + j]);
+	/* Result (i, j) holds f(a, b) where i = -1 + 2a and j = 1 + 2b. */
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 5; j++) {
+			int a = (i + 1) / 2, b = (j - 1) / 2;
+			bool hit = (i + 1) % 2 == 0 && a < 3 &&
+				   j >= 1 && (j - 1) % 2 == 0 && b < 4;
+
+			ASSERT_EQ(hit ? f[a * 4 + b] : pad, r1[i * 5 + j])
+				TH_LOG("pad (%d, %d)", i, j);
+		}
+	for (i = 0; i < 6; i++)
+		ASSERT_EQ(x[5 - i], r2[i]);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++)
+			ASSERT_EQ(f[i * 2 * 4 + 1 + j * 2], r3[i * 2 + j]);
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 4; j++)
+			ASSERT_EQ(f[i * 4 + 3 - j], r4[i * 4 + j]);
+}
+
+/*
+ * dynamic_slice and dynamic_update_slice clamp their start indices into
+ * the operand, whatever their integer type and value.
+ */
+TEST(dynamic_slices)
+{
+	const char *text =
+		"func.func @main(%x: tensor<4x5xf32>, %u: tensor<2x2xf32>, %i: tensor<i64>, %j: tensor<ui32>, %k: tensor<i8>) -> (tensor<2x3xf32>, tensor<4x5xf32>, tensor<1xf32>) {\n"
+		"  %0 = stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 3] : (tensor<4x5xf32>, tensor<i64>, tensor<ui32>) -> tensor<2x3xf32>\n"
+		"  %1 = stablehlo.dynamic_update_slice %x, %u, %k, %i : (tensor<4x5xf32>, tensor<2x2xf32>, tensor<i8>, tensor<i64>) -> tensor<4x5xf32>\n"
+		"  %r = stablehlo.reshape %x : (tensor<4x5xf32>) -> tensor<20xf32>\n"
+		"  %2 = stablehlo.dynamic_slice %r, %k, sizes = [1] : (tensor<20xf32>, tensor<i8>) -> tensor<1xf32>\n"
+		"  return %0, %1, %2 : tensor<2x3xf32>, tensor<4x5xf32>, tensor<1xf32>\n"
+		"}\n";
+	static const struct {
+		int64_t i;
+		uint32_t j;
+		int8_t k;
+	} cases[] = {
+		{ 1, 1, 2 }, { -5, 0xffffffffu, -128 }, { INT64_MAX, 3, 127 },
+		{ INT64_MIN, 2, 1 }, { 2, 0x80000000u, -1 },
+	};
+	const float u[4] = { -1, -2, -3, -4 };
+	float x[20], r0[6], r1[20], r2;
+	void *out[3] = { r0, r1, &r2 };
+	unsigned int c;
+	int a, b;
+
+	for (a = 0; a < 20; a++)
+		x[a] = (float)a;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const void *in[5] = { x, u, &cases[c].i, &cases[c].j,
+				      &cases[c].k };
+		int64_t i0 = cases[c].i < 0 ? 0 : cases[c].i > 2 ? 2 : cases[c].i;
+		int64_t j0 = cases[c].j > 2 ? 2 : cases[c].j;
+		int64_t k0 = cases[c].k < 0 ? 0 : cases[c].k > 2 ? 2 : cases[c].k;
+		int64_t i1 = cases[c].i < 0 ? 0 : cases[c].i > 3 ? 3 : cases[c].i;
+		int64_t k2 = cases[c].k < 0 ? 0 : cases[c].k > 19 ? 19 : cases[c].k;
+
+		ASSERT_EQ(0, lower_run(text, in, out));
+		for (a = 0; a < 2; a++)
+			for (b = 0; b < 3; b++)
+				ASSERT_EQ(x[(i0 + a) * 5 + j0 + b], r0[a * 3 + b])
+					TH_LOG("case %u", c);
+		for (a = 0; a < 4; a++)
+			for (b = 0; b < 5; b++) {
+				bool in_u = a >= k0 && a < k0 + 2 &&
+					    b >= i1 && b < i1 + 2;
+
+				ASSERT_EQ(in_u ? u[(a - k0) * 2 + b - i1] :
+					  x[a * 5 + b], r1[a * 5 + b])
+					TH_LOG("case %u", c);
+			}
+		ASSERT_EQ(x[k2], r2);
+	}
+}
+
+/*
+ * reduce_window: a running sum (the cumsum JAX emits: a window of 3
+ * padded by 2 at the front), a strided max pool, and dilations of the
+ * base and the window, against loops over the spec's definition.
+ */
+TEST(reduce_window)
+{
+	const char *text =
+		"func.func @main(%x: tensor<5xi32>, %f: tensor<4x4xf32>) -> (tensor<5xi32>, tensor<2x2xf32>, tensor<9xi32>) {\n"
+		"  %z = stablehlo.constant dense<0> : tensor<i32>\n"
+		"  %0 = \"stablehlo.reduce_window\"(%x, %z) <{padding = dense<[[2, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 3>}> ({\n"
+		"  ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+		"    %s = stablehlo.add %a, %b : tensor<i32>\n"
+		"    stablehlo.return %s : tensor<i32>\n"
+		"  }) : (tensor<5xi32>, tensor<i32>) -> tensor<5xi32>\n"
+		"  %m = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+		"  %1 = \"stablehlo.reduce_window\"(%f, %m) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({\n"
+		"  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+		"    %s = stablehlo.maximum %a, %b : tensor<f32>\n"
+		"    stablehlo.return %s : tensor<f32>\n"
+		"  }) : (tensor<4x4xf32>, tensor<f32>) -> tensor<2x2xf32>\n"
+		"  %2 = \"stablehlo.reduce_window\"(%x, %z) <{base_dilations = array<i64: 2>, window_dilations = array<i64: 2>, window_dimensions = array<i64: 2>, padding = dense<[[1, 1]]> : tensor<1x2xi64>}> ({\n"
+		"  ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+		"    %s = stablehlo.add %a, %b : tensor<i32>\n"
+		"    stablehlo.return %s : tensor<i32>\n"
+		"  }) : (tensor<5xi32>, tensor<i32>) -> tensor<9xi32>\n"
+		"  return %0, %1, %2 : tensor<5xi32>, tensor<2x2xf32>, tensor<9xi32>\n"
+		"}\n";
+	const int32_t x[5] = { 1, 20, 300, 4000, 50000 };
+	float f[16], r1[4];
+	int32_t r0[5], r2[9], d[11];
+	const void *in[2] = { x, f };
+	void *out[3] = { r0, r1, r2 };
+	int i, j;
+
+	for (i = 0; i < 16; i++)
+		f[i] = (float)((i * 7) % 16);
+	ASSERT_EQ(0, lower_run(text, in, out));
+	for (i = 0; i < 5; i++)
+		ASSERT_EQ((i >= 2 ? x[i - 2] : 0) + (i >= 1 ? x[i - 1] : 0) +
+			  x[i], r0[i]);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++) {
+			float m = fmaxf(fmaxf(f[i * 8 + j * 2], f[i * 8 + j * 2 + 1]),
+					fmaxf(f[i * 8 + 4 + j * 2],
+					      f[i * 8 + 4 + j * 2 + 1]));
+
+			ASSERT_EQ(m, r1[i * 2 + j]);
+		}
+	/* Padded base: 0 x0 0 x1 0 x2 0 x3 0 x4 0; windows {i, i + 2}. */
+	memset(d, 0, sizeof(d));
+	for (i = 0; i < 5; i++)
+		d[1 + 2 * i] = x[i];
+	for (i = 0; i < 9; i++)
+		ASSERT_EQ(d[i] + d[i + 2], r2[i]) TH_LOG("window %d", i);
+}
+
+/*
+ * Bodies other than one op, and several operands reduced together: JAX's
+ * argmax (ties to the lower index, NaN wins), a product over an odd
+ * extent, a three-op body over two dimensions, and a reduce_window whose
+ * body is a compare and select.
+ */
+TEST(reduce_bodies)
+{
+	const char *text =
+		"func.func @main(%x: tensor<3x5xf32>, %n: tensor<7xi32>) -> (tensor<3xi32>, tensor<i32>, tensor<i32>, tensor<5xf32>) {\n"
+		"  %i = stablehlo.iota dim = 1 : tensor<3x5xi32>\n"
+		"  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+		"  %z = stablehlo.constant dense<0> : tensor<i32>\n"
+		"  %0:2 = stablehlo.reduce(%x init: %ninf), (%i init: %z) across dimensions = [1] : (tensor<3x5xf32>, tensor<3x5xi32>, tensor<f32>, tensor<i32>) -> (tensor<3xf32>, tensor<3xi32>)\n"
+		"   reducer(%a: tensor<f32>, %c: tensor<f32>) (%b: tensor<i32>, %d: tensor<i32>)  {\n"
+		"    %1 = stablehlo.compare  GT, %a, %c,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+		"    %2 = stablehlo.compare  NE, %a, %a,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+		"    %3 = stablehlo.or %1, %2 : tensor<i1>\n"
+		"    %4 = stablehlo.compare  EQ, %a, %c,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+		"    %5 = stablehlo.compare  LT, %b, %d,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+		"    %6 = stablehlo.and %4, %5 : tensor<i1>\n"
+		"    %7 = stablehlo.or %3, %6 : tensor<i1>\n"
+		"    %8 = stablehlo.select %3, %a, %c : tensor<i1>, tensor<f32>\n"
+		"    %9 = stablehlo.select %7, %b, %d : tensor<i1>, tensor<i32>\n"
+		"    stablehlo.return %8, %9 : tensor<f32>, tensor<i32>\n"
+		"  }\n"
+		"  %one = stablehlo.constant dense<1> : tensor<i32>\n"
+		"  %10 = stablehlo.reduce(%n init: %one) applies stablehlo.multiply across dimensions = [0] : (tensor<7xi32>, tensor<i32>) -> tensor<i32>\n"
+		"  %ni = stablehlo.negate %i : tensor<3x5xi32>\n"
+		"  %11 = stablehlo.reduce(%ni init: %z) across dimensions = [0, 1] : (tensor<3x5xi32>, tensor<i32>) -> tensor<i32>\n"
+		"   reducer(%p: tensor<i32>, %q: tensor<i32>)  {\n"
+		"    %aq = stablehlo.abs %q : tensor<i32>\n"
+		"    %ap = stablehlo.abs %p : tensor<i32>\n"
+		"    %s = stablehlo.add %ap, %aq : tensor<i32>\n"
+		"    stablehlo.return %s : tensor<i32>\n"
+		"  }\n"
+		"  %12 = \"stablehlo.reduce_window\"(%x, %ninf) <{window_dimensions = array<i64: 3, 1>}> ({\n"
+		"  ^bb0(%u: tensor<f32>, %v: tensor<f32>):\n"
+		"    %g = stablehlo.compare  GT, %u, %v,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+		"    %m = stablehlo.select %g, %u, %v : tensor<i1>, tensor<f32>\n"
+		"    stablehlo.return %m : tensor<f32>\n"
+		"  }) : (tensor<3x5xf32>, tensor<f32>) -> tensor<1x5xf32>\n"
+		"  %13 = stablehlo.reshape %12 : (tensor<1x5xf32>) -> tensor<5xf32>\n"
+		"  return %0#1, %10, %11, %13 : tensor<3xi32>, tensor<i32>, tensor<i32>, tensor<5xf32>\n"
+		"}\n";
+	const float x[15] = { 1, 7, 3, 7, 2,	/* tie: index 1 */
+			      -1, -2, NAN, 4, NAN,	/* NaN: index 2 */
+			      0, 0, 0, 0, 5 };
+	const int32_t n[7] = { 2, -3, 5, 7, 11, -1, 13 };
+	int32_t arg[3], prod, abs_sum;
+	float colmax[5];
+	const void *in[2] = { x, n };
+	void *out[4] = { arg, &prod, &abs_sum, colmax };
+
+	ASSERT_EQ(0, lower_run(text, in, out));
+	ASSERT_EQ(1, arg[0]);
+	ASSERT_EQ(2, arg[1]);
+	ASSERT_EQ(4, arg[2]);
+	ASSERT_EQ(2 * -3 * 5 * 7 * 11 * -1 * 13, prod);
+	ASSERT_EQ(3 * (0 + 1 + 2 + 3 + 4), abs_sum);
+	ASSERT_EQ(1, colmax[0]);
+	ASSERT_EQ(7, colmax[1]);
+	ASSERT_EQ(0, colmax[2]);	/* 3 > NaN is false, so is NaN > 0 */
+	ASSERT_EQ(7, colmax[3]);
+	ASSERT_EQ(5, colmax[4]);	/* 2 > NaN is false, so is NaN > 5 */
+}
+
+/*
+ * sort: along either dimension of a matrix, descending by a comparator of
+ * two ops, and two operands by the first one's keys, stable (equal keys
+ * keep their order) as is_stable asks.
+ */
+TEST(sort)
+{
+	const char *text =
+		"func.func @main(%x: tensor<4x3xi32>, %k: tensor<6xui8>, %v: tensor<6xf32>) -> (tensor<4x3xi32>, tensor<4x3xi32>, tensor<6xui8>, tensor<6xf32>) {\n"
+		"  %0 = \"stablehlo.sort\"(%x) <{dimension = 0 : i64}> ({\n"
+		"  ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+		"    %c = stablehlo.compare  LT, %a, %b,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+		"    stablehlo.return %c : tensor<i1>\n"
+		"  }) : (tensor<4x3xi32>) -> tensor<4x3xi32>\n"
+		"  %1 = \"stablehlo.sort\"(%x) <{dimension = -1 : i64}> ({\n"
+		"  ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+		"    %na = stablehlo.negate %a : tensor<i32>\n"
+		"    %nb = stablehlo.negate %b : tensor<i32>\n"
+		"    %c = stablehlo.compare  LT, %na, %nb,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+		"    stablehlo.return %c : tensor<i1>\n"
+		"  }) : (tensor<4x3xi32>) -> tensor<4x3xi32>\n"
+		"  %2:2 = \"stablehlo.sort\"(%k, %v) <{dimension = 0 : i64, is_stable = true}> ({\n"
+		"  ^bb0(%a: tensor<ui8>, %b: tensor<ui8>, %c: tensor<f32>, %d: tensor<f32>):\n"
+		"    %l = stablehlo.compare  LT, %a, %b,  UNSIGNED : (tensor<ui8>, tensor<ui8>) -> tensor<i1>\n"
+		"    stablehlo.return %l : tensor<i1>\n"
+		"  }) : (tensor<6xui8>, tensor<6xf32>) -> (tensor<6xui8>, tensor<6xf32>)\n"
+		"  return %0, %1, %2#0, %2#1 : tensor<4x3xi32>, tensor<4x3xi32>, tensor<6xui8>, tensor<6xf32>\n"
+		"}\n";
+	const int32_t x[12] = { 5, -1, 7,	3, 3, 3,
+				-8, 0, 9,	5, 2, -7 };
+	const int32_t by_col[12] = { -8, -1, -7,	3, 0, 3,
+				     5, 2, 7,		5, 3, 9 };
+	const int32_t by_row_desc[12] = { 7, 5, -1,	3, 3, 3,
+					  9, 0, -8,	5, 2, -7 };
+	const uint8_t k[6] = { 200, 3, 200, 0, 3, 255 };
+	const uint8_t k_sorted[6] = { 0, 3, 3, 200, 200, 255 };
+	const float v[6] = { 0, 1, 2, 3, 4, 5 };
+	const float v_sorted[6] = { 3, 1, 4, 0, 2, 5 };
+	int32_t r0[12], r1[12];
+	uint8_t r2[6];
+	float r3[6];
+	const void *in[3] = { x, k, v };
+	void *out[4] = { r0, r1, r2, r3 };
+	int i;
+
+	ASSERT_EQ(0, lower_run(text, in, out));
+	for (i = 0; i < 12; i++) {
+		ASSERT_EQ(by_col[i], r0[i]) TH_LOG("by column, %d", i);
+		ASSERT_EQ(by_row_desc[i], r1[i]) TH_LOG("by row, %d", i);
+	}
+	for (i = 0; i < 6; i++) {
+		ASSERT_EQ(k_sorted[i], r2[i]);
+		ASSERT_EQ(v_sorted[i], r3[i]);
+	}
+}
+
+/*
+ * convolution with every window attribute and two feature groups, in a
+ * layout other than the one it is computed in, against the spec's sum;
+ * small integers, so that every order of summation is exact.
+ */
+TEST(convolution)
+{
+	const char *text =
+		"func.func @main(%x: tensor<1x4x5x4xf32>, %k: tensor<4x2x2x3xf32>) -> tensor<1x2x8x4xf32> {\n"
+		"  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, 0, 1, f], window = {stride = [2, 1], pad = [[1, 0], [1, 2]], lhs_dilate = [1, 2], rhs_dilate = [2, 1]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x4x5x4xf32>, tensor<4x2x2x3xf32>) -> tensor<1x2x8x4xf32>\n"
+		"  return %0 : tensor<1x2x8x4xf32>\n"
+		"}\n";
+	float x[4][5][4], k[4][2][2][3], y[2][8][4];
+	const void *in[2] = { x, k };
+	void *out[1] = { y };
+	int c, h, w, o, i, kh, kw;
+
+	for (c = 0; c < 4; c++)
+		for (h = 0; h < 5; h++)
+			for (w = 0; w < 4; w++)
+				x[c][h][w] = (float)((c * 7 + h * 3 + w) % 5 - 2);
+	for (o = 0; o < 4; o++)
+		for (i = 0; i < 2; i++)
+			for (kh = 0; kh < 2; kh++)
+				for (kw = 0; kw < 3; kw++)
+					k[o][i][kh][kw] = (float)((o + 2 * i + kh * 3 + kw) % 4 - 1);
+	ASSERT_EQ(0, lower_run(text, in, out));
+	for (h = 0; h < 2; h++)
+		for (w = 0; w < 8; w++)
+			for (o = 0; o < 4; o++) {
+				float sum = 0;
+
+				for (i = 0; i < 2; i++)
+					for (kh = 0; kh < 2; kh++)
+						for (kw = 0; kw < 3; kw++) {
+							/* Padded, lhs-dilated position. */
+							int ph = h * 2 + kh * 2 - 1;
+							int pw = w + kw - 1;
+
+							if (ph < 0 || ph >= 5 || pw < 0 ||
+							    pw % 2 || pw / 2 >= 4)
+								continue;
+							sum += x[(o / 2) * 2 + i][ph][pw / 2] *
+							       k[o][i][kh][kw];
+						}
+				ASSERT_EQ(sum, y[h][w][o])
+					TH_LOG("(%d, %d, %d)", h, w, o);
+			}
+}
+
+/*
+ * select_and_scatter as a max pool's gradient: overlapping, padded,
+ * strided windows, ties to the first, against the spec's loop.
+ */
+TEST(select_and_scatter)
+{
+	const char *text =
+		"func.func @main(%x: tensor<4x5xf32>, %s: tensor<2x4xf32>) -> tensor<4x5xf32> {\n"
+		"  %i = stablehlo.constant dense<10.0> : tensor<f32>\n"
+		"  %0 = \"stablehlo.select_and_scatter\"(%x, %s, %i) <{padding = dense<[[1, 0], [0, 1]]> : tensor<2x2xi64>, window_dimensions = array<i64: 2, 3>, window_strides = array<i64: 2, 1>}> ({\n"
+		"  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+		"    %c = stablehlo.compare  GE, %a, %b,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+		"    stablehlo.return %c : tensor<i1>\n"
+		"  }, {\n"
+		"  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+		"    %c = stablehlo.add %a, %b : tensor<f32>\n"
+		"    stablehlo.return %c : tensor<f32>\n"
+		"  }) : (tensor<4x5xf32>, tensor<2x4xf32>, tensor<f32>) -> tensor<4x5xf32>\n"
+		"  return %0 : tensor<4x5xf32>\n"
+		"}\n";
+	float x[4][5], src[2][4], y[4][5], want[4][5];
+	const void *in[2] = { x, src };
+	void *out[1] = { y };
+	int a, b, s0, s1, w0, w1;
+
+	for (a = 0; a < 4; a++)
+		for (b = 0; b < 5; b++) {
+			x[a][b] = (float)((a * 3 + b * 2) % 4);
+			want[a][b] = 10;
+		}
+	for (s0 = 0; s0 < 2; s0++)
+		for (s1 = 0; s1 < 4; s1++)
+			src[s0][s1] = (float)(1 << (s0 * 4 + s1));
+	for (s0 = 0; s0 < 2; s0++)
+		for (s1 = 0; s1 < 4; s1++) {
+			int pa = -1, pb = -1;
+
+			for (w0 = 0; w0 < 2; w0++)
+				for (w1 = 0; w1 < 3; w1++) {
+					int p0 = s0 * 2 + w0 - 1, p1 = s1 + w1;
+
+					if (p0 < 0 || p0 >= 4 || p1 >= 5)
+						continue;
+					if (pa < 0 || !(x[pa][pb] >= x[p0][p1])) {
+						pa = p0;
+						pb = p1;
+					}
+				}
+			if (pa >= 0)
+				want[pa][pb] += src[s0][s1];
+		}
+	ASSERT_EQ(0, lower_run(text, in, out));
+	for (a = 0; a < 4; a++)
+		for (b = 0; b < 5; b++)
+			ASSERT_EQ(want[a][b], y[a][b]) TH_LOG("(%d, %d)", a, b);
+}
+
+TEST(placed_refusals)
+{
+	EXPECT_REFUSED("func.func @main(%x: tensor<2xf32>) -> tensor<5xf32> {\n"
+		       "  %0 = stablehlo.concatenate %x, %x, dim = 0 : (tensor<2xf32>, tensor<2xf32>) -> tensor<5xf32>\n"
+		       "  return %0 : tensor<5xf32>\n}\n",
+		       -EINVAL, "shorter than the result");
+	EXPECT_REFUSED("func.func @main(%x: tensor<2xf32>, %p: tensor<f32>) -> tensor<5xf32> {\n"
+		       "  %0 = stablehlo.pad %x, %p, low = [1], high = [1], interior = [0] : (tensor<2xf32>, tensor<f32>) -> tensor<5xf32>\n"
+		       "  return %0 : tensor<5xf32>\n}\n",
+		       -EINVAL, "not low + high + size + interior");
+	EXPECT_REFUSED("func.func @main(%x: tensor<2xf32>, %i: tensor<f32>) -> tensor<1xf32> {\n"
+		       "  %0 = stablehlo.dynamic_slice %x, %i, sizes = [1] : (tensor<2xf32>, tensor<f32>) -> tensor<1xf32>\n"
+		       "  return %0 : tensor<1xf32>\n}\n",
+		       -EINVAL, "start index 0 is not an integer scalar");
+	EXPECT_REFUSED("func.func @main(%x: tensor<2x2x2x2xf32>) -> tensor<2x2x2x2xf32> {\n"
+		       "  %0 = stablehlo.reverse %x, dims = [0, 1, 2, 3] : tensor<2x2x2x2xf32>\n"
+		       "  return %0 : tensor<2x2x2x2xf32>\n}\n",
+		       -EOPNOTSUPP, "all 4 dimensions");
 }
 
 static int name_cmp(const void *a, const void *b)
