@@ -100,6 +100,57 @@ static pw_val constant(struct pw_fn_builder *b, struct script *s)
 	return pw_fn_const(b, dt, rank, sh, data);
 }
 
+/* A list of dimension numbers: mostly short and small, now and then not. */
+static void dims(struct script *s, unsigned int *n, uint32_t *list)
+{
+	unsigned int i;
+
+	*n = next(s) % (PW_MAX_RANK + 2);
+	for (i = 0; i < PW_MAX_RANK; i++)
+		list[i] = next(s) % (PW_MAX_RANK + 2);
+}
+
+static pw_val scatter(struct pw_fn_builder *b, struct script *s,
+		      const pw_val *v, unsigned int n)
+{
+	struct pw_fn_scatter_dims d;
+	pw_val x, i, u;
+	unsigned int nb;
+
+	x = value(s, v, n);
+	i = value(s, v, n);
+	u = value(s, v, n);
+	dims(s, &d.n_update_window_dims, d.update_window_dims);
+	dims(s, &d.n_inserted_window_dims, d.inserted_window_dims);
+	dims(s, &d.n_batching_dims, d.input_batching_dims);
+	dims(s, &nb, d.scatter_indices_batching_dims);
+	dims(s, &d.n_scatter_dims_to_operand_dims,
+	     d.scatter_dims_to_operand_dims);
+	d.index_vector_dim = next(s) % (PW_MAX_RANK + 2);
+	return pw_fn_scatter(b, (enum pwtpu_scatter)(next(s) % 6), x, i, u,
+			     &d);
+}
+
+static pw_val gather(struct pw_fn_builder *b, struct script *s,
+		     const pw_val *v, unsigned int n)
+{
+	struct pw_fn_gather_dims d;
+	unsigned int nb, k;
+	pw_val x, i;
+
+	x = value(s, v, n);
+	i = value(s, v, n);
+	dims(s, &d.n_offset_dims, d.offset_dims);
+	dims(s, &d.n_collapsed_slice_dims, d.collapsed_slice_dims);
+	dims(s, &d.n_batching_dims, d.operand_batching_dims);
+	dims(s, &nb, d.start_indices_batching_dims);
+	dims(s, &d.n_start_index_map, d.start_index_map);
+	d.index_vector_dim = next(s) % (PW_MAX_RANK + 2);
+	for (k = 0; k < PW_MAX_RANK; k++)
+		d.slice_sizes[k] = extent(s);
+	return pw_fn_gather(b, x, i, &d);
+}
+
 static pw_val step(struct pw_fn_builder *b, struct script *s,
 		   const pw_val *v, unsigned int n)
 {
@@ -107,7 +158,8 @@ static pw_val step(struct pw_fn_builder *b, struct script *s,
 	unsigned int rank;
 	pw_val x, y;
 
-	switch (next(s) % 20) {
+	/* 19 is a result, as before scatter (20) and gather (21) came. */
+	switch (next(s) % 22) {
 	case 0:
 		rank = shape(s, sh);
 		return pw_fn_param(b, dtype(s), rank, sh);
@@ -172,6 +224,10 @@ static pw_val step(struct pw_fn_builder *b, struct script *s,
 		return pw_fn_permute(b, x, (int8_t)next(s));
 	case 18:
 		return pw_fn_delay(b, next(s) * 1000ull);
+	case 20:
+		return scatter(b, s, v, n);
+	case 21:
+		return gather(b, s, v, n);
 	default:
 		return pw_fn_result(b, value(s, v, n));
 	}

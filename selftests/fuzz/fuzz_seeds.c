@@ -145,6 +145,32 @@ static void fn_seeds(void)
 				     pw_fn_convert(b, x, PWTPU_DT_U32)));
 	put_fn("dtypes", b);
 
+	b = pw_fn_begin("scatter_gather");
+	{
+		struct pw_fn_scatter_dims sd = {
+			.n_update_window_dims = 1, .update_window_dims = { 1 },
+			.n_inserted_window_dims = 1,
+			.inserted_window_dims = { 0 },
+			.n_scatter_dims_to_operand_dims = 1,
+			.scatter_dims_to_operand_dims = { 0 },
+			.index_vector_dim = 1,
+		};
+		struct pw_fn_gather_dims gd = {
+			.n_offset_dims = 1, .offset_dims = { 1 },
+			.n_batching_dims = 1, .operand_batching_dims = { 0 },
+			.start_indices_batching_dims = { 0 },
+			.n_start_index_map = 1, .start_index_map = { 1 },
+			.index_vector_dim = 1, .slice_sizes = { 1, 2 },
+		};
+
+		x = pw_fn_param(b, PWTPU_DT_F32, 2, s44);
+		y = pw_fn_param(b, PWTPU_DT_I64, 2, (uint32_t[]){ 4, 1 });
+		z = pw_fn_scatter(b, PWTPU_SCATTER_ADD, x, y, x, &sd);
+		pw_fn_result(b, z);
+		pw_fn_result(b, pw_fn_gather(b, z, y, &gd));
+	}
+	put_fn("scatter_gather", b);
+
 	b = pw_fn_begin("delay");
 	x = pw_fn_param(b, PWTPU_DT_F32, 1, s4);
 	pw_fn_delay(b, 1000);
@@ -260,6 +286,19 @@ static void client_seeds(void)
 		13, 2, 1, 1, 8, 0, 11,		/* reduce max, to u32 */
 		19, 5, 19, 6, 19, 7,		/* results */
 	};
+	static const uint8_t scatter[] = {
+		0x00, 0, 2, 4, 3, 1, 0, 2, 3, 1, 4,	/* f32[4,3], i32[3,1] */
+		0, 2, 3, 3, 1,				/* f32[3,3] */
+		20, 0, 1, 2,				/* scatter x at i of u */
+		1, 1, 0, 0, 0, 1, 0, 0, 0, 0,		/* window [1], ins [0] */
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0,		/* no batching */
+		1, 0, 0, 0, 0, 1, 1,			/* map [0], ivd 1, ADD */
+		21, 3, 1,				/* gather rows at i */
+		1, 1, 0, 0, 0, 1, 0, 0, 0, 0,		/* offset [1], coll. [0] */
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 0, 0, 0, 0, 1, 1, 3, 0, 0,		/* map [0], ivd 1, [1,3] */
+		19, 3, 19, 4,				/* results */
+	};
 	static const uint8_t place[] = {
 		0xe0, 3, '2', 'x', '4',		/* island 2x4 */
 		3, '2', 'x', '2', 0,		/* slice 2x2 */
@@ -272,6 +311,7 @@ static void client_seeds(void)
 	put("client", "shapes", shapes, sizeof(shapes));
 	put("client", "collectives", coll, sizeof(coll));
 	put("client", "dtypes", dtypes, sizeof(dtypes));
+	put("client", "scatter_gather", scatter, sizeof(scatter));
 	put("client", "place", place, sizeof(place));
 }
 
