@@ -124,7 +124,7 @@ static int scatter_mode(struct hlo_lower *lw, enum pw_hlo_dtype dt,
 			enum pwtpu_scatter *mode)
 {
 	static const char *const what =
-		"only a return of the update, or one add, multiply, maximum or minimum (and, or on i1) of the two arguments";
+		"a return of the update, or one add, multiply, maximum or minimum of the two arguments";
 	const struct pw_hlo_op *op = lw->op;
 	const struct hlo_op_entry *e = NULL;
 	const struct pw_hlo_block *blk;
