@@ -248,8 +248,8 @@ static void ref_combine(uint32_t mode, uint32_t dt, uint8_t *d,
 	}
 	x = fl_get(dt, d);
 	y = fl_get(dt, u);
-	memcpy(&x32, d, 4);
-	memcpy(&y32, u, 4);
+	x32 = (float)x;	/* exact for f32, unused otherwise */
+	y32 = (float)y;
 	switch (mode) {
 	case PWTPU_SCATTER_ADD:
 		r = x + y;	/* exact for bf16 and f16 */
