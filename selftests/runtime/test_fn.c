@@ -1014,7 +1014,7 @@ TEST(err_select_and_values)
 	b = pw_fn_begin("s");
 	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
 	EXPECT_FAIL(b, pw_fn_binary(b, PWTPU_OP_NEG, x, x), -EINVAL,
-		    "is not ADD, SUB, MUL, DIV, MAX or MIN");
+		    "is not ADD, SUB, MUL, DIV, MAX, MIN, AND");
 	b = pw_fn_begin("s");
 	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
 	EXPECT_FAIL(b, pw_fn_convert(b, x, (enum pwtpu_dtype)0), -EINVAL,

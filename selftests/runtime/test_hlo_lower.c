@@ -387,14 +387,14 @@ TEST(refusals)
 		       "  %0 = stablehlo.add %x, %x : tensor<f32>\n"
 		       "  return %0 : tensor<f32>\n}\n",
 		       -EINVAL, "2:3: stablehlo.add: operand %x is not defined");
+	EXPECT_REFUSED("func.func @main(%x: tensor<8xi1>) -> tensor<i8> {\n"
+		       "  %0 = stablehlo.bitcast_convert %x : (tensor<8xi1>) -> tensor<i8>\n"
+		       "  return %0 : tensor<i8>\n}\n",
+		       -EOPNOTSUPP, "bitcast_convert between i1 and i8");
 	EXPECT_REFUSED("func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
-		       "  %0 = stablehlo.remainder %x, %x : tensor<f32>\n"
+		       "  %0 = chlo.erf %x : tensor<f32> -> tensor<f32>\n"
 		       "  return %0 : tensor<f32>\n}\n",
-		       -EOPNOTSUPP, "remainder of floats");
-	EXPECT_REFUSED("func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
-		       "  %0 = stablehlo.cosine %x : tensor<f32>\n"
-		       "  return %0 : tensor<f32>\n}\n",
-		       -EOPNOTSUPP, "2:3: stablehlo.cosine: not supported yet");
+		       -EOPNOTSUPP, "2:3: chlo.erf: not supported yet");
 	EXPECT_REFUSED("func.func @main(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {\n"
 		       "  return %x : tensor<2xcomplex<f32>>\n}\n",
 		       -EOPNOTSUPP, "element type complex<f32>");
@@ -419,10 +419,10 @@ TEST(refusals)
 		       "  %0 = call @nowhere(%x) : (tensor<f32>) -> tensor<f32>\n"
 		       "  return %0 : tensor<f32>\n}\n",
 		       -EINVAL, "@nowhere is not defined");
-	EXPECT_REFUSED("func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {\n"
-		       "  %0 = stablehlo.and %x, %x : tensor<4xi32>\n"
-		       "  return %0 : tensor<4xi32>\n}\n",
-		       -EOPNOTSUPP, "bitwise and on i32");
+	EXPECT_REFUSED("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+		       "  %0 = stablehlo.and %x, %x : tensor<4xf32>\n"
+		       "  return %0 : tensor<4xf32>\n}\n",
+		       -EINVAL, "and is not defined on floats");
 	EXPECT_REFUSED("func.func @main(%x: tensor<4xf32>) -> tensor<2xf32> {\n"
 		       "  %0 = stablehlo.slice %x [0:4:2] : (tensor<4xf32>) -> tensor<2xf32>\n"
 		       "  return %0 : tensor<2xf32>\n}\n",
