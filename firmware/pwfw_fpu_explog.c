@@ -154,7 +154,8 @@ double pwfw_expm1_d(double x)
 	double m;
 	s32 k;
 
-	if (pwfw_f64_isnan(x))
+	/* NaN quieted; ±0 kept (the series would lose -0's sign). */
+	if (pwfw_f64_isnan(x) || x == 0)
 		return x + x;
 	/* Past e^100 every f32 is overflowed; below e^-40, -1 is exact. */
 	if (x > 100)
@@ -261,6 +262,42 @@ static bool pwfw_pow_special(double x, double y, double *res, bool *neg)
 	return false;
 }
 
+/*
+ * |x| = 2^k exactly and y an integer: 2^(ky), exact in binary64 (and
+ * so rounded once to any dtype, an exact tie too), 0 below 2^-1074
+ * (2^-1075 is a tie that goes to 0) and inf above 2^1023. True and *@res
+ * when this applies.
+ */
+static bool pwfw_pow_two(double ax, double y, double *res)
+{
+	u64 u = pwfw_f64_bits(ax);
+	double n;
+	bool odd;
+	s32 k;
+
+	if (u < 1ULL << 52) {
+		if (u & (u - 1))
+			return false;
+		k = -1074 + __builtin_ctzll(u);
+	} else if (u & ((1ULL << 52) - 1)) {
+		return false;
+	} else {
+		k = (s32)(u >> 52) - 1023;
+	}
+	if (!pwfw_is_int(y, &odd))
+		return false;
+	n = k * y;
+	if (n > 1023)
+		*res = pwfw_inf(false);
+	else if (n < -1074)
+		*res = 0.0;
+	else if (n < -1022)
+		*res = pwfw_f64_from_bits(1ULL << (s32)(n + 1074));
+	else
+		*res = pwfw_dd_pow2((s32)n);
+	return true;
+}
+
 double pwfw_pow_d(double x, double y)
 {
 	double t, res;
@@ -268,6 +305,8 @@ double pwfw_pow_d(double x, double y)
 
 	if (pwfw_pow_special(x, y, &res, &neg))
 		return res;
+	if (pwfw_pow_two(x < 0 ? -x : x, y, &res))
+		return neg ? -res : res;
 	t = y * pwfw_log_d2(x < 0 ? -x : x);
 	/* Far past the f32 range (e^104 and e^-104) both ways. */
 	if (t > 200)
@@ -436,6 +475,8 @@ double pwfw_pow_f64(double x, double y)
 
 	if (pwfw_pow_special(x, y, &res, &neg))
 		return res;
+	if (pwfw_pow_two(x < 0 ? -x : x, y, &res))
+		return neg ? -res : res;
 	t = pwfw_log_dd(pwfw_dd_make(x < 0 ? -x : x, 0.0));
 	/*
 	 * Past e^710 or below e^-746, the result is inf or 0 whatever the

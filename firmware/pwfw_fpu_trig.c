@@ -99,9 +99,16 @@ static double pwfw_abs_d(double x)
 	return pwfw_f64_from_bits(pwfw_f64_bits(x) & ~PWFW_F64_SIGN);
 }
 
-/* NaN: quieted; ±inf: the default NaN (x - x). Else 0. */
-static bool pwfw_trig_special(double x, double *res)
+/*
+ * NaN: quieted; ±inf: the default NaN (x - x); ±0: sin and tan keep it
+ * (the series would lose its sign), cos is 1. Else false.
+ */
+static bool pwfw_trig_special(u32 op, double x, double *res)
 {
+	if (x == 0) {
+		*res = op == PWTPU_OP_COS ? 1.0 : x;
+		return true;
+	}
 	if (pwfw_is_finite(x))
 		return false;
 	*res = pwfw_f64_isnan(x) ? x + x : x - x;
@@ -138,7 +145,7 @@ double pwfw_trig_d(u32 op, double x)
 	bool neg, use_cos;
 	u32 q = 0;
 
-	if (pwfw_trig_special(x, &res))
+	if (pwfw_trig_special(op, x, &res))
 		return res;
 	r = x;
 	if (pwfw_abs_d(x) > pwfw_d(PWFW_PIO4_DOWN)) {
@@ -163,7 +170,7 @@ double pwfw_trig_f64(u32 op, double x)
 	u32 q = 0;
 	double sp;
 
-	if (pwfw_trig_special(x, &sp))
+	if (pwfw_trig_special(op, x, &sp))
 		return sp;
 	if (pwfw_abs_d(x) > pwfw_d(PWFW_PIO4_DOWN))
 		q = pwfw_rem_pio2(x, &r);

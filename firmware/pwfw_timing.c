@@ -16,11 +16,12 @@
 
 /*
  * Real work per element of a math function: about as much as 16 adds
- * when computed in binary64 (f32, bf16, f16), and as 256 in double-double
- * (f64); an f64 REM's long division is bounded like the latter.
+ * when computed in binary64 (f32, bf16, f16), and as 512 in double-double
+ * (f64: 10 to 25 times longer); an f64 REM's long division (up to 190
+ * steps) is bounded like the latter.
  */
 #define PWFW_WORK_MATH		16
-#define PWFW_WORK_MATH_F64	256
+#define PWFW_WORK_MATH_F64	512
 
 #define U64_SAT	(~0ULL)
 

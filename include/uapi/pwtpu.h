@@ -385,7 +385,7 @@ struct pwtpu_gang_create {
  * Real work, whatever the model says: multiply-adds of a matmul, elements
  * read or written by the other instructions (16 per element for exp, log,
  * tanh, rsqrt and the f32, bf16 and f16 math of CBRT..POW and float REM,
- * 64 for their f64 math), summed over loop trips.
+ * 512 for their f64 math), summed over loop trips.
  */
 #define PWTPU_MAX_INSN_WORK	(1ULL << 32)	/* per instruction */
 #define PWTPU_MAX_WORK		(1ULL << 34)	/* per exec */
