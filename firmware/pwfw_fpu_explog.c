@@ -275,15 +275,13 @@ static bool pwfw_pow_two(double ax, double y, double *res)
 	bool odd;
 	s32 k;
 
-	if (u < 1ULL << 52) {
-		if (u & (u - 1))
-			return false;
-		k = -1074 + __builtin_ctzll(u);
-	} else if (u & ((1ULL << 52) - 1)) {
+	/* A subnormal power of two has one bit set, a normal one none. */
+	if (u < 1ULL << 52 ? u & (u - 1) : u & ((1ULL << 52) - 1))
 		return false;
-	} else {
+	if (u < 1ULL << 52)
+		k = -1074 + __builtin_ctzll(u);
+	else
 		k = (s32)(u >> 52) - 1023;
-	}
 	if (!pwfw_is_int(y, &odd))
 		return false;
 	n = k * y;
