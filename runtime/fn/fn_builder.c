@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fn_ir.h"
+#include "../../firmware/pwfw.h"
 
 /* A value's signature in a message: "f32[2,3]". */
 #define SIG_STR_LEN	64
@@ -232,12 +233,39 @@ static int fn_add_op(struct pw_fn_builder *b, const char *call,
 	return 0;
 }
 
+/*
+ * The real work of an op writing @sig from @s0 (-1: none), counted as
+ * the verifier counts it (pwfw_work_insn()): a MATMUL's multiply-adds, a
+ * REDUCE's input elements, else the larger of the result's and the first
+ * operand's elements times the op's cost per element (the math functions
+ * cost more). Shapes are bounded: no product wraps.
+ */
+static uint64_t fn_op_work(struct pw_fn_builder *b, enum pwtpu_op op,
+			   const struct pw_sig *sig, int s0, int s1)
+{
+	uint64_t d = pw_sig_elems(sig), a = s0 >= 0 ?
+		     pw_sig_elems(&b->vals[s0].sig) : 0;
+	const struct pw_sig *x, *y;
+
+	switch (op) {
+	case PWTPU_OP_MATMUL:
+		x = &b->vals[s0].sig;
+		y = &b->vals[s1].sig;
+		return (uint64_t)x->shape[0] * x->shape[1] * y->shape[1];
+	case PWTPU_OP_REDUCE:
+		return a;
+	default:
+		return (d > a ? d : a) * pwfw_work_elem(op, sig->dtype);
+	}
+}
+
 /* A new value of @sig written by a new op; the value or -errno. */
 static int fn_new_op(struct pw_fn_builder *b, const char *call,
 		     enum pwtpu_op op, uint8_t mode, const struct pw_sig *sig,
 		     int s0, int s1, int s2, const uint32_t *args,
 		     unsigned int nargs)
 {
+	uint64_t work;
 	int v, ret;
 
 	if (b->nops >= PW_FN_MAX_OPS)
@@ -247,7 +275,24 @@ static int fn_new_op(struct pw_fn_builder *b, const char *call,
 	v = fn_new_val(b, call, sig, PW_FN_VAL_OP, b->nops);
 	if (v < 0)
 		return v;
+	/*
+	 * @sig is checked: at most 2^26 elements, a cost of at most 2^9,
+	 * a MATMUL's 2^52 at most (2^26 * 2^26 over its two operands): no
+	 * product wraps, nor does the total (at most 2^34 before).
+	 */
+	work = fn_op_work(b, op, sig, s0, s1);
+	if (work > PWTPU_MAX_INSN_WORK)
+		return fn_fail(b, -E2BIG,
+			       "%s: %llu units of work, more than the device's %llu for one instruction",
+			       call, (unsigned long long)work,
+			       (unsigned long long)PWTPU_MAX_INSN_WORK);
+	if (work > PWTPU_MAX_WORK - b->work)
+		return fn_fail(b, -E2BIG,
+			       "%s: the function's work passes the device's %llu units",
+			       call, (unsigned long long)PWTPU_MAX_WORK);
 	ret = fn_add_op(b, call, op, mode, v, s0, s1, s2, args, nargs);
+	if (!ret)
+		b->work += work;
 	return ret ? ret : v;
 }
 

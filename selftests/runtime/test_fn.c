@@ -1176,6 +1176,32 @@ TEST(reduce_precision)
 		    "i32[3] is not a float (f32, bf16, f16 or f64)");
 }
 
+/*
+ * The device's bounds on real work, as its verifier counts it: one f64
+ * SIN of 2^24 elements (512 units each) or a [4096,4096] x [4096,4096]
+ * MATMUL is past 2^32 units for one instruction; seventeen f32 EXPs of
+ * 2^26 elements pass 2^34 for the function.
+ */
+TEST(err_work)
+{
+	struct pw_fn_builder *b = pw_fn_begin("w");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F64, 1, SHAPE(1U << 24));
+	int k;
+
+	EXPECT_LE(0, pw_fn_unary(b, PWTPU_OP_SQRT, x));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_SIN, x), -E2BIG,
+		    "pw_fn_unary(SIN): 8589934592 units of work, more than the device's 4294967296 for one instruction");
+	b = pw_fn_begin("w");
+	x = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(4096, 4096));
+	EXPECT_FAIL(b, pw_fn_matmul(b, x, x), -E2BIG, "units of work");
+	b = pw_fn_begin("w");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(1U << 26));
+	for (k = 0; k < 16; k++)
+		ASSERT_LE(0, pw_fn_unary(b, PWTPU_OP_EXP, x));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_EXP, x), -E2BIG,
+		    "the function's work passes the device's 17179869184 units");
+}
+
 /* The device's dtype rules, as the calls that break them report them. */
 TEST(err_new_ops_dtypes)
 {
