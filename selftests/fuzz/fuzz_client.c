@@ -107,7 +107,7 @@ static pw_val step(struct pw_fn_builder *b, struct script *s,
 	unsigned int rank;
 	pw_val x, y;
 
-	switch (next(s) % 20) {
+	switch (next(s) % 22) {
 	case 0:
 		rank = shape(s, sh);
 		return pw_fn_param(b, dtype(s), rank, sh);
@@ -116,12 +116,15 @@ static pw_val step(struct pw_fn_builder *b, struct script *s,
 	case 2:
 		return pw_fn_scalar(b, dtype(s), (double)(int16_t)next32(s) / 8);
 	case 3:
+		/* Every opcode, and a few past the last. */
 		x = value(s, v, n);
-		return pw_fn_binary(b, (enum pwtpu_op)(next(s) % 10), x,
-				    value(s, v, n));
+		return pw_fn_binary(b, (enum pwtpu_op)(next(s) %
+						      (PWTPU_OP_COUNT + 2)),
+				    x, value(s, v, n));
 	case 4:
 		x = value(s, v, n);
-		return pw_fn_unary(b, (enum pwtpu_op)(next(s) % 20), x);
+		return pw_fn_unary(b, (enum pwtpu_op)(next(s) %
+						     (PWTPU_OP_COUNT + 2)), x);
 	case 5:
 		x = value(s, v, n);
 		return pw_fn_matmul(b, x, value(s, v, n));
@@ -172,6 +175,12 @@ static pw_val step(struct pw_fn_builder *b, struct script *s,
 		return pw_fn_permute(b, x, (int8_t)next(s));
 	case 18:
 		return pw_fn_delay(b, next(s) * 1000ull);
+	case 20:
+		x = value(s, v, n);
+		return pw_fn_reduce_precision(b, x, next(s) % 40, next(s) % 60);
+	case 21:
+		x = value(s, v, n);
+		return pw_fn_bitcast(b, x, dtype(s));
 	default:
 		return pw_fn_result(b, value(s, v, n));
 	}
