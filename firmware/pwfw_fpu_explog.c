@@ -154,7 +154,7 @@ double pwfw_expm1_d(double x)
 	double m;
 	s32 k;
 
-	/* NaN quieted; ±0 kept (the series would lose -0's sign). */
+	/* NaN quieted; +-0 kept (the series would lose -0's sign). */
 	if (pwfw_f64_isnan(x) || x == 0)
 		return x + x;
 	/* Past e^100 every f32 is overflowed; below e^-40, -1 is exact. */

@@ -47,7 +47,7 @@ static double pwfw_cbrt_newton(double m)
 	return y;
 }
 
-/* ±0, ±inf and NaN are their own roots (NaN quieted). */
+/* +-0, +-inf and NaN are their own roots (NaN quieted). */
 static bool pwfw_cbrt_special(double x)
 {
 	return x == 0 || (pwfw_f64_bits(x) & ~PWFW_F64_SIGN) >= PWFW_F64_INF;

@@ -67,7 +67,7 @@ static __always_inline u64 pwfw_round_int(u32 op,
 	if (e >= (s32)f->mbits || !mag)
 		return u;
 	if (e < 0) {
-		/* |x| < 1, subnormals included: ±0 or ±1. */
+		/* |x| < 1, subnormals included: +-0 or +-1. */
 		half_bits = (u64)(f->bias - 1) << f->mbits;
 		switch (op) {
 		case PWTPU_OP_FLOOR:
@@ -107,7 +107,7 @@ static __always_inline u64 pwfw_round_int(u32 op,
  * bits as StableHLO's reference defines it: round the fraction to @mb
  * bits, ties to even (by adding half a unit less one, plus the last kept
  * bit, then truncating); then past the reduced format's largest exponent
- * is ±inf, at or below its least (no subnormals) ±0. A NaN stays itself,
+ * is +-inf, at or below its least (no subnormals) +-0. A NaN stays itself,
  * or becomes +inf when @mb is 0 (a format without NaN).
  */
 static __always_inline u64 pwfw_reduce_precision(const struct pwfw_fmt_bits *f,

@@ -100,7 +100,7 @@ static double pwfw_abs_d(double x)
 }
 
 /*
- * NaN: quieted; ±inf: the default NaN (x - x); ±0: sin and tan keep it
+ * NaN: quieted; +-inf: the default NaN (x - x); +-0: sin and tan keep it
  * (the series would lose its sign), cos is 1. Else false.
  */
 static bool pwfw_trig_special(u32 op, double x, double *res)

@@ -549,12 +549,12 @@ struct pwtpu_tensor {
  * (about 104 bits) and rounded once to binary64. FLOOR..ROUND_AFZ, SQRT,
  * REM and REDUCE_PRECISION are exact (correctly rounded) for every dtype.
  * CBRT..POW give the correctly rounded f32, bf16 and f16 result but for
- * exact values within about 2^-40 (relative) of a rounding boundary, and
- * are then 1 ulp off at most; f64 results are within 1 ulp, and
- * correctly rounded but for values within about 2^-95 of a boundary
- * (POW's subnormal results: within 1 ulp). Special values (signed zeros,
- * infinities, NaN, subnormals) follow C99 Annex F; a NaN result is a
- * quiet NaN (an operand's NaN, quieted, where there is one).
+ * exact values within about 2^-50 (POW: 2^-45) of a rounding boundary,
+ * and are then 1 ulp off at most; f64 results are within 1 ulp, and
+ * correctly rounded but for values within about 2^-95 of a boundary.
+ * Special values (signed zeros, infinities, NaN, subnormals) follow C99
+ * Annex F; a NaN operand gives a quiet NaN (the first NaN operand,
+ * quieted) and an invalid operation the default NaN (sign set, quiet).
  *
  * @PWTPU_OP_MATMUL: dst[M,N] = a[M,K] x b[K,N] on the systolic array. a and
  *	b are both f32 or both bf16 (dst f32), or both i8 (dst i32); no
@@ -646,7 +646,7 @@ struct pwtpu_tensor {
  * @PWTPU_OP_CLZ: dst = the number of zero bits above a's highest one bit
  *	(n for 0, 0 for a negative signed a).
  * @PWTPU_OP_FLOOR: dst = the largest integral value <= a, floats, exact:
- *	±0 and ±inf are kept (floor(-0.5) = -1, floor(0.5) = +0).
+ *	+-0 and +-inf are kept (floor(-0.5) = -1, floor(0.5) = +0).
  * @PWTPU_OP_CEIL: dst = the least integral value >= a (ceil(-0.5) = -0).
  * @PWTPU_OP_ROUND_EVEN: dst = the integral value nearest a, ties to even
  *	(-0.5 gives -0, 2.5 gives 2, -2.5 gives -2).
@@ -655,29 +655,29 @@ struct pwtpu_tensor {
  * @PWTPU_OP_SQRT: dst = sqrt(a), correctly rounded: sqrt(-0) = -0, a < 0
  *	and -inf give NaN, +inf gives +inf.
  * @PWTPU_OP_CBRT: dst = the real cube root of a: cbrt(-a) = -cbrt(a),
- *	±0 and ±inf kept.
+ *	+-0 and +-inf kept.
  * @PWTPU_OP_SIN: dst = sin a, a in radians; any finite a is reduced
  *	modulo pi/2 exactly (about 190 bits of 2/pi), so huge arguments
- *	are accurate too; ±inf gives NaN; sin(±0) = ±0.
- * @PWTPU_OP_COS: dst = cos a, as SIN; cos(±0) = 1.
- * @PWTPU_OP_TAN: dst = tan a, as SIN; tan(±0) = ±0.
- * @PWTPU_OP_LOG1P: dst = ln(1 + a): ±0 kept, -1 gives -inf, below -1
+ *	are accurate too; +-inf gives NaN; sin(+-0) = +-0.
+ * @PWTPU_OP_COS: dst = cos a, as SIN; cos(+-0) = 1.
+ * @PWTPU_OP_TAN: dst = tan a, as SIN; tan(+-0) = +-0.
+ * @PWTPU_OP_LOG1P: dst = ln(1 + a): +-0 kept, -1 gives -inf, below -1
  *	NaN, +inf +inf.
- * @PWTPU_OP_EXPM1: dst = e^a - 1: ±0 kept, -inf gives -1, overflow +inf.
- * @PWTPU_OP_LOGISTIC: dst = 1 / (1 + e^-a): +inf gives 1, -inf +0, ±0
+ * @PWTPU_OP_EXPM1: dst = e^a - 1: +-0 kept, -inf gives -1, overflow +inf.
+ * @PWTPU_OP_LOGISTIC: dst = 1 / (1 + e^-a): +inf gives 1, -inf +0, +-0
  *	0.5; results below the least subnormal are +0.
  * @PWTPU_OP_ATAN2: dst = atan2(a, b), the angle of the point (x = b,
  *	y = a), in [-pi, pi]: C99 atan2 with its signed zeros and
- *	infinities (atan2(±0, -0) = ±pi, atan2(±inf, -inf) = ±3pi/4).
- * @PWTPU_OP_POW: dst = a^b. Floats: C99 pow (pow(a, ±0) = 1 and
+ *	infinities (atan2(+-0, -0) = +-pi, atan2(+-inf, -inf) = +-3pi/4).
+ * @PWTPU_OP_POW: dst = a^b. Floats: C99 pow (pow(a, +-0) = 1 and
  *	pow(1, b) = 1, NaN or not; a finite a < 0 with a non-integer b gives
- *	NaN; pow(-1, ±inf) = 1; odd integer b keeps the sign of a; overflow
- *	to ±inf, underflow to ±0). Integers: by repeated squaring, wrapping;
+ *	NaN; pow(-1, +-inf) = 1; odd integer b keeps the sign of a; overflow
+ *	to +-inf, underflow to +-0). Integers: by repeated squaring, wrapping;
  *	on signed dtypes a b < 0 gives 1 for a = 1, 1 or -1 (by b's parity)
  *	for a = -1 and 0 otherwise; 0^0 = 1.
  * @PWTPU_OP_REM: dst = the remainder of a / b with a's sign. Floats: C
- *	fmod, exact: a - trunc(a / b) * b (±0 kept for a = ±0; b = ±0 or
- *	a = ±inf gives NaN; b = ±inf gives a). Integers (any dtype): a - (a /
+ *	fmod, exact: a - trunc(a / b) * b (+-0 kept for a = +-0; b = +-0 or
+ *	a = +-inf gives NaN; b = +-inf gives a). Integers (any dtype): a - (a /
  *	b) * b with DIV's rules, so a % 0 = a and MIN % -1 = 0.
  * @PWTPU_OP_BITCAST: dst = a's bytes read as dst's dtype (any two
  *	dtypes). Of the same width: the same shape. dst's elements k times
@@ -688,12 +688,14 @@ struct pwtpu_tensor {
  * @PWTPU_OP_REDUCE_PRECISION: dst = a rounded to a float format of arg[0]
  *	(>= 1) exponent bits and arg[1] fraction bits and back, floats, as
  *	StableHLO defines it on a's own bits: if arg[1] is below the dtype's
- *	fraction bits, the fraction is rounded to nearest even there (a
- *	carry may reach the exponent, up to inf); then, if arg[0] is below
- *	the dtype's exponent bits, values past the format's largest
- *	exponent become ±inf and values at or below its least normal
- *	exponent ±0 (the format has no subnormals). A NaN stays that NaN;
- *	with arg[1] = 0 (a format without NaN) it gives +inf.
+ *	fraction bits, the fraction is rounded to nearest there, a tie to
+ *	the even last kept bit (for arg[1] = 0, the exponent's: 0.75 to
+ *	0.5), and a carry may reach the exponent, up to inf; then, if
+ *	arg[0] is below the dtype's exponent bits, values past the format's
+ *	largest exponent become +-inf and values at or below its least
+ *	normal exponent +-0 (the format has no subnormals). A NaN stays that
+ *	NaN, bit for bit; with arg[1] = 0 (a format without NaN) it gives
+ *	+inf.
  * @PWTPU_OP_COUNT: one past the largest opcode; not an instruction.
  */
 enum pwtpu_op {
