@@ -231,6 +231,12 @@ u64 pwfw_model_copy_ns(const struct pwfw_spec *spec, u64 bytes);
  */
 u64 pwfw_work_insn(const struct pwfw_prog *prog,
 		   const struct pwtpu_insn *insn);
+/*
+ * Units of real work per element of an elementwise @op on @dtype (1 for
+ * the cheap ones; the math functions cost more): pwfw_work_insn() and
+ * the interpreter's pieces both use it.
+ */
+u32 pwfw_work_elem(u32 op, u32 dtype);
 
 /* Bytes per element of a valid dtype, 0 for an unknown one. */
 u32 pwfw_dtype_size(u32 dtype);

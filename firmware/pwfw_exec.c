@@ -25,6 +25,7 @@
 #include "pwfw_gather_scatter.h"
 #include "pwfw_kernels.h"
 #include "pwfw_platform.h"
+#include "pwfw_tensor.h"
 
 #define PWFW_CHUNK		PWFW_FPU_CHUNK
 #define PWFW_DEFAULT_ARRAY_DIM	128
@@ -34,8 +35,6 @@
 #define PWFW_MXU_PACK_WORK	(16 * PWFW_CHUNK)
 /* With a pack, pieces go in groups of rows with about this much of a. */
 #define PWFW_MXU_GROUP_BYTES	(256 * 1024)
-/* An exp/log/tanh/rsqrt costs about as much as 16 adds: smaller pieces. */
-#define PWFW_MATH_COST		16
 
 /**
  * struct pwfw_x - one execution
@@ -111,7 +110,65 @@ static u8 *pwfw_at(u8 *p, u64 i, u32 size)
 	return p ? p + i * size : NULL;
 }
 
-/* ADD..RSQRT, COMPARE, SELECT, CONVERT: element i depends on i only. */
+/* An elementwise op's kernel, on @c elements from each pointer. */
+static void pwfw_x_kernel(const struct pwtpu_insn *in, u32 ddt, u32 adt,
+			  void *dc, void *ac, void *bc, void *cc, u32 dsz,
+			  u32 c)
+{
+	bool is_int = !pwfw_dtype_is_float(ddt);
+
+	switch (in->op) {
+	case PWTPU_OP_NEG:
+	case PWTPU_OP_ABS:
+		pwfw_k_unary(in->op, ddt, dc, ac, c);
+		break;
+	case PWTPU_OP_EXP:
+	case PWTPU_OP_LOG:
+	case PWTPU_OP_TANH:
+	case PWTPU_OP_RSQRT:
+		pwfw_k_math(in->op, ddt, dc, ac, c);
+		break;
+	case PWTPU_OP_COMPARE:
+		pwfw_k_compare(in->mode, adt, dc, ac, bc, c);
+		break;
+	case PWTPU_OP_CONVERT:
+		pwfw_k_convert(ddt, dc, adt, ac, c);
+		break;
+	case PWTPU_OP_SELECT:
+		pwfw_l_select(dsz, dc, ac, bc, cc, c);
+		break;
+	case PWTPU_OP_AND ... PWTPU_OP_CLZ:
+		pwfw_k_bits(in->op, ddt, dc, ac, bc, c);
+		break;
+	case PWTPU_OP_FLOOR ... PWTPU_OP_ROUND_AFZ:
+	case PWTPU_OP_REDUCE_PRECISION:
+		pwfw_k_round(in->op, ddt, dc, ac, bc, in->arg, c);
+		break;
+	case PWTPU_OP_SQRT ... PWTPU_OP_ATAN2:
+		pwfw_k_func(in->op, ddt, dc, ac, bc, c);
+		break;
+	case PWTPU_OP_POW:
+		if (is_int)
+			pwfw_k_bits(in->op, ddt, dc, ac, bc, c);
+		else
+			pwfw_k_func(in->op, ddt, dc, ac, bc, c);
+		break;
+	case PWTPU_OP_REM:
+		if (is_int)
+			pwfw_k_bits(in->op, ddt, dc, ac, bc, c);
+		else
+			pwfw_k_round(in->op, ddt, dc, ac, bc, in->arg, c);
+		break;
+	default:
+		pwfw_k_binary(in->op, ddt, dc, ac, bc, c);
+		break;
+	}
+}
+
+/*
+ * ADD..RSQRT, COMPARE, SELECT, CONVERT, AND..REM, REDUCE_PRECISION:
+ * element i depends on i only.
+ */
 static void pwfw_x_elementwise(const struct pwfw_x *x,
 			       const struct pwtpu_insn *in)
 {
@@ -123,8 +180,8 @@ static void pwfw_x_elementwise(const struct pwfw_x *x,
 	bool fpu = in->op != PWTPU_OP_SELECT;
 	u8 *dp = pwfw_x_ptr(x, in->dst), *ap = pwfw_x_ptr(x, in->src[0]);
 	u8 *bp = pwfw_x_ptr(x, in->src[1]), *cp = pwfw_x_ptr(x, in->src[2]);
-	bool math = in->op >= PWTPU_OP_EXP && in->op <= PWTPU_OP_RSQRT;
-	u32 chunk = math ? PWFW_CHUNK / PWFW_MATH_COST : PWFW_CHUNK;
+	/* The math functions cost more per element: smaller pieces. */
+	u32 chunk = PWFW_CHUNK / pwfw_work_elem(in->op, d->dtype);
 	u64 n = pwfw_tensor_elems(d), i;
 	void *dc, *ac, *bc, *cc;
 	u32 c;
@@ -137,30 +194,7 @@ static void pwfw_x_elementwise(const struct pwfw_x *x,
 		cc = pwfw_at(cp, i, dsz);
 		if (fpu)
 			pwfw_plat_fpu_begin();
-		switch (in->op) {
-		case PWTPU_OP_NEG:
-		case PWTPU_OP_ABS:
-			pwfw_k_unary(in->op, d->dtype, dc, ac, c);
-			break;
-		case PWTPU_OP_EXP:
-		case PWTPU_OP_LOG:
-		case PWTPU_OP_TANH:
-		case PWTPU_OP_RSQRT:
-			pwfw_k_math(in->op, d->dtype, dc, ac, c);
-			break;
-		case PWTPU_OP_COMPARE:
-			pwfw_k_compare(in->mode, a->dtype, dc, ac, bc, c);
-			break;
-		case PWTPU_OP_CONVERT:
-			pwfw_k_convert(d->dtype, dc, a->dtype, ac, c);
-			break;
-		case PWTPU_OP_SELECT:
-			pwfw_l_select(dsz, dc, ac, bc, cc, c);
-			break;
-		default:
-			pwfw_k_binary(in->op, d->dtype, dc, ac, bc, c);
-			break;
-		}
+		pwfw_x_kernel(in, d->dtype, a->dtype, dc, ac, bc, cc, dsz, c);
 		if (fpu)
 			pwfw_plat_fpu_end();
 		if (pwfw_x_yield(x))
@@ -168,7 +202,10 @@ static void pwfw_x_elementwise(const struct pwfw_x *x,
 	}
 }
 
-/* RESHAPE, TRANSPOSE, BROADCAST, SLICE: integer moves, no FPU section. */
+/*
+ * RESHAPE, TRANSPOSE, BROADCAST, SLICE, BITCAST: integer moves, no FPU
+ * section. RESHAPE and BITCAST copy dst's bytes, which are a's.
+ */
 static void pwfw_x_layout(const struct pwfw_x *x, const struct pwtpu_insn *in)
 {
 	const struct pwtpu_tensor *d = pwfw_x_tensor(x, in->dst);
@@ -193,7 +230,7 @@ static void pwfw_x_layout(const struct pwfw_x *x, const struct pwtpu_insn *in)
 	}
 	for (i = 0; i < n; i += c) {
 		c = pwfw_min(n - i, PWFW_CHUNK);
-		if (in->op == PWTPU_OP_RESHAPE)
+		if (in->op == PWTPU_OP_RESHAPE || in->op == PWTPU_OP_BITCAST)
 			pwfw_l_copy(dp + i * esize, ap + i * esize, c * esize);
 		else
 			pwfw_l_gather(&g, i, c);
@@ -450,6 +487,7 @@ static int pwfw_x_insn(struct pwfw_x *x, const struct pwtpu_insn *in)
 	case PWTPU_OP_TRANSPOSE:
 	case PWTPU_OP_BROADCAST:
 	case PWTPU_OP_SLICE:
+	case PWTPU_OP_BITCAST:
 		pwfw_x_layout(x, in);
 		break;
 	case PWTPU_OP_DELAY:

@@ -27,6 +27,29 @@ void pwfw_k_unary(u32 op, u32 dtype, void *dst, const void *a, u32 n);
 /* dst[i] = f(a[i]); @op is PWTPU_OP_EXP..PWTPU_OP_RSQRT; f32, bf16, f16. */
 void pwfw_k_math(u32 op, u32 dtype, void *dst, const void *a, u32 n);
 
+/*
+ * The integer ops: dst[i] = a[i] <op> b[i] (@b unused, NULL, for NOT,
+ * POPCNT and CLZ); @op is PWTPU_OP_AND..PWTPU_OP_CLZ, or PWTPU_OP_POW or
+ * PWTPU_OP_REM of an integer @dtype.
+ */
+void pwfw_k_bits(u32 op, u32 dtype, void *dst, const void *a, const void *b,
+		 u32 n);
+
+/*
+ * The exact float ops, on a float @dtype: @op is PWTPU_OP_FLOOR..
+ * PWTPU_OP_ROUND_AFZ, PWTPU_OP_REDUCE_PRECISION (formats in @args[0]
+ * and @args[1]) or PWTPU_OP_REM (of @b).
+ */
+void pwfw_k_round(u32 op, u32 dtype, void *dst, const void *a,
+		  const void *b, const u32 *args, u32 n);
+
+/*
+ * The math functions on a float @dtype: @op is PWTPU_OP_SQRT..
+ * PWTPU_OP_ATAN2 or PWTPU_OP_POW (@b for ATAN2 and POW, else unused).
+ */
+void pwfw_k_func(u32 op, u32 dtype, void *dst, const void *a, const void *b,
+		 u32 n);
+
 /* dst[i] (i8, 0 or 1) = a[i] <mode> b[i]; @mode is enum pwtpu_cmp. */
 void pwfw_k_compare(u32 mode, u32 dtype, s8 *dst, const void *a,
 		    const void *b, u32 n);

@@ -8,8 +8,20 @@
 #include "pwfw.h"
 #include "pwfw_tensor.h"
 
-/* Cycles per vector-unit pass of exp, log, tanh and rsqrt. */
+/*
+ * Cycles per vector-unit pass of exp, log, tanh, rsqrt and of SQRT..REM
+ * (the math functions, and the loops of POW and REM).
+ */
 #define PWFW_TRANSCENDENTAL_CYCLES	4
+
+/*
+ * Real work per element of a math function: about as much as 16 adds
+ * when computed in binary64 (f32, bf16, f16), and as 512 in double-double
+ * (f64: 10 to 25 times longer); an f64 REM's long division (up to 190
+ * steps) is bounded like the latter.
+ */
+#define PWFW_WORK_MATH		16
+#define PWFW_WORK_MATH_F64	512
 
 #define U64_SAT	(~0ULL)
 
@@ -154,6 +166,7 @@ static u64 vector_cycles(const struct pwfw_spec *spec,
 	case PWTPU_OP_LOG:
 	case PWTPU_OP_TANH:
 	case PWTPU_OP_RSQRT:
+	case PWTPU_OP_SQRT ... PWTPU_OP_REM:
 		return mul_sat(passes, PWFW_TRANSCENDENTAL_CYCLES);
 	default:
 		return passes;
@@ -211,9 +224,12 @@ u64 pwfw_model_insn_ns(const struct pwfw_spec *spec,
 		break;
 	case PWTPU_OP_ADD ... PWTPU_OP_SELECT:
 	case PWTPU_OP_REDUCE:
+	case PWTPU_OP_AND ... PWTPU_OP_REM:
+	case PWTPU_OP_REDUCE_PRECISION:
 		compute = cycles_ns(spec, vector_cycles(spec, prog, insn));
 		break;
 	case PWTPU_OP_CONVERT ... PWTPU_OP_SLICE:
+	case PWTPU_OP_BITCAST:
 		/* Layout ops only move memory. */
 		break;
 	case PWTPU_OP_SCATTER:
@@ -228,11 +244,35 @@ u64 pwfw_model_insn_ns(const struct pwfw_spec *spec,
 	return add_sat(ns, spec->insn_overhead_ns);
 }
 
+u32 pwfw_work_elem(u32 op, u32 dtype)
+{
+	bool is_float = pwfw_dtype_is_float(dtype);
+	u32 math = dtype == PWTPU_DT_F64 ? PWFW_WORK_MATH_F64 : PWFW_WORK_MATH;
+
+	switch (op) {
+	case PWTPU_OP_EXP:
+	case PWTPU_OP_LOG:
+	case PWTPU_OP_TANH:
+	case PWTPU_OP_RSQRT:
+		return PWFW_WORK_MATH;
+	case PWTPU_OP_CBRT ... PWTPU_OP_ATAN2:
+		return math;
+	case PWTPU_OP_POW:
+		/* Integers: at most 64 squarings. */
+		return is_float ? math : PWFW_WORK_MATH;
+	case PWTPU_OP_REM:
+		return is_float ? math : 1;
+	default:
+		return 1;
+	}
+}
+
 u64 pwfw_work_insn(const struct pwfw_prog *prog,
 		   const struct pwtpu_insn *insn)
 {
 	const struct pwtpu_tensor *a = operand(prog, insn->src[0]);
 	const struct pwtpu_tensor *b = operand(prog, insn->src[1]);
+	const struct pwtpu_tensor *d = operand(prog, insn->dst);
 
 	switch (insn->op) {
 	case PWTPU_OP_LOOP:
@@ -247,7 +287,13 @@ u64 pwfw_work_insn(const struct pwfw_prog *prog,
 	case PWTPU_OP_LOG:
 	case PWTPU_OP_TANH:
 	case PWTPU_OP_RSQRT:
-		return mul_sat(operand_elems(prog, insn->dst), 16);
+	case PWTPU_OP_POW:
+	case PWTPU_OP_CBRT ... PWTPU_OP_ATAN2:
+	case PWTPU_OP_REM:
+		if (!d)
+			return 0;
+		return mul_sat(pwfw_tensor_elems(d),
+			       pwfw_work_elem(insn->op, d->dtype));
 	case PWTPU_OP_REDUCE:
 		return operand_elems(prog, insn->src[0]);
 	case PWTPU_OP_SCATTER:

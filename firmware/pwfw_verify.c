@@ -20,14 +20,18 @@
  *    not use is PWTPU_NO_TENSOR; args it does not use are 0.
  *  - Dtypes and shapes follow the op's rules (see check_* below): e.g.
  *    MATMUL is rank 2 [M,K] x [K,N] -> [M,N], f32/bf16 -> f32 or
- *    i8 -> i32; EXP..RSQRT take f32, bf16 or f16; every other
- *    non-collective op takes any dtype; TRANSPOSE's arg[0..rank-1] is a
- *    permutation; SLICE's window lies inside its source; REDUCE's mask
- *    is non-zero with bits below the rank.
- *  - Overlap: the result of ADD..RSQRT, and of SELECT with respect to
- *    b and c, is either byte-disjoint from an operand or exactly the same
- *    tensor; the result of every other op (and SELECT's a) is disjoint
- *    from all its operands. Operands may overlap each other.
+ *    i8 -> i32; EXP..RSQRT take f32, bf16 or f16; AND..CLZ integers;
+ *    FLOOR..ATAN2 and REDUCE_PRECISION floats (f64 included); every
+ *    other non-collective op takes any dtype; TRANSPOSE's arg[0..rank-1]
+ *    is a permutation; SLICE's window lies inside its source; REDUCE's
+ *    mask is non-zero with bits below the rank; BITCAST's narrow side
+ *    has one more dimension, the ratio of the widths, than its wide
+ *    side; REDUCE_PRECISION's arg[0] is >= 1.
+ *  - Overlap: the result of ADD..RSQRT, AND..REM and REDUCE_PRECISION,
+ *    and of SELECT with respect to b and c, is either byte-disjoint from
+ *    an operand or exactly the same tensor; the result of every other op
+ *    (and SELECT's a) is disjoint from all its operands. Operands may
+ *    overlap each other.
  *  - Collectives: ALL_REDUCE and REDUCE_SCATTER take f32, bf16 or i32,
  *    ALL_GATHER and COLLECTIVE_PERMUTE also i8; dst has a's dtype;
  *    ALL_REDUCE and COLLECTIVE_PERMUTE keep a's shape;
@@ -111,6 +115,32 @@ static const struct op_info op_infos[PWTPU_OP_COUNT] = {
 	[PWTPU_OP_COLLECTIVE_PERMUTE] = { "collective_permute", 1, 1, 0, 0 },
 	[PWTPU_OP_SCATTER] = { "scatter", 3, 1, PWTPU_SCATTER_MAX + 1, 2 },
 	[PWTPU_OP_GATHER] = { "gather", 2, 1, 0, 2 },
+	[PWTPU_OP_AND] = { "and", 2, 1, 0, 0 },
+	[PWTPU_OP_OR] = { "or", 2, 1, 0, 0 },
+	[PWTPU_OP_XOR] = { "xor", 2, 1, 0, 0 },
+	[PWTPU_OP_NOT] = { "not", 1, 1, 0, 0 },
+	[PWTPU_OP_SHL] = { "shl", 2, 1, 0, 0 },
+	[PWTPU_OP_SHR_LOGICAL] = { "shr_logical", 2, 1, 0, 0 },
+	[PWTPU_OP_SHR_ARITH] = { "shr_arith", 2, 1, 0, 0 },
+	[PWTPU_OP_POPCNT] = { "popcnt", 1, 1, 0, 0 },
+	[PWTPU_OP_CLZ] = { "clz", 1, 1, 0, 0 },
+	[PWTPU_OP_FLOOR] = { "floor", 1, 1, 0, 0 },
+	[PWTPU_OP_CEIL] = { "ceil", 1, 1, 0, 0 },
+	[PWTPU_OP_ROUND_EVEN] = { "round_even", 1, 1, 0, 0 },
+	[PWTPU_OP_ROUND_AFZ] = { "round_afz", 1, 1, 0, 0 },
+	[PWTPU_OP_SQRT] = { "sqrt", 1, 1, 0, 0 },
+	[PWTPU_OP_CBRT] = { "cbrt", 1, 1, 0, 0 },
+	[PWTPU_OP_SIN] = { "sin", 1, 1, 0, 0 },
+	[PWTPU_OP_COS] = { "cos", 1, 1, 0, 0 },
+	[PWTPU_OP_TAN] = { "tan", 1, 1, 0, 0 },
+	[PWTPU_OP_LOG1P] = { "log1p", 1, 1, 0, 0 },
+	[PWTPU_OP_EXPM1] = { "expm1", 1, 1, 0, 0 },
+	[PWTPU_OP_LOGISTIC] = { "logistic", 1, 1, 0, 0 },
+	[PWTPU_OP_ATAN2] = { "atan2", 2, 1, 0, 0 },
+	[PWTPU_OP_POW] = { "pow", 2, 1, 0, 0 },
+	[PWTPU_OP_REM] = { "rem", 2, 1, 0, 0 },
+	[PWTPU_OP_BITCAST] = { "bitcast", 1, 1, 0, 0 },
+	[PWTPU_OP_REDUCE_PRECISION] = { "reduce_precision", 1, 1, 0, 2 },
 };
 
 static const char * const src_names[3] = { "a", "b", "c" };
@@ -428,7 +458,7 @@ static int check_fields(struct vctx *v)
 	u32 k, nargs;
 	int ret;
 
-	if (!in->op || in->op >= PWTPU_OP_COUNT)
+	if (!in->op || in->op >= PWTPU_OP_COUNT || !op_infos[in->op].name)
 		return fail_insn(v, PWTPU_VERR_OPCODE, "unknown op");
 	info = &op_infos[in->op];
 	if (in->flags)
@@ -503,14 +533,13 @@ static int check_disjoint(struct vctx *v)
 	return 0;
 }
 
-/* ADD..RSQRT: every operand like dst; exact aliasing allowed. */
-static int check_elementwise(struct vctx *v)
+/* The dtypes an elementwise op takes: a's is checked, the others match it. */
+static int check_op_dtype(struct vctx *v)
 {
 	const struct pwtpu_tensor *a = v->src[0];
-	u32 k;
-	int ret;
+	u32 op = v->in->op;
 
-	if (v->in->op >= PWTPU_OP_EXP && v->in->op <= PWTPU_OP_RSQRT) {
+	if (op >= PWTPU_OP_EXP && op <= PWTPU_OP_RSQRT) {
 		if (a->dtype == PWTPU_DT_F64)
 			return fail_dtype(v, "a", a,
 					  "the device has no f64 version of this op (f32, bf16 or f16 only)");
@@ -518,6 +547,28 @@ static int check_elementwise(struct vctx *v)
 			return fail_dtype(v, "a", a,
 					  "this op takes f32, bf16 or f16 only");
 	}
+	if (op >= PWTPU_OP_AND && op <= PWTPU_OP_CLZ &&
+	    pwfw_dtype_is_float(a->dtype))
+		return fail_dtype(v, "a", a, "this op takes integers only");
+	if (((op >= PWTPU_OP_FLOOR && op <= PWTPU_OP_ATAN2) ||
+	     op == PWTPU_OP_REDUCE_PRECISION) &&
+	    !pwfw_dtype_is_float(a->dtype))
+		return fail_dtype(v, "a", a,
+				  "this op takes floats only (f32, bf16, f16 or f64)");
+	return 0;
+}
+
+/*
+ * ADD..RSQRT, AND..REM, REDUCE_PRECISION: every operand like dst; exact
+ * aliasing allowed.
+ */
+static int check_elementwise(struct vctx *v)
+{
+	u32 k;
+	int ret = check_op_dtype(v);
+
+	if (ret)
+		return ret;
 	for (k = 0; k < 3 && v->src[k]; k++) {
 		if (v->src[k]->dtype != v->dst->dtype)
 			return fail_dtypes(v, PWTPU_VERR_MISMATCH, "dst",
@@ -532,6 +583,57 @@ static int check_elementwise(struct vctx *v)
 			return ret;
 	}
 	return 0;
+}
+
+/*
+ * BITCAST: a's bytes as dst's dtype. Elements of one width keep the
+ * shape; otherwise the narrow side has one more, last, dimension, of the
+ * ratio of the widths.
+ */
+static int check_bitcast(struct vctx *v)
+{
+	const struct pwtpu_tensor *a = v->src[0], *d = v->dst;
+	u32 asz = pwfw_dtype_size(a->dtype), dsz = pwfw_dtype_size(d->dtype);
+	const struct pwtpu_tensor *wide = dsz > asz ? d : a;
+	const struct pwtpu_tensor *narrow = dsz > asz ? a : d;
+	u32 ratio = dsz > asz ? dsz / asz : asz / dsz, k;
+	struct pwfw_fmt *f;
+
+	if (asz == dsz) {
+		if (!pwfw_shape_equal(d, a))
+			return fail_shapes(v, PWTPU_VERR_MISMATCH, "dst", d,
+					   "a", a, "shapes differ");
+		return check_disjoint(v);
+	}
+	for (k = 0; k < wide->rank; k++)
+		if (narrow->shape[k] != wide->shape[k])
+			break;
+	if (narrow->rank != wide->rank + 1 || k < wide->rank ||
+	    narrow->shape[wide->rank] != ratio) {
+		/* "dst is [2] but a is [2,3]: ... a's shape must be dst's and 8" */
+		f = reject_insn(v, PWTPU_VERR_MISMATCH);
+		pwfw_fmt_str(f, "dst is ");
+		pwfw_fmt_str(f, pwfw_dtype_name(d->dtype));
+		pwfw_fmt_shape(f, d);
+		pwfw_fmt_str(f, " but a is ");
+		pwfw_fmt_str(f, pwfw_dtype_name(a->dtype));
+		pwfw_fmt_shape(f, a);
+		pwfw_fmt_str(f, narrow == a ? ": a's shape must be dst's" :
+			     ": dst's shape must be a's");
+		pwfw_fmt_str(f, " and a last dimension of ");
+		pwfw_fmt_u64(f, ratio);
+		return -PWFW_EINVAL;
+	}
+	return check_disjoint(v);
+}
+
+/* REDUCE_PRECISION: a format of at least one exponent bit. */
+static int check_reduce_precision(struct vctx *v)
+{
+	if (!v->in->arg[0])
+		return fail_insn(v, PWTPU_VERR_ARG,
+				 "exponent bits arg[0] must be >= 1");
+	return check_elementwise(v);
 }
 
 static int check_compare(struct vctx *v)
@@ -1163,6 +1265,10 @@ static int verify_insn(struct vctx *v)
 		return check_scatter(v);
 	case PWTPU_OP_GATHER:
 		return check_gather(v);
+	case PWTPU_OP_BITCAST:
+		return check_bitcast(v);
+	case PWTPU_OP_REDUCE_PRECISION:
+		return check_reduce_precision(v);
 	default:
 		return check_elementwise(v);
 	}

@@ -153,11 +153,33 @@ pw_val pw_fn_const(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
  */
 pw_val pw_fn_scalar(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
 		    double value);
-/* ADD, SUB, MUL, DIV, MAX, MIN; a rank-0 operand is broadcast. */
+/*
+ * ADD, SUB, MUL, DIV, MAX, MIN; AND, OR, XOR, SHL, SHR_LOGICAL,
+ * SHR_ARITH (integers); ATAN2 (floats); POW and REM (any dtype). A
+ * rank-0 operand is broadcast. The dtype rules are the device's
+ * (include/uapi/pwtpu.h).
+ */
 pw_val pw_fn_binary(struct pw_fn_builder *b, enum pwtpu_op op, pw_val x,
 		    pw_val y);
-/* NEG, ABS, EXP, LOG, TANH, RSQRT. */
+/*
+ * NEG, ABS; EXP, LOG, TANH, RSQRT (f32, bf16, f16); NOT, POPCNT, CLZ
+ * (integers); FLOOR, CEIL, ROUND_EVEN, ROUND_AFZ, SQRT, CBRT, SIN, COS,
+ * TAN, LOG1P, EXPM1, LOGISTIC (floats, f64 too).
+ */
 pw_val pw_fn_unary(struct pw_fn_builder *b, enum pwtpu_op op, pw_val x);
+/*
+ * x's bits as @dtype (BITCAST). Of a wider @dtype, x's last dimension
+ * must be the ratio of the widths and goes; of a narrower one, a last
+ * dimension of the ratio comes (x then of rank 3 at most).
+ */
+pw_val pw_fn_bitcast(struct pw_fn_builder *b, pw_val x,
+		     enum pwtpu_dtype dtype);
+/*
+ * x rounded to a float format of @exponent_bits (>= 1) and
+ * @mantissa_bits and back (REDUCE_PRECISION); floats.
+ */
+pw_val pw_fn_reduce_precision(struct pw_fn_builder *b, pw_val x,
+			      uint32_t exponent_bits, uint32_t mantissa_bits);
 pw_val pw_fn_matmul(struct pw_fn_builder *b, pw_val x, pw_val y);
 pw_val pw_fn_compare(struct pw_fn_builder *b, enum pwtpu_cmp cmp, pw_val x,
 		     pw_val y);

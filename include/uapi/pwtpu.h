@@ -384,7 +384,8 @@ struct pwtpu_gang_create {
 /*
  * Real work, whatever the model says: multiply-adds of a matmul, elements
  * read or written by the other instructions (16 per element for exp, log,
- * tanh and rsqrt), summed over loop trips.
+ * tanh, rsqrt and the f32, bf16 and f16 math of CBRT..POW and float REM,
+ * 512 for their f64 math), summed over loop trips.
  */
 #define PWTPU_MAX_INSN_WORK	(1ULL << 32)	/* per instruction */
 #define PWTPU_MAX_WORK		(1ULL << 34)	/* per exec */
@@ -531,11 +532,29 @@ struct pwtpu_tensor {
  *
  * Operands are tensor indices; unused operands are PWTPU_NO_TENSOR and
  * unused args are 0. Unless said otherwise, operands and result have the
- * same dtype and shape. The result of ADD..RSQRT may be one of its
- * operands exactly (same buffer, offset, dtype and shape), as may SELECT's
- * with b or c; otherwise a result must not overlap any operand.
- * BROADCAST, RESHAPE, TRANSPOSE, SLICE and SELECT take any dtype and move
- * its elements bit for bit.
+ * same dtype and shape. The result of ADD..RSQRT and of AND..REDUCE_PRECISION
+ * but BITCAST may be one of its operands exactly (same buffer, offset,
+ * dtype and shape), as may SELECT's with b or c, and SCATTER's with a;
+ * otherwise a result must not overlap any operand. BROADCAST, RESHAPE,
+ * TRANSPOSE, SLICE, SELECT and BITCAST take any dtype and move its
+ * elements bit for bit.
+ *
+ * Integer ops (AND..CLZ) take the integer dtypes, signed and unsigned,
+ * and work on the dtype's n bits (8, 16, 32 or 64); floats are refused
+ * with PWTPU_VERR_DTYPE. Float ops (FLOOR..ATAN2, REDUCE_PRECISION) take
+ * f32, bf16, f16 and f64 (integers: PWTPU_VERR_DTYPE); POW and REM take
+ * every dtype. On floats, f32, bf16 and f16
+ * are computed from the exact value of a (and b) in binary64 and rounded
+ * once, to nearest even, to the dtype; f64 is computed in double-double
+ * (about 104 bits) and rounded once to binary64. FLOOR..ROUND_AFZ, SQRT,
+ * REM and REDUCE_PRECISION are exact (correctly rounded) for every dtype.
+ * CBRT..POW give the correctly rounded f32, bf16 and f16 result but for
+ * exact values within about 2^-50 (POW: 2^-45) of a rounding boundary,
+ * and are then 1 ulp off at most; f64 results are within 1 ulp, and
+ * correctly rounded but for values within about 2^-95 of a boundary.
+ * Special values (signed zeros, infinities, NaN, subnormals) follow C99
+ * Annex F; a NaN operand gives a quiet NaN (the first NaN operand,
+ * quieted) and an invalid operation the default NaN (sign set, quiet).
  *
  * @PWTPU_OP_MATMUL: dst[M,N] = a[M,K] x b[K,N] on the systolic array. a and
  *	b are both f32 or both bf16 (dst f32), or both i8 (dst i32); no
@@ -626,7 +645,75 @@ struct pwtpu_tensor {
  *	offset dimensions, in order, so dst's shape gives them. SCATTER and
  *	GATHER came with PWTPU_UAPI_VERSION 5; an older module refuses them
  *	with PWTPU_VERR_OPCODE.
- * @PWTPU_OP_COUNT: number of opcodes; not an instruction.
+ * @PWTPU_OP_AND: dst = a & b, bitwise, integers. @PWTPU_OP_OR,
+ *	@PWTPU_OP_XOR likewise.
+ * @PWTPU_OP_OR: see AND.
+ * @PWTPU_OP_XOR: see AND. (On the i8 predicate, XOR with 1 is "not".)
+ * @PWTPU_OP_NOT: dst = ~a, every bit flipped, integers (on the i8
+ *	predicate 0 and 1 give -1 and -2).
+ * @PWTPU_OP_SHL: dst = a << b, integers: b (of a's dtype) is taken as an
+ *	unsigned count; zeros come in; a count >= n (n: the dtype's bits;
+ *	a negative b is a huge count) gives 0.
+ * @PWTPU_OP_SHR_LOGICAL: dst = a >> b with zeros coming in at the top (a's
+ *	bits read as unsigned); a count >= n gives 0.
+ * @PWTPU_OP_SHR_ARITH: dst = a >> b with copies of a's top bit coming in
+ *	(of an unsigned a too: its bits read as two's complement); a count
+ *	>= n gives n copies of the top bit (0, or all ones).
+ * @PWTPU_OP_POPCNT: dst = the number of one bits of a's n bits.
+ * @PWTPU_OP_CLZ: dst = the number of zero bits above a's highest one bit
+ *	(n for 0, 0 for a negative signed a).
+ * @PWTPU_OP_FLOOR: dst = the largest integral value <= a, floats, exact:
+ *	+-0 and +-inf are kept (floor(-0.5) = -1, floor(0.5) = +0).
+ * @PWTPU_OP_CEIL: dst = the least integral value >= a (ceil(-0.5) = -0).
+ * @PWTPU_OP_ROUND_EVEN: dst = the integral value nearest a, ties to even
+ *	(-0.5 gives -0, 2.5 gives 2, -2.5 gives -2).
+ * @PWTPU_OP_ROUND_AFZ: dst = the integral value nearest a, ties away from
+ *	zero (-0.5 gives -1, 0.49999997 gives +0, 2.5 gives 3).
+ * @PWTPU_OP_SQRT: dst = sqrt(a), correctly rounded: sqrt(-0) = -0, a < 0
+ *	and -inf give NaN, +inf gives +inf.
+ * @PWTPU_OP_CBRT: dst = the real cube root of a: cbrt(-a) = -cbrt(a),
+ *	+-0 and +-inf kept.
+ * @PWTPU_OP_SIN: dst = sin a, a in radians; any finite a is reduced
+ *	modulo pi/2 exactly (about 190 bits of 2/pi), so huge arguments
+ *	are accurate too; +-inf gives NaN; sin(+-0) = +-0.
+ * @PWTPU_OP_COS: dst = cos a, as SIN; cos(+-0) = 1.
+ * @PWTPU_OP_TAN: dst = tan a, as SIN; tan(+-0) = +-0.
+ * @PWTPU_OP_LOG1P: dst = ln(1 + a): +-0 kept, -1 gives -inf, below -1
+ *	NaN, +inf +inf.
+ * @PWTPU_OP_EXPM1: dst = e^a - 1: +-0 kept, -inf gives -1, overflow +inf.
+ * @PWTPU_OP_LOGISTIC: dst = 1 / (1 + e^-a): +inf gives 1, -inf +0, +-0
+ *	0.5; results below the least subnormal are +0.
+ * @PWTPU_OP_ATAN2: dst = atan2(a, b), the angle of the point (x = b,
+ *	y = a), in [-pi, pi]: C99 atan2 with its signed zeros and
+ *	infinities (atan2(+-0, -0) = +-pi, atan2(+-inf, -inf) = +-3pi/4).
+ * @PWTPU_OP_POW: dst = a^b. Floats: C99 pow (pow(a, +-0) = 1 and
+ *	pow(1, b) = 1, NaN or not; a finite a < 0 with a non-integer b gives
+ *	NaN; pow(-1, +-inf) = 1; odd integer b keeps the sign of a; overflow
+ *	to +-inf, underflow to +-0). Integers: by repeated squaring, wrapping;
+ *	on signed dtypes a b < 0 gives 1 for a = 1, 1 or -1 (by b's parity)
+ *	for a = -1 and 0 otherwise; 0^0 = 1.
+ * @PWTPU_OP_REM: dst = the remainder of a / b with a's sign. Floats: C
+ *	fmod, exact: a - trunc(a / b) * b (+-0 kept for a = +-0; b = +-0 or
+ *	a = +-inf gives NaN; b = +-inf gives a). Integers (any dtype): a - (a /
+ *	b) * b with DIV's rules, so a % 0 = a and MIN % -1 = 0.
+ * @PWTPU_OP_BITCAST: dst = a's bytes read as dst's dtype (any two
+ *	dtypes). Of the same width: the same shape. dst's elements k times
+ *	as wide as a's: a's shape is dst's and a last dimension of k; k
+ *	times narrower: dst's shape is a's and a last dimension of k. Little
+ *	endian: the first narrow element is the low bits of the wide one.
+ *	dst must not overlap a.
+ * @PWTPU_OP_REDUCE_PRECISION: dst = a rounded to a float format of arg[0]
+ *	(>= 1) exponent bits and arg[1] fraction bits and back, floats, as
+ *	StableHLO defines it on a's own bits: if arg[1] is below the dtype's
+ *	fraction bits, the fraction is rounded to nearest there, a tie to
+ *	the even last kept bit (for arg[1] = 0, the exponent's: 0.75 to
+ *	0.5), and a carry may reach the exponent, up to inf; then, if
+ *	arg[0] is below the dtype's exponent bits, values past the format's
+ *	largest exponent become +-inf and values at or below its least
+ *	normal exponent +-0 (the format has no subnormals). A NaN stays that
+ *	NaN, bit for bit; with arg[1] = 0 (a format without NaN) it gives
+ *	+inf.
+ * @PWTPU_OP_COUNT: one past the largest opcode; not an instruction.
  *
  * Scatter and gather. Both name the dimensions of three tensors: the
  * operand a, the indices b and the one that holds the windows (SCATTER:
@@ -699,6 +786,32 @@ enum pwtpu_op {
 	PWTPU_OP_COLLECTIVE_PERMUTE,
 	PWTPU_OP_SCATTER = 28,
 	PWTPU_OP_GATHER = 29,
+	PWTPU_OP_AND = 30,
+	PWTPU_OP_OR = 31,
+	PWTPU_OP_XOR = 32,
+	PWTPU_OP_NOT = 33,
+	PWTPU_OP_SHL = 34,
+	PWTPU_OP_SHR_LOGICAL = 35,
+	PWTPU_OP_SHR_ARITH = 36,
+	PWTPU_OP_POPCNT = 37,
+	PWTPU_OP_CLZ = 38,
+	PWTPU_OP_FLOOR = 39,
+	PWTPU_OP_CEIL = 40,
+	PWTPU_OP_ROUND_EVEN = 41,
+	PWTPU_OP_ROUND_AFZ = 42,
+	PWTPU_OP_SQRT = 43,
+	PWTPU_OP_CBRT = 44,
+	PWTPU_OP_SIN = 45,
+	PWTPU_OP_COS = 46,
+	PWTPU_OP_TAN = 47,
+	PWTPU_OP_LOG1P = 48,
+	PWTPU_OP_EXPM1 = 49,
+	PWTPU_OP_LOGISTIC = 50,
+	PWTPU_OP_ATAN2 = 51,
+	PWTPU_OP_POW = 52,
+	PWTPU_OP_REM = 53,
+	PWTPU_OP_BITCAST = 54,
+	PWTPU_OP_REDUCE_PRECISION = 55,
 	PWTPU_OP_COUNT,
 };
 
@@ -794,16 +907,18 @@ struct pwtpu_insn {
  * @PWTPU_VERR_LIMIT: a count past its PWTPU_MAX_* limit, or a DELAY
  *	longer than PWTPU_MAX_DELAY_NS.
  * @PWTPU_VERR_DTYPE: unknown dtype, or a dtype the op does not accept
- *	(MATMUL: f32, bf16, i8; EXP..RSQRT: f32, bf16, f16; collectives:
+ *	(MATMUL: f32, bf16, i8; EXP..RSQRT: f32, bf16, f16; AND..CLZ:
+ *	integers; FLOOR..ATAN2 and REDUCE_PRECISION: floats; collectives:
  *	f32, bf16, i8, i32; the indices of SCATTER and GATHER: integers).
  * @PWTPU_VERR_SHAPE: bad rank or extent, or too many elements.
  * @PWTPU_VERR_BUFFER: binding index out of range, misaligned offset, or a
  *	tensor that ends past PWTPU_MAX_OFFSET.
- * @PWTPU_VERR_OPCODE: unknown op or mode.
+ * @PWTPU_VERR_OPCODE: unknown op (28, 29 among them) or mode.
  * @PWTPU_VERR_OPERAND: tensor index out of range or missing.
  * @PWTPU_VERR_MISMATCH: operand and result shapes or dtypes inconsistent.
- * @PWTPU_VERR_ARG: bad permutation, axis mask, slice window, or
- *	dimension numbers of SCATTER or GATHER.
+ * @PWTPU_VERR_ARG: bad permutation, axis mask, slice window,
+ *	dimension numbers of SCATTER or GATHER, or REDUCE_PRECISION
+ *	exponent width (0).
  * @PWTPU_VERR_OVERLAP: result partially overlaps an operand.
  * @PWTPU_VERR_LOOP: loop body outside the program or its enclosing body,
  *	zero or too many trips, or nesting too deep.

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fn_ir.h"
+#include "../../firmware/pwfw.h"
 
 /* A value's signature in a message: "f32[2,3]". */
 #define SIG_STR_LEN	64
@@ -50,6 +51,32 @@ static const char *const op_names[PWTPU_OP_COUNT] = {
 	[PWTPU_OP_COLLECTIVE_PERMUTE] = "COLLECTIVE_PERMUTE",
 	[PWTPU_OP_SCATTER] = "SCATTER",
 	[PWTPU_OP_GATHER] = "GATHER",
+	[PWTPU_OP_AND] = "AND",
+	[PWTPU_OP_OR] = "OR",
+	[PWTPU_OP_XOR] = "XOR",
+	[PWTPU_OP_NOT] = "NOT",
+	[PWTPU_OP_SHL] = "SHL",
+	[PWTPU_OP_SHR_LOGICAL] = "SHR_LOGICAL",
+	[PWTPU_OP_SHR_ARITH] = "SHR_ARITH",
+	[PWTPU_OP_POPCNT] = "POPCNT",
+	[PWTPU_OP_CLZ] = "CLZ",
+	[PWTPU_OP_FLOOR] = "FLOOR",
+	[PWTPU_OP_CEIL] = "CEIL",
+	[PWTPU_OP_ROUND_EVEN] = "ROUND_EVEN",
+	[PWTPU_OP_ROUND_AFZ] = "ROUND_AFZ",
+	[PWTPU_OP_SQRT] = "SQRT",
+	[PWTPU_OP_CBRT] = "CBRT",
+	[PWTPU_OP_SIN] = "SIN",
+	[PWTPU_OP_COS] = "COS",
+	[PWTPU_OP_TAN] = "TAN",
+	[PWTPU_OP_LOG1P] = "LOG1P",
+	[PWTPU_OP_EXPM1] = "EXPM1",
+	[PWTPU_OP_LOGISTIC] = "LOGISTIC",
+	[PWTPU_OP_ATAN2] = "ATAN2",
+	[PWTPU_OP_POW] = "POW",
+	[PWTPU_OP_REM] = "REM",
+	[PWTPU_OP_BITCAST] = "BITCAST",
+	[PWTPU_OP_REDUCE_PRECISION] = "REDUCE_PRECISION",
 };
 
 static const char *op_name(enum pwtpu_op op)
@@ -208,12 +235,39 @@ static int fn_add_op(struct pw_fn_builder *b, const char *call,
 	return 0;
 }
 
+/*
+ * The real work of an op writing @sig from @s0 (-1: none), counted as
+ * the verifier counts it (pwfw_work_insn()): a MATMUL's multiply-adds, a
+ * REDUCE's input elements, else the larger of the result's and the first
+ * operand's elements times the op's cost per element (the math functions
+ * cost more). Shapes are bounded: no product wraps.
+ */
+static uint64_t fn_op_work(struct pw_fn_builder *b, enum pwtpu_op op,
+			   const struct pw_sig *sig, int s0, int s1)
+{
+	uint64_t d = pw_sig_elems(sig), a = s0 >= 0 ?
+		     pw_sig_elems(&b->vals[s0].sig) : 0;
+	const struct pw_sig *x, *y;
+
+	switch (op) {
+	case PWTPU_OP_MATMUL:
+		x = &b->vals[s0].sig;
+		y = &b->vals[s1].sig;
+		return (uint64_t)x->shape[0] * x->shape[1] * y->shape[1];
+	case PWTPU_OP_REDUCE:
+		return a;
+	default:
+		return (d > a ? d : a) * pwfw_work_elem(op, sig->dtype);
+	}
+}
+
 /* A new value of @sig written by a new op; the value or -errno. */
 static int fn_new_op(struct pw_fn_builder *b, const char *call,
 		     enum pwtpu_op op, uint8_t mode, const struct pw_sig *sig,
 		     int s0, int s1, int s2, const uint32_t *args,
 		     unsigned int nargs)
 {
+	uint64_t work;
 	int v, ret;
 
 	if (b->nops >= PW_FN_MAX_OPS)
@@ -223,7 +277,24 @@ static int fn_new_op(struct pw_fn_builder *b, const char *call,
 	v = fn_new_val(b, call, sig, PW_FN_VAL_OP, b->nops);
 	if (v < 0)
 		return v;
+	/*
+	 * @sig is checked: at most 2^26 elements, a cost of at most 2^9,
+	 * a MATMUL's 2^52 at most (2^26 * 2^26 over its two operands): no
+	 * product wraps, nor does the total (at most 2^34 before).
+	 */
+	work = fn_op_work(b, op, sig, s0, s1);
+	if (work > PWTPU_MAX_INSN_WORK)
+		return fn_fail(b, -E2BIG,
+			       "%s: %llu units of work, more than the device's %llu for one instruction",
+			       call, (unsigned long long)work,
+			       (unsigned long long)PWTPU_MAX_INSN_WORK);
+	if (work > PWTPU_MAX_WORK - b->work)
+		return fn_fail(b, -E2BIG,
+			       "%s: the function's work passes the device's %llu units",
+			       call, (unsigned long long)PWTPU_MAX_WORK);
 	ret = fn_add_op(b, call, op, mode, v, s0, s1, s2, args, nargs);
+	if (!ret)
+		b->work += work;
 	return ret ? ret : v;
 }
 
@@ -250,6 +321,53 @@ static bool is_mxu_float(uint32_t dtype)
 static bool has_math(uint32_t dtype)
 {
 	return is_mxu_float(dtype) || dtype == PWTPU_DT_F16;
+}
+
+static bool is_float(uint32_t dtype)
+{
+	return has_math(dtype) || dtype == PWTPU_DT_F64;
+}
+
+/* AND..CLZ: integers only. */
+static bool is_int_op(enum pwtpu_op op)
+{
+	return op >= PWTPU_OP_AND && op <= PWTPU_OP_CLZ;
+}
+
+/* FLOOR..ATAN2 and REDUCE_PRECISION: floats only (f64 too). */
+static bool is_float_op(enum pwtpu_op op)
+{
+	return (op >= PWTPU_OP_FLOOR && op <= PWTPU_OP_ATAN2) ||
+	       op == PWTPU_OP_REDUCE_PRECISION;
+}
+
+/*
+ * The dtype rules of the elementwise ops beyond ADD..MIN, as the
+ * verifier checks them: 0, or the builder's failure.
+ */
+static int fn_check_op_dtype(struct pw_fn_builder *b, const char *call,
+			     enum pwtpu_op op, const struct pw_sig *sig)
+{
+	char s[SIG_STR_LEN];
+
+	if (op >= PWTPU_OP_EXP && op <= PWTPU_OP_RSQRT) {
+		if (sig->dtype == PWTPU_DT_F64)
+			return fn_fail(b, -EINVAL,
+				       "%s: %s: the device has no f64 version (f32, bf16 or f16 only)",
+				       call, sig_str(sig, s));
+		if (!has_math(sig->dtype))
+			return fn_fail(b, -EINVAL,
+				       "%s: %s is not f32, bf16 or f16", call,
+				       sig_str(sig, s));
+	}
+	if (is_int_op(op) && is_float(sig->dtype))
+		return fn_fail(b, -EINVAL, "%s: %s is not an integer", call,
+			       sig_str(sig, s));
+	if (is_float_op(op) && !is_float(sig->dtype))
+		return fn_fail(b, -EINVAL,
+			       "%s: %s is not a float (f32, bf16, f16 or f64)",
+			       call, sig_str(sig, s));
+	return 0;
 }
 
 /* ALL_REDUCE and REDUCE_SCATTER reduce f32, bf16 or i32. */
@@ -531,21 +649,27 @@ pw_val pw_fn_binary(struct pw_fn_builder *b, enum pwtpu_op op, pw_val x,
 	ret = fn_check(b, call);
 	if (ret)
 		return ret;
-	if (op < PWTPU_OP_ADD || op > PWTPU_OP_MIN)
+	if ((op < PWTPU_OP_ADD || op > PWTPU_OP_MIN) &&
+	    op != PWTPU_OP_AND && op != PWTPU_OP_OR && op != PWTPU_OP_XOR &&
+	    (op < PWTPU_OP_SHL || op > PWTPU_OP_SHR_ARITH) &&
+	    (op < PWTPU_OP_ATAN2 || op > PWTPU_OP_REM))
 		return fn_fail(b, -EINVAL,
-			       "%s: op %d is not ADD, SUB, MUL, DIV, MAX or MIN",
+			       "%s: op %d is not ADD, SUB, MUL, DIV, MAX, MIN, AND, OR, XOR, SHL, SHR_LOGICAL, SHR_ARITH, ATAN2, POW or REM",
 			       call, (int)op);
 	ret = fn_match(b, call, &x, &y);
 	if (ret)
 		return ret;
 	/* A copy: adding the result may move b->vals. */
 	sig = b->vals[x].sig;
+	ret = fn_check_op_dtype(b, call, op, &sig);
+	if (ret)
+		return ret;
 	return fn_new_op(b, call, op, 0, &sig, x, y, -1, NULL, 0);
 }
 
 pw_val pw_fn_unary(struct pw_fn_builder *b, enum pwtpu_op op, pw_val x)
 {
-	char call[48], s[SIG_STR_LEN];
+	char call[48];
 	struct pw_sig sig;
 	int ret;
 
@@ -553,21 +677,84 @@ pw_val pw_fn_unary(struct pw_fn_builder *b, enum pwtpu_op op, pw_val x)
 	ret = fn_check(b, call);
 	if (ret)
 		return ret;
-	if (op < PWTPU_OP_NEG || op > PWTPU_OP_RSQRT)
+	if ((op < PWTPU_OP_NEG || op > PWTPU_OP_RSQRT) &&
+	    op != PWTPU_OP_NOT && op != PWTPU_OP_POPCNT &&
+	    op != PWTPU_OP_CLZ &&
+	    (op < PWTPU_OP_FLOOR || op > PWTPU_OP_LOGISTIC))
 		return fn_fail(b, -EINVAL,
-			       "%s: op %d is not NEG, ABS, EXP, LOG, TANH or RSQRT",
+			       "%s: op %d is not NEG, ABS, EXP, LOG, TANH, RSQRT, NOT, POPCNT, CLZ or FLOOR..LOGISTIC",
 			       call, (int)op);
 	ret = fn_get(b, call, x, &sig);
+	if (!ret)
+		ret = fn_check_op_dtype(b, call, op, &sig);
 	if (ret)
 		return ret;
-	if (op >= PWTPU_OP_EXP && sig.dtype == PWTPU_DT_F64)
-		return fn_fail(b, -EINVAL,
-			       "%s: %s: the device has no f64 version (f32, bf16 or f16 only)",
-			       call, sig_str(&sig, s));
-	if (op >= PWTPU_OP_EXP && !has_math(sig.dtype))
-		return fn_fail(b, -EINVAL, "%s: %s is not f32, bf16 or f16",
-			       call, sig_str(&sig, s));
 	return fn_new_op(b, call, op, 0, &sig, x, -1, -1, NULL, 0);
+}
+
+pw_val pw_fn_bitcast(struct pw_fn_builder *b, pw_val x,
+		     enum pwtpu_dtype dtype)
+{
+	const char *call = "pw_fn_bitcast";
+	char s[SIG_STR_LEN];
+	uint32_t from, to, ratio;
+	struct pw_sig sig;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_get(b, call, x, &sig);
+	if (ret)
+		return ret;
+	from = pwtpu_dtype_size(sig.dtype);
+	to = pwtpu_dtype_size(dtype);
+	if (!to)
+		return fn_fail(b, -EINVAL, "%s: unknown dtype %u", call,
+			       (unsigned int)dtype);
+	sig_str(&sig, s);
+	if (to > from) {
+		/* The last dimension goes into each wide element. */
+		ratio = to / from;
+		if (!sig.rank || sig.shape[sig.rank - 1] != ratio)
+			return fn_fail(b, -EINVAL,
+				       "%s: %s to %s needs a last dimension of %u",
+				       call, s, pwtpu_dtype_name(dtype), ratio);
+		sig.shape[--sig.rank] = 0;
+	} else if (to < from) {
+		ratio = from / to;
+		if (sig.rank == PW_MAX_RANK)
+			return fn_fail(b, -EINVAL,
+				       "%s: %s to %s needs a dimension more than rank %d",
+				       call, s, pwtpu_dtype_name(dtype),
+				       PW_MAX_RANK);
+		sig.shape[sig.rank++] = ratio;
+	}
+	sig.dtype = dtype;
+	return fn_new_op(b, call, PWTPU_OP_BITCAST, 0, &sig, x, -1, -1, NULL,
+			 0);
+}
+
+pw_val pw_fn_reduce_precision(struct pw_fn_builder *b, pw_val x,
+			      uint32_t exponent_bits, uint32_t mantissa_bits)
+{
+	const char *call = "pw_fn_reduce_precision";
+	uint32_t args[2] = { exponent_bits, mantissa_bits };
+	struct pw_sig sig;
+	int ret;
+
+	ret = fn_check(b, call);
+	if (!ret)
+		ret = fn_get(b, call, x, &sig);
+	if (!ret)
+		ret = fn_check_op_dtype(b, call, PWTPU_OP_REDUCE_PRECISION,
+					&sig);
+	if (ret)
+		return ret;
+	if (!exponent_bits)
+		return fn_fail(b, -EINVAL, "%s: exponent bits must be >= 1",
+			       call);
+	return fn_new_op(b, call, PWTPU_OP_REDUCE_PRECISION, 0, &sig, x, -1,
+			 -1, args, 2);
 }
 
 pw_val pw_fn_matmul(struct pw_fn_builder *b, pw_val x, pw_val y)

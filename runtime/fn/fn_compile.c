@@ -64,8 +64,8 @@ static void fn_layout_free(struct fn_layout *l)
 static int fn_plan(const struct pw_fn_builder *b, struct fn_layout *l)
 {
 	const struct pw_fn_val *v;
+	uint64_t off, copy_work;
 	unsigned int i, r;
-	uint64_t off;
 
 	l->owner = malloc(b->nvals * sizeof(*l->owner));
 	l->offset = calloc(b->nvals, sizeof(*l->offset));
@@ -102,6 +102,14 @@ static int fn_plan(const struct pw_fn_builder *b, struct fn_layout *l)
 				       b->name,
 				       (unsigned long long)PWTPU_MAX_OFFSET);
 	}
+	/* Each result copy is a RESHAPE: its elements are work too. */
+	for (r = 0, copy_work = 0; r < b->nresults; r++)
+		if (l->copy[r] >= 0)
+			copy_work += pw_sig_elems(&b->vals[b->results[r]].sig);
+	if (copy_work > PWTPU_MAX_WORK - b->work)
+		return pw_fail(-E2BIG,
+			       "pw_fn_build(%s): with its result copies the function's work passes the device's %llu units",
+			       b->name, (unsigned long long)PWTPU_MAX_WORK);
 	if (b->nvals + l->ncopies > PWTPU_MAX_TENSORS)
 		return pw_fail(-E2BIG,
 			       "pw_fn_build(%s): %u values and %u result copies, more than %u tensors",

@@ -66,6 +66,8 @@ struct pw_fn_op {
  * @nparams: parameters so far.
  * @consts: the constant pool, @const_bytes used of @consts_cap.
  * @delay_ns: sum of the DELAY ops, bounded by the program time limit.
+ * @work: real work of the ops so far in the verifier's units
+ *	(pwfw_work_insn()), bounded by PWTPU_MAX_WORK.
  * @collectives: some op is a collective.
  * @group_size: slice size ALL_GATHER/REDUCE_SCATTER fixed, 0 for any.
  * @has_permute: a COLLECTIVE_PERMUTE fixed @permute_shift.
@@ -88,6 +90,7 @@ struct pw_fn_builder {
 	uint64_t const_bytes;
 	uint64_t consts_cap;
 	uint64_t delay_ns;
+	uint64_t work;
 	bool collectives;
 	unsigned int group_size;
 	bool has_permute;

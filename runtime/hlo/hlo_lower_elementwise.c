@@ -5,7 +5,11 @@
  *
  * i1 lives on the device as an i8 of 0 or 1. StableHLO gives booleans
  * their own meaning of the arithmetic ops (add is or, multiply is and),
- * which max and min compute exactly on 0 and 1; xor is "not equal".
+ * which max and min compute exactly on 0 and 1; xor is "not equal". On
+ * the other integers and, or, xor and not are the device's bitwise ops;
+ * the shifts, popcnt, count_leading_zeros, the rounding and
+ * transcendental functions, power, remainder, bitcast_convert and
+ * reduce_precision are each one instruction of the same meaning.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -115,6 +119,8 @@ static const enum pwtpu_op device_binary[] = {
 	[HLO_ADD] = PWTPU_OP_ADD, [HLO_SUB] = PWTPU_OP_SUB,
 	[HLO_MUL] = PWTPU_OP_MUL, [HLO_DIV] = PWTPU_OP_DIV,
 	[HLO_MAX] = PWTPU_OP_MAX, [HLO_MIN] = PWTPU_OP_MIN,
+	[HLO_AND] = PWTPU_OP_AND, [HLO_OR] = PWTPU_OP_OR,
+	[HLO_XOR] = PWTPU_OP_XOR,
 };
 
 static const char *const binary_names[] = {
@@ -144,15 +150,10 @@ pw_val hlo_binary_op(struct hlo_lower *lw, enum hlo_binary op,
 					      binary_names[op]);
 		}
 	}
-	if (op >= HLO_AND) {
-		if (hlo_is_float(dt))
-			return hlo_lower_fail(lw, -EINVAL,
-					      "%s is not defined on floats",
-					      binary_names[op]);
-		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "bitwise %s on %s is not supported by the device yet",
-				      binary_names[op], pw_hlo_dtype_name(dt));
-	}
+	if (op >= HLO_AND && hlo_is_float(dt))
+		return hlo_lower_fail(lw, -EINVAL,
+				      "%s is not defined on floats",
+				      binary_names[op]);
 	return pw_fn_binary(lw->b, device_binary[op], x, y);
 }
 
@@ -208,10 +209,13 @@ int hlo_lower_unary(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 		return lw->err;
 	dt = x->type->dtype;
 	if (op == HLO_NOT) {
+		if (hlo_is_float(dt))
+			return hlo_lower_fail(lw, -EINVAL,
+					      "not is not defined on floats");
 		if (dt != PW_HLO_DT_I1)
-			return hlo_lower_fail(lw, -EOPNOTSUPP,
-					      "bitwise not on %s is not supported by the device yet",
-					      pw_hlo_dtype_name(dt));
+			return hlo_bind_result(lw, sc, 0,
+					       pw_fn_unary(lw->b, PWTPU_OP_NOT,
+							   x->v));
 		v = pw_fn_scalar(lw->b, PWTPU_DT_I8, 0);
 		if (v >= 0)
 			v = pw_fn_compare(lw->b, PWTPU_CMP_EQ, x->v, v);
@@ -221,6 +225,17 @@ int hlo_lower_unary(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 		return hlo_lower_fail(lw, -EINVAL, "not defined on i1");
 	if (op > HLO_ABS && !hlo_is_float(dt))
 		return hlo_lower_fail(lw, -EINVAL, "defined on floats only");
+	/*
+	 * f64 rsqrt is 1 / sqrt(x), rounded twice as the reference
+	 * interpreter computes it; the device has no f64 exp, log, tanh.
+	 */
+	if (op == HLO_RSQRT && dt == PW_HLO_DT_F64) {
+		v = pw_fn_unary(lw->b, PWTPU_OP_SQRT, x->v);
+		if (v >= 0)
+			v = pw_fn_binary(lw->b, PWTPU_OP_DIV,
+					 pw_fn_scalar(lw->b, PWTPU_DT_F64, 1), v);
+		return hlo_bind_result(lw, sc, 0, v);
+	}
 	if (op > HLO_ABS && dt == PW_HLO_DT_F64)
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "f64 is not supported by the device's math functions yet");
@@ -415,25 +430,115 @@ int hlo_lower_is_finite(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 }
 
 /*
- * remainder of integers: x - (x / y) * y, exact with the device's
- * truncating division: x % 0 is x (x / 0 is -1), MIN % -1 is 0, the
- * sign is the dividend's, as XLA gives them.
+ * The element kinds a device op that StableHLO names one for one is
+ * defined on: the shifts, popcnt and count_leading_zeros on integers
+ * (not i1); the rounding and transcendental functions and atan2 on
+ * floats; power and remainder on both.
  */
-int hlo_lower_remainder(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+static int check_kind(struct hlo_lower *lw, enum pwtpu_op op,
+		      enum pw_hlo_dtype dt)
+{
+	if (dt == PW_HLO_DT_I1)
+		return hlo_lower_fail(lw, -EINVAL, "not defined on i1");
+	if (op >= PWTPU_OP_AND && op <= PWTPU_OP_CLZ && hlo_is_float(dt))
+		return hlo_lower_fail(lw, -EINVAL, "defined on integers only");
+	if (op >= PWTPU_OP_FLOOR && op <= PWTPU_OP_ATAN2 && !hlo_is_float(dt))
+		return hlo_lower_fail(lw, -EINVAL, "defined on floats only");
+	return 0;
+}
+
+/* One operand, one device instruction (@arg: its enum pwtpu_op). */
+int hlo_lower_device_unary(struct hlo_lower *lw, struct hlo_scope *sc,
+			   int arg)
+{
+	const struct hlo_val *x;
+
+	if (hlo_operands(lw, sc, 1, &x) ||
+	    check_kind(lw, (enum pwtpu_op)arg, x->type->dtype))
+		return lw->err;
+	return hlo_bind_result(lw, sc, 0,
+			       pw_fn_unary(lw->b, (enum pwtpu_op)arg, x->v));
+}
+
+/*
+ * Two operands of one type, one device instruction: the shifts (the
+ * count read as unsigned, past the width 0 or the sign), atan2, power
+ * (of integers by squaring, wrapping) and remainder (the dividend's
+ * sign; x % 0 is x for integers, MIN % -1 is 0, as XLA gives them).
+ */
+int hlo_lower_device_binary(struct hlo_lower *lw, struct hlo_scope *sc,
+			    int arg)
 {
 	const struct hlo_val *x, *y;
-	pw_val v;
+
+	if (same_operands(lw, sc, &x, &y) ||
+	    check_kind(lw, (enum pwtpu_op)arg, x->type->dtype))
+		return lw->err;
+	return hlo_bind_result(lw, sc, 0,
+			       pw_fn_binary(lw->b, (enum pwtpu_op)arg, x->v,
+					    y->v));
+}
+
+/*
+ * bitcast_convert: the operand's bytes as the result's element type,
+ * narrow elements along a last dimension (little endian). i1 is a whole
+ * byte on the device, so only i1 to i1 is the same bits.
+ */
+int hlo_lower_bitcast_convert(struct hlo_lower *lw, struct hlo_scope *sc,
+			      int arg)
+{
+	const struct pw_hlo_type *t;
+	const struct hlo_val *x;
 
 	(void)arg;
-	if (same_operands(lw, sc, &x, &y))
+	if (hlo_operands(lw, sc, 1, &x))
 		return lw->err;
-	if (hlo_is_float(x->type->dtype))
+	t = lw->op->result_types[0];
+	if (hlo_check_type(lw, t))
+		return lw->err;
+	if ((t->dtype == PW_HLO_DT_I1) != (x->type->dtype == PW_HLO_DT_I1))
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "remainder of floats is not supported by the device yet");
-	if (x->type->dtype == PW_HLO_DT_I1)
-		return hlo_lower_fail(lw, -EINVAL, "not defined on i1");
-	v = pw_fn_binary(lw->b, PWTPU_OP_DIV, x->v, y->v);
-	v = pw_fn_binary(lw->b, PWTPU_OP_MUL, v, y->v);
-	v = pw_fn_binary(lw->b, PWTPU_OP_SUB, x->v, v);
-	return hlo_bind_result(lw, sc, 0, v);
+				      "bitcast_convert between i1 and %s is not supported",
+				      pw_hlo_dtype_name(t->dtype == PW_HLO_DT_I1 ?
+							x->type->dtype :
+							t->dtype));
+	if (t->dtype == x->type->dtype)
+		return hlo_bind_result(lw, sc, 0, x->v);
+	return hlo_bind_result(lw, sc, 0,
+			       pw_fn_bitcast(lw->b, x->v,
+					     pw_hlo_device_dtype(t->dtype)));
+}
+
+/* An i32 attribute @name of at least @min: 0 and *@v, or the failure. */
+static int int_attr(struct hlo_lower *lw, const char *name, uint32_t min,
+		    uint32_t *v)
+{
+	const struct pw_hlo_attr *a = pw_hlo_op_attr(lw->op, name);
+
+	if (!a || a->kind != PW_HLO_ATTR_INT)
+		return hlo_lower_fail(lw, -EINVAL, "no integer %s", name);
+	if (a->neg || a->u < min || a->u > INT32_MAX)
+		return hlo_lower_fail(lw, -EINVAL, "%s %s%llu is not %u..%d",
+				      name, a->neg ? "-" : "",
+				      (unsigned long long)a->u, min, INT32_MAX);
+	*v = (uint32_t)a->u;
+	return 0;
+}
+
+/* reduce_precision: REDUCE_PRECISION with the format's two widths. */
+int hlo_lower_reduce_precision(struct hlo_lower *lw, struct hlo_scope *sc,
+			       int arg)
+{
+	const struct hlo_val *x;
+	uint32_t ebits, mbits;
+
+	(void)arg;
+	if (hlo_operands(lw, sc, 1, &x) ||
+	    check_kind(lw, PWTPU_OP_FLOOR, x->type->dtype) ||
+	    int_attr(lw, "exponent_bits", 1, &ebits) ||
+	    int_attr(lw, "mantissa_bits", 0, &mbits))
+		return lw->err;
+	return hlo_bind_result(lw, sc, 0,
+			       pw_fn_reduce_precision(lw->b, x->v, ebits,
+						      mbits));
 }

@@ -130,7 +130,14 @@ int hlo_lower_convert(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_clamp(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_sign(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_is_finite(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
-int hlo_lower_remainder(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_device_unary(struct hlo_lower *lw, struct hlo_scope *sc,
+			   int arg);
+int hlo_lower_device_binary(struct hlo_lower *lw, struct hlo_scope *sc,
+			    int arg);
+int hlo_lower_bitcast_convert(struct hlo_lower *lw, struct hlo_scope *sc,
+			      int arg);
+int hlo_lower_reduce_precision(struct hlo_lower *lw, struct hlo_scope *sc,
+			       int arg);
 int hlo_lower_broadcast_in_dim(struct hlo_lower *lw, struct hlo_scope *sc,
 			       int arg);
 int hlo_lower_broadcast(struct hlo_lower *lw, struct hlo_scope *sc, int arg);

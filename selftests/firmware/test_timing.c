@@ -210,6 +210,46 @@ static void delay_12345(struct tp *p)
 }
 
 /* A loop costs its own issue only; the verifier counts its body. */
+/*
+ * The UAPI 5 ops: SIN costs like EXP (4 cycles a pass), SHL like ADD,
+ * REM 4 cycles a pass on integers too, f64 POW two lanes of 4 cycles
+ * (1048576 cycles at 1050 MHz = ceil(998643.8) ns); BITCAST moves its
+ * 8 MiB only.
+ */
+static void new_op_1m(struct tp *p, u32 op, u32 dt, bool binary)
+{
+	u16 d = TP_T(p, dt, 1024, 1024), a = TP_T(p, dt, 1024, 1024);
+
+	tp_op(p, op, d, a, binary ? TP_T(p, dt, 1024, 1024) : NO, NO);
+}
+
+static void sin_1m(struct tp *p)
+{
+	new_op_1m(p, PWTPU_OP_SIN, F32, false);
+}
+
+static void shl_1m(struct tp *p)
+{
+	new_op_1m(p, PWTPU_OP_SHL, PWTPU_DT_I32, true);
+}
+
+static void rem_1m_i32(struct tp *p)
+{
+	new_op_1m(p, PWTPU_OP_REM, PWTPU_DT_I32, true);
+}
+
+static void pow_1m_f64(struct tp *p)
+{
+	new_op_1m(p, PWTPU_OP_POW, PWTPU_DT_F64, true);
+}
+
+static void bitcast_1m(struct tp *p)
+{
+	u16 d = TP_T(p, PWTPU_DT_I32, 1024, 1024), a = TP_T(p, F32, 1024, 1024);
+
+	tp_op(p, PWTPU_OP_BITCAST, d, a, NO, NO);
+}
+
 static void loop_big(struct tp *p)
 {
 	tp_loop(p, PWTPU_MAX_TRIPS, 1);
@@ -258,6 +298,11 @@ HAND(broadcast, broadcast_1m, 0, 0, 3496 + 50);
 HAND(convert, convert_1k, 0, 0, 6 + 50);
 HAND(delay, delay_12345, 0, 0, 12345 + 50);
 HAND(loop, loop_big, 0, 0, 50);
+HAND(sin_compute_bound, sin_1m, 8, 0, 499322 + 50);
+HAND(shl_compute_bound, shl_1m, 8, 0, 124831 + 50);
+HAND(rem_i32_compute_bound, rem_1m_i32, 8, 0, 499322 + 50);
+HAND(pow_f64_two_lanes, pow_1m_f64, 8, 0, 998644 + 50);
+HAND(bitcast_memory_only, bitcast_1m, 8, 0, 6991 + 50);
 
 FIXTURE_SETUP(by_hand)
 {
@@ -282,6 +327,57 @@ TEST_F(by_hand, insn_ns)
 		spec.hbm_mbps = variant->hbm;
 	variant->build(self->p);
 	EXPECT_EQ(variant->ns, model(&spec, self->p, 0));
+}
+
+/*
+ * Real work of the UAPI 5 ops per element: 16 for the f32, bf16 and f16
+ * math and integer POW, 512 for f64 math and f64 REM, 1 for the rest
+ * (BITCAST: the larger of its two element counts).
+ */
+TEST(work_of_new_ops)
+{
+	static const struct {
+		u32 op, dt;
+		u64 per;
+	} cases[] = {
+		{ PWTPU_OP_SIN, F32, 16 }, { PWTPU_OP_SIN, PWTPU_DT_F64, 512 },
+		{ PWTPU_OP_CBRT, BF16, 16 }, { PWTPU_OP_ATAN2, PWTPU_DT_F16, 16 },
+		{ PWTPU_OP_POW, PWTPU_DT_I32, 16 },
+		{ PWTPU_OP_POW, PWTPU_DT_F64, 512 },
+		{ PWTPU_OP_REM, PWTPU_DT_I32, 1 }, { PWTPU_OP_REM, F32, 16 },
+		{ PWTPU_OP_REM, PWTPU_DT_F64, 512 },
+		{ PWTPU_OP_SQRT, PWTPU_DT_F64, 1 }, { PWTPU_OP_FLOOR, F32, 1 },
+		{ PWTPU_OP_SHL, PWTPU_DT_U64, 1 },
+		{ PWTPU_OP_REDUCE_PRECISION, PWTPU_DT_F64, 1 },
+	};
+	struct tp *p = calloc(1, sizeof(*p));
+	struct pwfw_prog prog;
+	struct pwfw_verr err;
+	struct pwtpu_insn *in;
+	u32 i;
+
+	ASSERT_NE(NULL, p);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		u32 op = cases[i].op, dt = cases[i].dt;
+		bool unary = op != PWTPU_OP_POW && op != PWTPU_OP_REM &&
+			     op != PWTPU_OP_ATAN2 && op != PWTPU_OP_SHL;
+
+		tp_reset(p, 1);
+		in = tp_op(p, op, TP_T(p, dt, 1000), TP_T(p, dt, 1000),
+			   unary ? NO : TP_T(p, dt, 1000), NO);
+		if (op == PWTPU_OP_REDUCE_PRECISION)
+			in->arg[0] = 5;
+		ASSERT_EQ(0, tp_verify(p, &prog, &err)) TH_LOG("%s", err.msg);
+		EXPECT_EQ(1000 * cases[i].per, prog.work)
+			TH_LOG("op %u dtype %u", op, dt);
+		EXPECT_EQ(cases[i].per, pwfw_work_elem(op, dt));
+	}
+	tp_reset(p, 1);
+	tp_op(p, PWTPU_OP_BITCAST, TP_T(p, PWTPU_DT_F64, 2),
+	      TP_T(p, F32, 2, 2), NO, NO);
+	ASSERT_EQ(0, tp_verify(p, &prog, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(4ULL, prog.work);
+	free(p);
 }
 
 TEST(copy_by_hand)

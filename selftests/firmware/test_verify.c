@@ -1052,6 +1052,133 @@ static size_t b_work_insn(struct tp *p, bool bad, u32 op)
 	return tp_image(p);
 }
 
+/* ---- the elementwise ops of UAPI 5: AND..REDUCE_PRECISION ---- */
+
+static bool new_unary(u32 op)
+{
+	return op == PWTPU_OP_NOT || op == PWTPU_OP_POPCNT ||
+	       op == PWTPU_OP_CLZ ||
+	       (op >= PWTPU_OP_FLOOR && op <= PWTPU_OP_LOGISTIC) ||
+	       op == PWTPU_OP_BITCAST || op == PWTPU_OP_REDUCE_PRECISION;
+}
+
+/* @op over [2,3] tensors of @dt: dst, a (and b); REDUCE_PRECISION e5m10. */
+static struct pwtpu_insn *new_op(struct tp *p, u32 op, u32 dt)
+{
+	u16 d = TP_T(p, dt, 2, 3), a = TP_T(p, dt, 2, 3);
+	u16 b = new_unary(op) ? NO : TP_T(p, dt, 2, 3);
+	struct pwtpu_insn *in;
+
+	pad(p);
+	in = tp_op(p, op, d, a, b, NO);
+	if (op == PWTPU_OP_REDUCE_PRECISION) {
+		in->arg[0] = 5;
+		in->arg[1] = 10;
+	}
+	return in;
+}
+
+/* An integer op (AND..CLZ) over i32 (valid) or f32 (@op even) or f64. */
+static size_t b_int_only(struct tp *p, bool bad, u32 op)
+{
+	new_op(p, op, bad ? ((op & 1) ? F64 : F32) : I32);
+	return tp_image(p);
+}
+
+/* A float op over f64 (valid: f64 has them all) or i32 / u8 (@op odd). */
+static size_t b_float_only(struct tp *p, bool bad, u32 op)
+{
+	new_op(p, op, bad ? ((op & 1) ? U8 : I32) : F64);
+	return tp_image(p);
+}
+
+/* POW and REM take every dtype: u16 is valid, and so is bf16. */
+static size_t b_any_dtype(struct tp *p, bool bad, u32 op)
+{
+	size_t n;
+
+	new_op(p, op, bad ? BF16 : U16);
+	n = tp_image(p);
+	if (bad)
+		tp_hdr(p)->magic = 0;	/* the only fault: the image's */
+	return n;
+}
+
+/* A binary op (@op) whose b is another dtype of the same width. */
+static size_t b_new_ab_dtype(struct tp *p, bool bad, u32 op)
+{
+	struct pwtpu_insn *in = new_op(p, op, op == PWTPU_OP_ATAN2 ? F32 : I32);
+
+	if (bad)
+		in->src[1] = TP_T(p, op == PWTPU_OP_ATAN2 ? I32 : U32, 2, 3);
+	return tp_image(p);
+}
+
+/* dst is a exactly (allowed), or a's bytes moved by one element. */
+static size_t b_new_alias(struct tp *p, bool bad, u32 op)
+{
+	u32 dt = op >= PWTPU_OP_AND && op <= PWTPU_OP_CLZ ? I32 : F32;
+	u16 a = TP_AT(p, dt, 0, 64, 2, 3), b = TP_AT(p, dt, 0, 128, 2, 3);
+	u16 d = bad ? TP_AT(p, dt, 0, 68, 2, 3) : a;
+	struct pwtpu_insn *in;
+
+	pad(p);
+	in = tp_op(p, op, d, a, new_unary(op) ? NO : b, NO);
+	if (op == PWTPU_OP_REDUCE_PRECISION)
+		in->arg[0] = 8;
+	return tp_image(p);
+}
+
+/*
+ * BITCAST, @op: 0 f32 [2,3] to i32 of another shape; 1 f32 [2,2] to f64
+ * [2] but a is [2,3]; 2 u32 [2] to u8 [2,4] but dst is [2,3]; 3 the
+ * narrow side of the wrong rank; 4 dst overlapping a (same bytes, even:
+ * BITCAST never aliases).
+ */
+static size_t b_bitcast(struct tp *p, bool bad, u32 op)
+{
+	u16 d, a;
+
+	switch (op) {
+	case 0:
+		a = TP_T(p, F32, 2, 3);
+		d = bad ? TP_T(p, I32, 3, 2) : TP_T(p, I32, 2, 3);
+		break;
+	case 1:
+		a = bad ? TP_T(p, F32, 2, 3) : TP_T(p, F32, 2, 2);
+		d = TP_T(p, F64, 2);
+		break;
+	case 2:
+		a = TP_T(p, U32, 2);
+		d = bad ? TP_T(p, U8, 2, 3) : TP_T(p, U8, 2, 4);
+		break;
+	case 3:
+		a = TP_T(p, I64, 3);
+		d = bad ? TP_T(p, I16, 3, 2, 2) : TP_T(p, I16, 3, 4);
+		break;
+	default:
+		a = TP_AT(p, I32, 0, 0, 4);
+		d = bad ? TP_AT(p, F32, 0, 0, 4) : TP_AT(p, F32, 0, 16, 4);
+		break;
+	}
+	pad(p);
+	tp_op(p, PWTPU_OP_BITCAST, d, a, NO, NO);
+	return tp_image(p);
+}
+
+/* REDUCE_PRECISION: @op 0: no exponent bits; 1: an arg past the two. */
+static size_t b_reduce_precision(struct tp *p, bool bad, u32 op)
+{
+	struct pwtpu_insn *in = new_op(p, PWTPU_OP_REDUCE_PRECISION, BF16);
+
+	in->arg[1] = 0;		/* no fraction bits is a format */
+	if (bad && op == 0)
+		in->arg[0] = 0;
+	if (bad && op == 1)
+		in->arg[2] = 1;
+	return tp_image(p);
+}
+
 /* ---- the table ---- */
 
 FIXTURE(rule) {
@@ -1291,6 +1418,53 @@ RULE(dyn_body, b_dyn_body, 0, BOUND, 2, "5242880 times");
 RULE(time_exact, b_time_exact, 0, BOUND, 2, "10 s");
 RULE(work_loop, b_work_loop, 0, BOUND, 2, "17179869184 units");
 RULE(work_insn, b_work_insn, 0, BOUND, 2, "units of work");
+
+RULE(and_f32, b_int_only, PWTPU_OP_AND, DTYPE, 1, "insn 1 (and): a is f32: this op takes integers only");
+RULE(or_f64, b_int_only, PWTPU_OP_OR, DTYPE, 1, "a is f64: this op takes integers only");
+RULE(xor_f32, b_int_only, PWTPU_OP_XOR, DTYPE, 1, "(xor): a is f32");
+RULE(not_f64, b_int_only, PWTPU_OP_NOT, DTYPE, 1, "(not): a is f64");
+RULE(shl_f32, b_int_only, PWTPU_OP_SHL, DTYPE, 1, "(shl): a is f32");
+RULE(shr_logical_f64, b_int_only, PWTPU_OP_SHR_LOGICAL, DTYPE, 1, "(shr_logical)");
+RULE(shr_arith_f32, b_int_only, PWTPU_OP_SHR_ARITH, DTYPE, 1, "(shr_arith)");
+RULE(popcnt_f64, b_int_only, PWTPU_OP_POPCNT, DTYPE, 1, "(popcnt)");
+RULE(clz_f32, b_int_only, PWTPU_OP_CLZ, DTYPE, 1, "(clz)");
+RULE(floor_u8, b_float_only, PWTPU_OP_FLOOR, DTYPE, 1, "insn 1 (floor): a is u8: this op takes floats only (f32, bf16, f16 or f64)");
+RULE(ceil_i32, b_float_only, PWTPU_OP_CEIL, DTYPE, 1, "(ceil): a is i32");
+RULE(round_even_u8, b_float_only, PWTPU_OP_ROUND_EVEN, DTYPE, 1, "(round_even)");
+RULE(round_afz_i32, b_float_only, PWTPU_OP_ROUND_AFZ, DTYPE, 1, "(round_afz)");
+RULE(sqrt_u8, b_float_only, PWTPU_OP_SQRT, DTYPE, 1, "(sqrt)");
+RULE(cbrt_i32, b_float_only, PWTPU_OP_CBRT, DTYPE, 1, "(cbrt)");
+RULE(sin_u8, b_float_only, PWTPU_OP_SIN, DTYPE, 1, "(sin)");
+RULE(cos_i32, b_float_only, PWTPU_OP_COS, DTYPE, 1, "(cos)");
+RULE(tan_u8, b_float_only, PWTPU_OP_TAN, DTYPE, 1, "(tan)");
+RULE(log1p_i32, b_float_only, PWTPU_OP_LOG1P, DTYPE, 1, "(log1p)");
+RULE(expm1_u8, b_float_only, PWTPU_OP_EXPM1, DTYPE, 1, "(expm1)");
+RULE(logistic_i32, b_float_only, PWTPU_OP_LOGISTIC, DTYPE, 1, "(logistic)");
+RULE(atan2_u8, b_float_only, PWTPU_OP_ATAN2, DTYPE, 1, "(atan2): a is u8");
+RULE(reduce_precision_u8, b_float_only, PWTPU_OP_REDUCE_PRECISION, DTYPE, 1, "(reduce_precision): a is u8: this op takes floats only");
+RULE(pow_any_dtype, b_any_dtype, PWTPU_OP_POW, MAGIC, NOI, NULL);
+RULE(rem_any_dtype, b_any_dtype, PWTPU_OP_REM, MAGIC, NOI, NULL);
+RULE(shl_b_dtype, b_new_ab_dtype, PWTPU_OP_SHL, MISMATCH, 1, "dst is i32 but b is u32: dtypes differ");
+RULE(pow_b_dtype, b_new_ab_dtype, PWTPU_OP_POW, MISMATCH, 1, NULL);
+RULE(rem_b_dtype, b_new_ab_dtype, PWTPU_OP_REM, MISMATCH, 1, NULL);
+RULE(atan2_b_dtype, b_new_ab_dtype, PWTPU_OP_ATAN2, MISMATCH, 1, "dst is f32 but b is i32");
+RULE(alias_and, b_new_alias, PWTPU_OP_AND, OVERLAP, 1, "without being the same");
+RULE(alias_shr_arith, b_new_alias, PWTPU_OP_SHR_ARITH, OVERLAP, 1, NULL);
+RULE(alias_clz, b_new_alias, PWTPU_OP_CLZ, OVERLAP, 1, NULL);
+RULE(alias_round_afz, b_new_alias, PWTPU_OP_ROUND_AFZ, OVERLAP, 1, NULL);
+RULE(alias_sqrt, b_new_alias, PWTPU_OP_SQRT, OVERLAP, 1, NULL);
+RULE(alias_tan, b_new_alias, PWTPU_OP_TAN, OVERLAP, 1, NULL);
+RULE(alias_atan2, b_new_alias, PWTPU_OP_ATAN2, OVERLAP, 1, NULL);
+RULE(alias_pow, b_new_alias, PWTPU_OP_POW, OVERLAP, 1, NULL);
+RULE(alias_rem, b_new_alias, PWTPU_OP_REM, OVERLAP, 1, NULL);
+RULE(alias_reduce_precision, b_new_alias, PWTPU_OP_REDUCE_PRECISION, OVERLAP, 1, NULL);
+RULE(bitcast_same_width, b_bitcast, 0, MISMATCH, 1, "dst is [3,2] but a is [2,3]: shapes differ");
+RULE(bitcast_wider, b_bitcast, 1, MISMATCH, 1, "insn 1 (bitcast): dst is f64[2] but a is f32[2,3]: a's shape must be dst's and a last dimension of 2");
+RULE(bitcast_narrower, b_bitcast, 2, MISMATCH, 1, "dst is u8[2,3] but a is u32[2]: dst's shape must be a's and a last dimension of 4");
+RULE(bitcast_rank, b_bitcast, 3, MISMATCH, 1, "dst is i16[3,2,2] but a is i64[3]");
+RULE(bitcast_overlap, b_bitcast, 4, OVERLAP, 1, "they overlap");
+RULE(reduce_precision_ebits, b_reduce_precision, 0, ARG, 1, "insn 1 (reduce_precision): exponent bits arg[0] must be >= 1");
+RULE(reduce_precision_arg2, b_reduce_precision, 1, RESERVED, 1, "arg[2] is unused");
 
 FIXTURE_SETUP(rule)
 {

@@ -127,6 +127,44 @@ TEST(accepted_program_reports)
 	free(p);
 }
 
+/*
+ * One instance of each op of UAPI 5, integer ones on i32, float ones in
+ * place on f32, some in a loop: accepted, with the counts and time of the
+ * reference walk.
+ */
+TEST(new_ops_program_reports)
+{
+	struct tp *p = tp_alloc(1);
+	struct pwfw_spec spec;
+	struct pwfw_prog prog;
+	struct pwfw_verr err;
+	u64 count = 0, ns = 0;
+	u16 ci, x, y;
+	u32 op;
+
+	ASSERT_NE(NULL, p);
+	ci = TP_T(p, I32, 4, 6);
+	x = TP_T(p, F32, 4, 6);
+	y = TP_T(p, F32, 4, 6);
+	tp_loop(p, 2, PWTPU_OP_CLZ - PWTPU_OP_AND + 1);
+	for (op = PWTPU_OP_AND; op <= PWTPU_OP_CLZ; op++)
+		tp_op(p, op, ci, ci, op == PWTPU_OP_NOT ||
+		      op == PWTPU_OP_POPCNT || op == PWTPU_OP_CLZ ? NO : ci, NO);
+	for (op = PWTPU_OP_FLOOR; op <= PWTPU_OP_REM; op++)
+		tp_op(p, op, y, y, op >= PWTPU_OP_ATAN2 ? x : NO, NO);
+	tp_op(p, PWTPU_OP_BITCAST, ci, x, NO, NO);
+	tp_op(p, PWTPU_OP_REDUCE_PRECISION, y, y, NO, NO)->arg[0] = 5;
+	pwfw_spec_default(&spec);
+	ASSERT_EQ(0, tp_verify(p, &prog, &err)) TH_LOG("%s", err.msg);
+	walk(&spec, &prog, 0, prog.ninsns, &count, &ns);
+	EXPECT_EQ(count, prog.dyn_insns);
+	EXPECT_EQ(ns, prog.modeled_ns);
+	/* loop, 2 * 9 integer ops, 15 float ops, bitcast, reduce_precision */
+	EXPECT_EQ(1ULL + 2 * 9 + 15 + 2, prog.dyn_insns);
+	EXPECT_EQ(PWTPU_VERR_OK, err.code);
+	free(p);
+}
+
 /* delay 7 after loop(3: delay 100), 50 ns per insn: hand numbers. */
 TEST(loop_and_delay_by_hand)
 {

@@ -158,8 +158,11 @@ static pw_val step(struct pw_fn_builder *b, struct script *s,
 	unsigned int rank;
 	pw_val x, y;
 
-	/* 19 is a result, as before scatter (20) and gather (21) came. */
-	switch (next(s) % 22) {
+	/*
+	 * 19 is a result, as before scatter (20), gather (21), reduce_precision
+	 * (22) and bitcast (23) came.
+	 */
+	switch (next(s) % 24) {
 	case 0:
 		rank = shape(s, sh);
 		return pw_fn_param(b, dtype(s), rank, sh);
@@ -168,12 +171,15 @@ static pw_val step(struct pw_fn_builder *b, struct script *s,
 	case 2:
 		return pw_fn_scalar(b, dtype(s), (double)(int16_t)next32(s) / 8);
 	case 3:
+		/* Every opcode, and a few past the last. */
 		x = value(s, v, n);
-		return pw_fn_binary(b, (enum pwtpu_op)(next(s) % 10), x,
-				    value(s, v, n));
+		return pw_fn_binary(b, (enum pwtpu_op)(next(s) %
+						      (PWTPU_OP_COUNT + 2)),
+				    x, value(s, v, n));
 	case 4:
 		x = value(s, v, n);
-		return pw_fn_unary(b, (enum pwtpu_op)(next(s) % 20), x);
+		return pw_fn_unary(b, (enum pwtpu_op)(next(s) %
+						     (PWTPU_OP_COUNT + 2)), x);
 	case 5:
 		x = value(s, v, n);
 		return pw_fn_matmul(b, x, value(s, v, n));
@@ -228,6 +234,12 @@ static pw_val step(struct pw_fn_builder *b, struct script *s,
 		return scatter(b, s, v, n);
 	case 21:
 		return gather(b, s, v, n);
+	case 22:
+		x = value(s, v, n);
+		return pw_fn_reduce_precision(b, x, next(s) % 40, next(s) % 60);
+	case 23:
+		x = value(s, v, n);
+		return pw_fn_bitcast(b, x, dtype(s));
 	default:
 		return pw_fn_result(b, value(s, v, n));
 	}

@@ -176,6 +176,39 @@ static void fn_seeds(void)
 	pw_fn_delay(b, 1000);
 	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_NEG, x));
 	put_fn("delay", b);
+
+	b = pw_fn_begin("bits");
+	x = pw_fn_param(b, PWTPU_DT_I32, 1, s4);
+	y = pw_fn_param(b, PWTPU_DT_I32, 1, s4);
+	z = pw_fn_binary(b, PWTPU_OP_SHL, x, y);
+	z = pw_fn_binary(b, PWTPU_OP_XOR, z, pw_fn_unary(b, PWTPU_OP_NOT, x));
+	z = pw_fn_binary(b, PWTPU_OP_SHR_ARITH, z, y);
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_POPCNT, z));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_POW, x, y));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_REM, x, y));
+	pw_fn_result(b, pw_fn_bitcast(b, pw_fn_unary(b, PWTPU_OP_CLZ, y),
+				      PWTPU_DT_F32));
+	put_fn("bits", b);
+
+	b = pw_fn_begin("math");
+	x = pw_fn_param(b, PWTPU_DT_F32, 2, s44);
+	y = pw_fn_param(b, PWTPU_DT_F16, 1, s4);
+	z = pw_fn_binary(b, PWTPU_OP_ATAN2, pw_fn_unary(b, PWTPU_OP_SIN, x),
+			 pw_fn_unary(b, PWTPU_OP_FLOOR, x));
+	z = pw_fn_binary(b, PWTPU_OP_POW, z, pw_fn_scalar(b, PWTPU_DT_F32, 2.5));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_REM, z, x));
+	pw_fn_result(b, pw_fn_reduce_precision(b, pw_fn_unary(b,
+					PWTPU_OP_LOGISTIC, y), 4, 3));
+	put_fn("math", b);
+
+	b = pw_fn_begin("math_f64");
+	x = pw_fn_param(b, PWTPU_DT_F64, 1, s4);
+	z = pw_fn_unary(b, PWTPU_OP_TAN, pw_fn_unary(b, PWTPU_OP_CBRT, x));
+	z = pw_fn_binary(b, PWTPU_OP_POW, pw_fn_unary(b, PWTPU_OP_EXPM1, z),
+			 pw_fn_unary(b, PWTPU_OP_LOG1P, x));
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_ROUND_AFZ, z));
+	pw_fn_result(b, pw_fn_bitcast(b, x, PWTPU_DT_U16));
+	put_fn("math_f64", b);
 }
 
 /* LOOPs, which the builder never makes, by the image builder. */
@@ -299,6 +332,20 @@ static void client_seeds(void)
 		1, 0, 0, 0, 0, 1, 1, 3, 0, 0,		/* map [0], ivd 1, [1,3] */
 		19, 3, 19, 4,				/* results */
 	};
+	static const uint8_t bits[] = {
+		0x00, 0, 1, 4, 4, 0, 1, 4, 4,	/* 2 x param i32[4] */
+		3, 0, 34, 1, 4, 2, 37,		/* shl, popcnt */
+		3, 3, 36, 1, 4, 4, 33,		/* shr_arith, not */
+		3, 0, 52, 1, 3, 0, 53, 1,	/* pow, rem */
+		19, 5, 19, 6, 19, 7,		/* results */
+	};
+	static const uint8_t math[] = {
+		0x00, 0, 1, 4, 1, 0, 1, 4, 6,	/* f32[4], f64[4] */
+		4, 0, 45, 4, 1, 47, 3, 2, 51, 0,	/* sin, tan, atan2 */
+		3, 1, 52, 1, 4, 1, 50,		/* pow, logistic (f64) */
+		22, 0, 5, 10, 23, 1, 8,		/* e5m10, bitcast to i64 */
+		19, 4, 19, 6, 19, 7, 19, 8,	/* results */
+	};
 	static const uint8_t place[] = {
 		0xe0, 3, '2', 'x', '4',		/* island 2x4 */
 		3, '2', 'x', '2', 0,		/* slice 2x2 */
@@ -312,6 +359,8 @@ static void client_seeds(void)
 	put("client", "collectives", coll, sizeof(coll));
 	put("client", "dtypes", dtypes, sizeof(dtypes));
 	put("client", "scatter_gather", scatter, sizeof(scatter));
+	put("client", "bits", bits, sizeof(bits));
+	put("client", "math", math, sizeof(math));
 	put("client", "place", place, sizeof(place));
 }
 

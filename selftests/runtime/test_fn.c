@@ -1275,11 +1275,234 @@ TEST(err_select_and_values)
 	b = pw_fn_begin("s");
 	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
 	EXPECT_FAIL(b, pw_fn_binary(b, PWTPU_OP_NEG, x, x), -EINVAL,
-		    "is not ADD, SUB, MUL, DIV, MAX or MIN");
+		    "is not ADD, SUB, MUL, DIV, MAX, MIN, AND");
 	b = pw_fn_begin("s");
 	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
 	EXPECT_FAIL(b, pw_fn_convert(b, x, (enum pwtpu_dtype)0), -EINVAL,
 		    "unknown dtype 0");
+}
+
+/*
+ * The elementwise ops of UAPI 5 through pw_fn_binary and pw_fn_unary: a
+ * function of each kind builds, verifies and runs to the values worked
+ * out here, a scalar operand broadcast like ADD's.
+ */
+TEST(new_elementwise_ops)
+{
+	struct pw_fn_builder *b = pw_fn_begin("ew");
+	const int32_t xi[4] = { 12, -1, 255, INT32_MIN };
+	const int32_t si[4] = { 2, 31, 32, -1 };
+	const float xf[4] = { -2.5f, 0.25f, 2.5f, 100.0f };
+	const double xd[4] = { 8.0, -27.0, 1e-300, 2.0 };
+	const void *in[2] = { xf, xd };
+	int32_t and_[4], shl[4], shra[4], pop[4], clz[4], not_[4];
+	float flo[4], rne[4], afz[4], rem[4];
+	double cbrt_[4], pw[4];
+	void *out[12] = { and_, shl, shra, pop, clz, not_, flo, rne, afz, rem,
+			  cbrt_, pw };
+	pw_val i, sh, f, d, v;
+	struct pw_fn *fn;
+	int k;
+
+	i = pw_fn_const(b, PWTPU_DT_I32, 1, SHAPE(4), xi);
+	f = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(4));
+	d = pw_fn_param(b, PWTPU_DT_F64, 1, SHAPE(4));
+	sh = pw_fn_const(b, PWTPU_DT_I32, 1, SHAPE(4), si);
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_AND, i,
+				     pw_fn_scalar(b, PWTPU_DT_I32, 10)));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_SHL, i, sh));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_SHR_ARITH, i, sh));
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_POPCNT, i));
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_CLZ, i));
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_NOT, i));
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_FLOOR, f));
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_ROUND_EVEN, f));
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_ROUND_AFZ, f));
+	pw_fn_result(b, pw_fn_binary(b, PWTPU_OP_REM, f,
+				     pw_fn_scalar(b, PWTPU_DT_F32, 0.75)));
+	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_CBRT, d));
+	v = pw_fn_binary(b, PWTPU_OP_POW, d, pw_fn_scalar(b, PWTPU_DT_F64, 3));
+	ASSERT_LE(0, pw_fn_result(b, v)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	for (k = 0; k < 4; k++) {
+		EXPECT_EQ(xi[k] & 10, and_[k]);
+		EXPECT_EQ(__builtin_popcount((uint32_t)xi[k]), pop[k]);
+		EXPECT_EQ(~xi[k], not_[k]);
+		EXPECT_EQ(floorf(xf[k]), flo[k]);
+		EXPECT_EQ(rintf(xf[k]), rne[k]);
+		EXPECT_EQ(roundf(xf[k]), afz[k]);
+		EXPECT_EQ(fmodf(xf[k], 0.75f), rem[k]);
+		EXPECT_EQ((double)cbrtl(xd[k]), cbrt_[k]);
+	}
+	/* 12 << 2; -1 << 31; 255 << 32 (past the width); MIN << huge. */
+	EXPECT_EQ(48, shl[0]);
+	EXPECT_EQ(INT32_MIN, shl[1]);
+	EXPECT_EQ(0, shl[2]);
+	EXPECT_EQ(0, shl[3]);
+	EXPECT_EQ(3, shra[0]);
+	EXPECT_EQ(-1, shra[1]);
+	EXPECT_EQ(0, shra[2]);
+	EXPECT_EQ(-1, shra[3]);
+	EXPECT_EQ(28, clz[0]);
+	EXPECT_EQ(0, clz[1]);
+	EXPECT_EQ(24, clz[2]);
+	EXPECT_EQ(0, clz[3]);
+	EXPECT_EQ(512.0, pw[0]);
+	EXPECT_EQ(-19683.0, pw[1]);
+	EXPECT_EQ(0.0, pw[2]);
+	EXPECT_EQ(8.0, pw[3]);
+	pw_fn_put(fn);
+}
+
+/*
+ * pw_fn_bitcast: the same width keeps the shape, a wider dtype takes the
+ * last dimension, a narrower one adds it; little endian.
+ */
+TEST(bitcast)
+{
+	struct pw_fn_builder *b = pw_fn_begin("bc");
+	const float x[4] = { 1.0f, -2.0f, 0.5f, 0.0f };
+	const void *in[1] = { x };
+	uint32_t same[4];
+	double wide[2];
+	uint16_t narrow[8];
+	void *out[3] = { same, wide, narrow };
+	struct pw_fn *fn;
+	pw_val p, v;
+	int k;
+
+	p = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(4));
+	pw_fn_result(b, pw_fn_bitcast(b, p, PWTPU_DT_U32));
+	v = pw_fn_reshape(b, p, 2, SHAPE(2, 2));
+	pw_fn_result(b, pw_fn_bitcast(b, v, PWTPU_DT_F64));
+	/* u16[4,2]: its reshape to [8] checks the count. */
+	v = pw_fn_bitcast(b, p, PWTPU_DT_U16);
+	pw_fn_result(b, pw_fn_reshape(b, v, 1, SHAPE(8)));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	for (k = 0; k < 4; k++) {
+		uint32_t u;
+
+		memcpy(&u, &x[k], 4);
+		EXPECT_EQ(u, same[k]);
+		EXPECT_EQ((uint16_t)u, narrow[2 * k]);
+		EXPECT_EQ((uint16_t)(u >> 16), narrow[2 * k + 1]);
+	}
+	EXPECT_EQ(0, memcmp(wide, x, sizeof(wide)));
+	pw_fn_put(fn);
+
+	b = pw_fn_begin("bc");
+	p = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_bitcast(b, p, PWTPU_DT_I64), -EINVAL,
+		    "f32[3] to i64 needs a last dimension of 2");
+	b = pw_fn_begin("bc");
+	p = pw_fn_param(b, PWTPU_DT_F64, 4, SHAPE(1, 1, 1, 2));
+	EXPECT_FAIL(b, pw_fn_bitcast(b, p, PWTPU_DT_I8), -EINVAL,
+		    "needs a dimension more than rank 4");
+	b = pw_fn_begin("bc");
+	p = pw_fn_param(b, PWTPU_DT_F64, 1, SHAPE(1));
+	EXPECT_FAIL(b, pw_fn_bitcast(b, p, (enum pwtpu_dtype)13), -EINVAL,
+		    "unknown dtype 13");
+}
+
+/* pw_fn_reduce_precision: bf16's format on f32, and its refusals. */
+TEST(reduce_precision)
+{
+	struct pw_fn_builder *b = pw_fn_begin("rp");
+	const float x[3] = { 1.00048828125f, 3.4e38f, 1e-39f };
+	const void *in[1] = { x };
+	float y[3];
+	void *out[1] = { y };
+	struct pw_fn *fn;
+	pw_val p;
+
+	p = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+	pw_fn_result(b, pw_fn_reduce_precision(b, p, 5, 10));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	/* 1 + 2^-11 is a tie in 10 fraction bits: to even, 1. */
+	EXPECT_EQ(1.0f, y[0]);
+	EXPECT_EQ(INFINITY, y[1]);
+	EXPECT_EQ(0.0f, y[2]);
+	pw_fn_put(fn);
+
+	b = pw_fn_begin("rp");
+	p = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_reduce_precision(b, p, 0, 3), -EINVAL,
+		    "exponent bits must be >= 1");
+	b = pw_fn_begin("rp");
+	p = pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_reduce_precision(b, p, 5, 10), -EINVAL,
+		    "i32[3] is not a float (f32, bf16, f16 or f64)");
+}
+
+/*
+ * The device's bounds on real work, as its verifier counts it: one f64
+ * SIN of 2^24 elements (512 units each) or a [4096,4096] x [4096,4096]
+ * MATMUL is past 2^32 units for one instruction; seventeen f32 EXPs of
+ * 2^26 elements pass 2^34 for the function.
+ */
+TEST(err_work)
+{
+	struct pw_fn_builder *b = pw_fn_begin("w");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F64, 1, SHAPE(1U << 24));
+	int k;
+
+	EXPECT_LE(0, pw_fn_unary(b, PWTPU_OP_SQRT, x));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_SIN, x), -E2BIG,
+		    "pw_fn_unary(SIN): 8589934592 units of work, more than the device's 4294967296 for one instruction");
+	b = pw_fn_begin("w");
+	x = pw_fn_param(b, PWTPU_DT_F32, 2, SHAPE(4096, 4096));
+	EXPECT_FAIL(b, pw_fn_matmul(b, x, x), -E2BIG, "units of work");
+	b = pw_fn_begin("w");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(1U << 26));
+	for (k = 0; k < 16; k++)
+		ASSERT_LE(0, pw_fn_unary(b, PWTPU_OP_EXP, x));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_EXP, x), -E2BIG,
+		    "the function's work passes the device's 17179869184 units");
+}
+
+/* The device's dtype rules, as the calls that break them report them. */
+TEST(err_new_ops_dtypes)
+{
+	struct pw_fn_builder *b = pw_fn_begin("d");
+	pw_val x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3)), v;
+	struct pw_fn *fn;
+
+	EXPECT_FAIL(b, pw_fn_binary(b, PWTPU_OP_SHL, x, x), -EINVAL,
+		    "pw_fn_binary(SHL): f32[3] is not an integer");
+	b = pw_fn_begin("d");
+	x = pw_fn_param(b, PWTPU_DT_F64, 1, SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_POPCNT, x), -EINVAL,
+		    "pw_fn_unary(POPCNT): f64[3] is not an integer");
+	b = pw_fn_begin("d");
+	x = pw_fn_param(b, PWTPU_DT_U8, 1, SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_SIN, x), -EINVAL,
+		    "pw_fn_unary(SIN): u8[3] is not a float");
+	b = pw_fn_begin("d");
+	x = pw_fn_param(b, PWTPU_DT_I64, 1, SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_binary(b, PWTPU_OP_ATAN2, x, x), -EINVAL,
+		    "pw_fn_binary(ATAN2): i64[3] is not a float");
+	b = pw_fn_begin("d");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_BITCAST, x), -EINVAL,
+		    "is not NEG, ABS, EXP, LOG, TANH, RSQRT, NOT, POPCNT, CLZ or FLOOR..LOGISTIC");
+	b = pw_fn_begin("d");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_binary(b, PWTPU_OP_SQRT, x, x), -EINVAL,
+		    "op 43 is not ADD");
+	/* POW and REM take integers, and f64 has every float op. */
+	b = pw_fn_begin("d");
+	x = pw_fn_param(b, PWTPU_DT_U16, 1, SHAPE(3));
+	EXPECT_LE(0, pw_fn_binary(b, PWTPU_OP_POW, x, x));
+	EXPECT_LE(0, pw_fn_binary(b, PWTPU_OP_REM, x, x));
+	x = pw_fn_param(b, PWTPU_DT_F64, 1, SHAPE(3));
+	EXPECT_LE(0, pw_fn_unary(b, PWTPU_OP_TAN, x));
+	v = pw_fn_unary(b, PWTPU_OP_LOGISTIC, x);
+	EXPECT_LE(0, pw_fn_result(b, v));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	pw_fn_put(fn);
 }
 
 TEST_HARNESS_MAIN

@@ -387,14 +387,14 @@ TEST(refusals)
 		       "  %0 = stablehlo.add %x, %x : tensor<f32>\n"
 		       "  return %0 : tensor<f32>\n}\n",
 		       -EINVAL, "2:3: stablehlo.add: operand %x is not defined");
+	EXPECT_REFUSED("func.func @main(%x: tensor<8xi1>) -> tensor<i8> {\n"
+		       "  %0 = stablehlo.bitcast_convert %x : (tensor<8xi1>) -> tensor<i8>\n"
+		       "  return %0 : tensor<i8>\n}\n",
+		       -EOPNOTSUPP, "bitcast_convert between i1 and i8");
 	EXPECT_REFUSED("func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
-		       "  %0 = stablehlo.remainder %x, %x : tensor<f32>\n"
+		       "  %0 = chlo.erf %x : tensor<f32> -> tensor<f32>\n"
 		       "  return %0 : tensor<f32>\n}\n",
-		       -EOPNOTSUPP, "remainder of floats");
-	EXPECT_REFUSED("func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
-		       "  %0 = stablehlo.cosine %x : tensor<f32>\n"
-		       "  return %0 : tensor<f32>\n}\n",
-		       -EOPNOTSUPP, "2:3: stablehlo.cosine: not supported yet");
+		       -EOPNOTSUPP, "2:3: chlo.erf: not supported yet");
 	EXPECT_REFUSED("func.func @main(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {\n"
 		       "  return %x : tensor<2xcomplex<f32>>\n}\n",
 		       -EOPNOTSUPP, "element type complex<f32>");
@@ -419,10 +419,10 @@ TEST(refusals)
 		       "  %0 = call @nowhere(%x) : (tensor<f32>) -> tensor<f32>\n"
 		       "  return %0 : tensor<f32>\n}\n",
 		       -EINVAL, "@nowhere is not defined");
-	EXPECT_REFUSED("func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {\n"
-		       "  %0 = stablehlo.and %x, %x : tensor<4xi32>\n"
-		       "  return %0 : tensor<4xi32>\n}\n",
-		       -EOPNOTSUPP, "bitwise and on i32");
+	EXPECT_REFUSED("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+		       "  %0 = stablehlo.and %x, %x : tensor<4xf32>\n"
+		       "  return %0 : tensor<4xf32>\n}\n",
+		       -EINVAL, "and is not defined on floats");
 	EXPECT_REFUSED("func.func @main(%x: tensor<100xf32>) -> tensor<1xf32> {\n"
 		       "  %c = stablehlo.constant dense<1.0> : tensor<f32>\n"
 		       "  %0 = \"stablehlo.reduce_window\"(%x, %c) <{window_dimensions = array<i64: 100>}> ({\n"
@@ -438,6 +438,268 @@ TEST(refusals)
 		       -EINVAL, "permutation");
 	EXPECT_REFUSED("func.func @other() -> () {\n  return\n}\n",
 		       -EINVAL, "no function @main");
+}
+
+/*
+ * The shifts on integers: the count read as unsigned, past the width 0
+ * (or the sign for shift_right_arithmetic, of ui8 too); and, or, xor,
+ * not bitwise on i32 and ui8, and still booleans on i1.
+ */
+TEST(shifts_and_bitwise)
+{
+	const char *text =
+		"func.func @main(%x: tensor<5xi32>, %n: tensor<5xi32>, %u: tensor<5xui8>, %p: tensor<2xi1>) -> (tensor<5xi32>, tensor<5xi32>, tensor<5xi32>, tensor<5xui8>, tensor<5xi32>, tensor<5xui8>, tensor<2xi1>, tensor<2xi1>) {\n"
+		"  %0 = stablehlo.shift_left %x, %n : tensor<5xi32>\n"
+		"  %1 = stablehlo.shift_right_logical %x, %n : tensor<5xi32>\n"
+		"  %2 = stablehlo.shift_right_arithmetic %x, %n : tensor<5xi32>\n"
+		"  %c = stablehlo.constant dense<[1, 7, 8, 9, 255]> : tensor<5xui8>\n"
+		"  %3 = stablehlo.shift_right_arithmetic %u, %c : tensor<5xui8>\n"
+		"  %a = stablehlo.and %x, %n : tensor<5xi32>\n"
+		"  %o = stablehlo.or %a, %n : tensor<5xi32>\n"
+		"  %4 = stablehlo.xor %o, %x : tensor<5xi32>\n"
+		"  %5 = stablehlo.not %u : tensor<5xui8>\n"
+		"  %6 = stablehlo.not %p : tensor<2xi1>\n"
+		"  %7 = stablehlo.xor %p, %6 : tensor<2xi1>\n"
+		"  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<5xi32>, tensor<5xi32>, tensor<5xi32>, tensor<5xui8>, tensor<5xi32>, tensor<5xui8>, tensor<2xi1>, tensor<2xi1>\n"
+		"}\n";
+	const int32_t x[5] = { -8, -8, 1, 12, -1 };
+	const int32_t n[5] = { 1, 31, 32, -1, 0 };
+	const uint8_t u[5] = { 0x80, 0x80, 0x80, 0x40, 3 };
+	const uint8_t p[2] = { 0, 1 };
+	const void *in[4] = { x, n, u, p };
+	int32_t shl[5], shrl[5], shra[5], bits[5];
+	uint8_t shra8[5], not8[5], np[2], xp[2];
+	void *out[8] = { shl, shrl, shra, shra8, bits, not8, np, xp };
+	int i;
+
+	ASSERT_EQ(0, lower_run(text, in, out));
+	ASSERT_EQ(-16, shl[0]);
+	ASSERT_EQ(0, shl[1]);
+	ASSERT_EQ(0, shl[2]);
+	ASSERT_EQ(0, shl[3]);
+	ASSERT_EQ(-1, shl[4]);
+	ASSERT_EQ(0x7ffffffc, shrl[0]);
+	ASSERT_EQ(1, shrl[1]);
+	ASSERT_EQ(0, shrl[2]);
+	ASSERT_EQ(0, shrl[3]);
+	ASSERT_EQ(-4, shra[0]);
+	ASSERT_EQ(-1, shra[1]);
+	ASSERT_EQ(0, shra[2]);
+	ASSERT_EQ(0, shra[3]);
+	ASSERT_EQ(-1, shra[4]);
+	ASSERT_EQ(0xc0, shra8[0]);
+	ASSERT_EQ(0xff, shra8[1]);
+	ASSERT_EQ(0xff, shra8[2]);
+	ASSERT_EQ(0, shra8[3]);
+	ASSERT_EQ(0, shra8[4]);
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(((x[i] & n[i]) | n[i]) ^ x[i], bits[i]);
+		ASSERT_EQ((uint8_t)~u[i], not8[i]);
+	}
+	ASSERT_EQ(1, np[0]);
+	ASSERT_EQ(0, np[1]);
+	ASSERT_EQ(1, xp[0]);
+	ASSERT_EQ(1, xp[1]);
+}
+
+/* popcnt and count_leading_zeros in the operand's width. */
+TEST(popcnt_clz)
+{
+	const char *text =
+		"func.func @main() -> (tensor<4xi64>, tensor<4xi64>, tensor<3xui16>) {\n"
+		"  %x = stablehlo.constant dense<[0, 1, 128, -1]> : tensor<4xi64>\n"
+		"  %0 = stablehlo.popcnt %x : tensor<4xi64>\n"
+		"  %1 = stablehlo.count_leading_zeros %x : tensor<4xi64>\n"
+		"  %u = stablehlo.constant dense<[0, 1, 65535]> : tensor<3xui16>\n"
+		"  %2 = stablehlo.count_leading_zeros %u : tensor<3xui16>\n"
+		"  return %0, %1, %2 : tensor<4xi64>, tensor<4xi64>, tensor<3xui16>\n"
+		"}\n";
+	int64_t pop[4], clz[4];
+	uint16_t clz16[3];
+	void *out[3] = { pop, clz, clz16 };
+
+	ASSERT_EQ(0, lower_run(text, NULL, out));
+	ASSERT_EQ(0, pop[0]);
+	ASSERT_EQ(1, pop[1]);
+	ASSERT_EQ(1, pop[2]);
+	ASSERT_EQ(64, pop[3]);
+	ASSERT_EQ(64, clz[0]);
+	ASSERT_EQ(63, clz[1]);
+	ASSERT_EQ(56, clz[2]);
+	ASSERT_EQ(0, clz[3]);
+	ASSERT_EQ(16, clz16[0]);
+	ASSERT_EQ(15, clz16[1]);
+	ASSERT_EQ(0, clz16[2]);
+}
+
+/* floor, ceil and the two roundings on f32 and f64, ties included. */
+TEST(rounding)
+{
+	const char *text =
+		"func.func @main(%x: tensor<6xf32>, %d: tensor<2xf64>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<2xf64>) {\n"
+		"  %0 = stablehlo.floor %x : tensor<6xf32>\n"
+		"  %1 = stablehlo.ceil %x : tensor<6xf32>\n"
+		"  %2 = stablehlo.round_nearest_even %x : tensor<6xf32>\n"
+		"  %3 = stablehlo.round_nearest_afz %x : tensor<6xf32>\n"
+		"  %4 = stablehlo.round_nearest_afz %d : tensor<2xf64>\n"
+		"  return %0, %1, %2, %3, %4 : tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<2xf64>\n"
+		"}\n";
+	const float x[6] = { -0.5f, 0.5f, 2.5f, -2.5f, 1.75f, -0.0f };
+	const double d[2] = { 4503599627370495.5, -0.5 };
+	const void *in[2] = { x, d };
+	float fl[6], ce[6], re[6], ra[6];
+	double rd[2];
+	void *out[5] = { fl, ce, re, ra, rd };
+	int i;
+
+	ASSERT_EQ(0, lower_run(text, in, out));
+	for (i = 0; i < 6; i++) {
+		ASSERT_EQ(floorf(x[i]), fl[i]);
+		ASSERT_EQ(ceilf(x[i]), ce[i]);
+		ASSERT_EQ(rintf(x[i]), re[i]);
+		ASSERT_EQ(roundf(x[i]), ra[i]);
+		ASSERT_EQ(signbit(ceilf(x[i])), signbit(ce[i]));
+		ASSERT_EQ(signbit(rintf(x[i])), signbit(re[i]));
+	}
+	ASSERT_EQ(4503599627370496.0, rd[0]);
+	ASSERT_EQ(-1.0, rd[1]);
+}
+
+/*
+ * The transcendental functions, f32 and f64, and power, atan2 and
+ * remainder of floats (the dividend's sign, as C's fmod): within an ulp
+ * of glibc's long double functions here.
+ */
+TEST(math_functions)
+{
+	const char *text =
+		"func.func @main(%x: tensor<4xf32>, %d: tensor<4xf64>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf64>, tensor<4xf64>, tensor<4xf64>) {\n"
+		"  %0 = stablehlo.sine %x : tensor<4xf32>\n"
+		"  %1 = stablehlo.tan %x : tensor<4xf32>\n"
+		"  %2 = chlo.tan %x : tensor<4xf32> -> tensor<4xf32>\n"
+		"  %3 = stablehlo.logistic %x : tensor<4xf32>\n"
+		"  %c = stablehlo.constant dense<1.5> : tensor<4xf32>\n"
+		"  %4 = stablehlo.remainder %x, %c : tensor<4xf32>\n"
+		"  %5 = stablehlo.exponential_minus_one %d : tensor<4xf64>\n"
+		"  %e = stablehlo.constant dense<2.5> : tensor<4xf64>\n"
+		"  %6 = stablehlo.power %d, %e : tensor<4xf64>\n"
+		"  %7 = stablehlo.atan2 %d, %e : tensor<4xf64>\n"
+		"  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf64>, tensor<4xf64>, tensor<4xf64>\n"
+		"}\n";
+	const float x[4] = { -0.0f, 1.0f, -4.25f, 1e30f };
+	const double d[4] = { 0.5, 1e-10, 3.0, 700.0 };
+	const void *in[2] = { x, d };
+	float sn[4], tn[4], ctn[4], lg[4], rm[4];
+	double em[4], pw[4], at[4];
+	void *out[8] = { sn, tn, ctn, lg, rm, em, pw, at };
+	int i;
+
+	ASSERT_EQ(0, lower_run(text, in, out));
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ((float)sinl(x[i]), sn[i]);
+		ASSERT_EQ((float)tanl(x[i]), tn[i]);
+		ASSERT_EQ(tn[i], ctn[i]);
+		ASSERT_EQ((float)(1 / (1 + expl(-(long double)x[i]))), lg[i]);
+		ASSERT_EQ(fmodf(x[i], 1.5f), rm[i]);
+		ASSERT_EQ((double)expm1l(d[i]), em[i]);
+		ASSERT_EQ((double)powl(d[i], 2.5L), pw[i]);
+		ASSERT_EQ((double)atan2l(d[i], 2.5L), at[i]);
+	}
+	ASSERT_TRUE(signbit(sn[0]));
+	ASSERT_TRUE(signbit(rm[2]));
+}
+
+/* Integer power (wrapping; negative exponents) and remainder (x % 0 = x). */
+TEST(integer_power_remainder)
+{
+	const char *text =
+		"func.func @main() -> (tensor<5xi32>, tensor<4xi8>) {\n"
+		"  %b = stablehlo.constant dense<[2, -1, -1, 3, 2]> : tensor<5xi32>\n"
+		"  %e = stablehlo.constant dense<[31, -3, -4, 4, -1]> : tensor<5xi32>\n"
+		"  %0 = stablehlo.power %b, %e : tensor<5xi32>\n"
+		"  %x = stablehlo.constant dense<[-17, 17, -128, 5]> : tensor<4xi8>\n"
+		"  %y = stablehlo.constant dense<[3, -3, -1, 0]> : tensor<4xi8>\n"
+		"  %1 = stablehlo.remainder %x, %y : tensor<4xi8>\n"
+		"  return %0, %1 : tensor<5xi32>, tensor<4xi8>\n"
+		"}\n";
+	int32_t pw[5];
+	int8_t rm[4];
+	void *out[2] = { pw, rm };
+
+	ASSERT_EQ(0, lower_run(text, NULL, out));
+	ASSERT_EQ(INT32_MIN, pw[0]);
+	ASSERT_EQ(-1, pw[1]);
+	ASSERT_EQ(1, pw[2]);
+	ASSERT_EQ(81, pw[3]);
+	ASSERT_EQ(0, pw[4]);
+	ASSERT_EQ(-2, rm[0]);
+	ASSERT_EQ(2, rm[1]);
+	ASSERT_EQ(0, rm[2]);
+	ASSERT_EQ(5, rm[3]);
+}
+
+/*
+ * bitcast_convert of one width and across widths (little endian along a
+ * last dimension), and reduce_precision to e5m10.
+ */
+TEST(bitcast_reduce_precision)
+{
+	const char *text =
+		"func.func @main(%x: tensor<2xf32>) -> (tensor<2xui32>, tensor<2x2xui16>, tensor<f64>, tensor<2xf32>) {\n"
+		"  %0 = stablehlo.bitcast_convert %x : (tensor<2xf32>) -> tensor<2xui32>\n"
+		"  %1 = stablehlo.bitcast_convert %x : (tensor<2xf32>) -> tensor<2x2xui16>\n"
+		"  %2 = stablehlo.bitcast_convert %x : (tensor<2xf32>) -> tensor<f64>\n"
+		"  %3 = stablehlo.reduce_precision %x, format = e5m10 : tensor<2xf32>\n"
+		"  return %0, %1, %2, %3 : tensor<2xui32>, tensor<2x2xui16>, tensor<f64>, tensor<2xf32>\n"
+		"}\n";
+	const float x[2] = { 1.0f, 70000.0f };
+	const void *in[1] = { x };
+	uint32_t u[2];
+	uint16_t h[4];
+	double d;
+	float rp[2];
+	void *out[4] = { u, h, &d, rp };
+
+	ASSERT_EQ(0, lower_run(text, in, out));
+	ASSERT_EQ(0x3f800000U, u[0]);
+	ASSERT_EQ(0x0000, h[0]);
+	ASSERT_EQ(0x3f80, h[1]);
+	ASSERT_EQ(0, memcmp(&d, x, 8));
+	ASSERT_EQ(1.0f, rp[0]);
+	ASSERT_EQ(INFINITY, rp[1]);
+}
+
+/* What the new ops are not defined on, and what stays refused. */
+TEST(new_ops_refusals)
+{
+	EXPECT_REFUSED("func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+		       "  %0 = stablehlo.shift_left %x, %x : tensor<2xf32>\n"
+		       "  return %0 : tensor<2xf32>\n}\n",
+		       -EINVAL, "2:3: stablehlo.shift_left: defined on integers only");
+	EXPECT_REFUSED("func.func @main(%x: tensor<2xi32>) -> tensor<2xi32> {\n"
+		       "  %0 = stablehlo.floor %x : tensor<2xi32>\n"
+		       "  return %0 : tensor<2xi32>\n}\n",
+		       -EINVAL, "stablehlo.floor: defined on floats only");
+	EXPECT_REFUSED("func.func @main(%x: tensor<2xi1>) -> tensor<2xi1> {\n"
+		       "  %0 = stablehlo.popcnt %x : tensor<2xi1>\n"
+		       "  return %0 : tensor<2xi1>\n}\n",
+		       -EINVAL, "stablehlo.popcnt: not defined on i1");
+	EXPECT_REFUSED("func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+		       "  %0 = stablehlo.not %x : tensor<2xf32>\n"
+		       "  return %0 : tensor<2xf32>\n}\n",
+		       -EINVAL, "not is not defined on floats");
+	EXPECT_REFUSED("func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+		       "  %0 = stablehlo.reduce_precision %x, format = e0m3 : tensor<2xf32>\n"
+		       "  return %0 : tensor<2xf32>\n}\n",
+		       -EINVAL, "exponent_bits 0 is not 1..");
+	EXPECT_REFUSED("func.func @main(%x: tensor<3xf32>) -> tensor<f64> {\n"
+		       "  %0 = stablehlo.bitcast_convert %x : (tensor<3xf32>) -> tensor<f64>\n"
+		       "  return %0 : tensor<f64>\n}\n",
+		       -EINVAL, "needs a last dimension of 2");
+	EXPECT_REFUSED("func.func @main(%x: tensor<2xi32>) -> tensor<2xi32> {\n"
+		       "  %0 = stablehlo.atan2 %x, %x : tensor<2xi32>\n"
+		       "  return %0 : tensor<2xi32>\n}\n",
+		       -EINVAL, "defined on floats only");
 }
 
 #define ALL_REDUCE(groups, type, body)					\
