@@ -674,8 +674,9 @@ struct pwtpu_tensor {
  * @PWTPU_OP_CBRT: dst = the real cube root of a: cbrt(-a) = -cbrt(a),
  *	+-0 and +-inf kept.
  * @PWTPU_OP_SIN: dst = sin a, a in radians; any finite a is reduced
- *	modulo pi/2 exactly (about 190 bits of 2/pi), so huge arguments
- *	are accurate too; +-inf gives NaN; sin(+-0) = +-0.
+ *	modulo pi/2 to about 2^-200 (320 bits of 2/pi, from where its
+ *	exponent needs them), so huge arguments are accurate too; +-inf
+ *	gives NaN; sin(+-0) = +-0.
  * @PWTPU_OP_COS: dst = cos a, as SIN; cos(+-0) = 1.
  * @PWTPU_OP_TAN: dst = tan a, as SIN; tan(+-0) = +-0.
  * @PWTPU_OP_LOG1P: dst = ln(1 + a): +-0 kept, -1 gives -inf, below -1
