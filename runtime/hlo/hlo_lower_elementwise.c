@@ -252,6 +252,27 @@ static const struct {
 	{ "GT", PWTPU_CMP_GT }, { "GE", PWTPU_CMP_GE },
 };
 
+/*
+ * IEEE 754 totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN)
+ * as a signed integer order: the float's bits, with the magnitude bits
+ * of negative ones flipped so that larger magnitudes come first.
+ */
+pw_val hlo_total_order_key(struct hlo_lower *lw, pw_val x,
+			   enum pw_hlo_dtype dt)
+{
+	enum pwtpu_dtype it = dt == PW_HLO_DT_F64 ? PWTPU_DT_I64 :
+			      dt == PW_HLO_DT_F32 ? PWTPU_DT_I32 : PWTPU_DT_I16;
+	pw_val k = pw_fn_bitcast(lw->b, x, it);
+	/* The largest value of @it: a double saturates to it. */
+	pw_val flipped = pw_fn_binary(lw->b, PWTPU_OP_XOR, k,
+				      pw_fn_scalar(lw->b, it, 1e300));
+
+	return pw_fn_select(lw->b,
+			    pw_fn_compare(lw->b, PWTPU_CMP_LT, k,
+					  pw_fn_scalar(lw->b, it, 0)),
+			    flipped, k);
+}
+
 int hlo_lower_compare(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 {
 	const struct pw_hlo_attr *dir, *type;
@@ -276,9 +297,16 @@ int hlo_lower_compare(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 				      dir->enum_value);
 	if (type && (type->kind != PW_HLO_ATTR_ENUM || !type->enum_value))
 		return hlo_lower_fail(lw, -EINVAL, "compare_type is not a type");
-	if (type && !strcmp(type->enum_value, "TOTALORDER"))
-		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "compare_type TOTALORDER is not supported yet");
+	if (type && !strcmp(type->enum_value, "TOTALORDER")) {
+		if (!hlo_is_float(dt))
+			return hlo_lower_fail(lw, -EINVAL,
+					      "compare_type TOTALORDER is for floats, not %s",
+					      pw_hlo_dtype_name(dt));
+		return hlo_bind_result(lw, sc, 0,
+				       pw_fn_compare(lw->b, directions[i].cmp,
+						     hlo_total_order_key(lw, x->v, dt),
+						     hlo_total_order_key(lw, y->v, dt)));
+	}
 	/*
 	 * The device compares each dtype in its own order; a compare_type
 	 * asking for another is refused (i1 is 0 or 1: signed and unsigned

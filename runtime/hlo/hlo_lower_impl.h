@@ -161,6 +161,7 @@ int hlo_lower_dynamic_update_slice(struct hlo_lower *lw,
 int hlo_lower_reduce_window(struct hlo_lower *lw, struct hlo_scope *sc,
 			    int arg);
 int hlo_lower_sort(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_top_k(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_convolution(struct hlo_lower *lw, struct hlo_scope *sc,
 			  int arg);
 int hlo_lower_select_and_scatter(struct hlo_lower *lw, struct hlo_scope *sc,
@@ -233,6 +234,12 @@ int hlo_apply_region(struct hlo_lower *lw, unsigned int region,
  */
 pw_val hlo_join(struct hlo_lower *lw, pw_val a, pw_val b, uint32_t rank,
 		const uint32_t *ashape, const uint32_t *bshape, uint32_t dim);
+/*
+ * A signed integer of @x's width (@x a float of StableHLO type @dt)
+ * whose order is IEEE 754's totalOrder of @x.
+ */
+pw_val hlo_total_order_key(struct hlo_lower *lw, pw_val x,
+			   enum pw_hlo_dtype dt);
 /* An i1 of x != 0, for a value of device dtype @dt. */
 pw_val hlo_nonzero(struct hlo_lower *lw, pw_val x, enum pwtpu_dtype dt);
 

@@ -75,6 +75,7 @@ static const struct hlo_op_entry ops[] = {
 	{ "stablehlo.reduce", hlo_lower_reduce, 0 },
 	{ "stablehlo.reduce_window", hlo_lower_reduce_window, 0 },
 	{ "stablehlo.sort", hlo_lower_sort, 0 },
+	{ "chlo.top_k", hlo_lower_top_k, 0 },
 	{ "stablehlo.select_and_scatter", hlo_lower_select_and_scatter, 0 },
 	{ "stablehlo.dot_general", hlo_lower_dot, 0 },
 	{ "stablehlo.dot", hlo_lower_dot, 0 },

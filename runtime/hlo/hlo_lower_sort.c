@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hlo_lower_sort.c - StableHLO's sort of one or more operands along one
- * dimension, with any comparator.
+ * dimension, with any comparator, and chlo.top_k.
  *
  * Sorting by ranks, all in a few wide instructions instead of a network
  * of compare-exchange steps: over a tensor that pairs every element i of
@@ -15,6 +15,10 @@
  * The pairs take one dimension more than the operands: operands of rank
  * PW_MAX_RANK are refused, and so are n * n * (the other dimensions)
  * elements beyond the device's tensors.
+ *
+ * chlo.top_k is the same with its own order (larger first, floats by
+ * IEEE totalOrder, equal ones by index), keeping the first k places: a
+ * rank of k or more is out of the result's bounds, and SCATTER skips it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -56,7 +60,10 @@ static pw_val earlier(struct hlo_lower *lw, uint32_t rank, uint32_t d,
 	return pw_fn_broadcast(lw->b, v, rank, pairs);
 }
 
-/* @x (of @shape, @rank) set at index @ranks along @d, batch elsewhere. */
+/*
+ * @x (of @rank) set at index @ranks along @d of a zero tensor of @shape,
+ * the other dimensions batching; a rank past @shape[d] is skipped.
+ */
 static pw_val scatter_to(struct hlo_lower *lw, pw_val x, pw_val ranks,
 			 enum pwtpu_dtype dt, uint32_t rank,
 			 const uint32_t *shape, uint32_t d)
@@ -79,6 +86,14 @@ static pw_val scatter_to(struct hlo_lower *lw, pw_val x, pw_val ranks,
 			     pw_fn_broadcast(lw->b, pw_fn_scalar(lw->b, dt, 0),
 					     rank, shape),
 			     ranks, x, &sd);
+}
+
+/* Ranks along @d from the i1 pairs "j goes before i" (@before). */
+static pw_val ranks_of(struct hlo_lower *lw, pw_val before, uint32_t d)
+{
+	return pw_fn_reduce(lw->b, PWTPU_REDUCE_SUM,
+			    pw_fn_convert(lw->b, before, PWTPU_DT_I32),
+			    1u << (d + 1));
 }
 
 int hlo_lower_sort(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
@@ -168,9 +183,7 @@ int hlo_lower_sort(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	before = pw_fn_binary(lw->b, PWTPU_OP_MAX, before,
 			      pw_fn_binary(lw->b, PWTPU_OP_MIN, after,
 					   earlier(lw, r + 1, d, n, pairs)));
-	ranks = pw_fn_reduce(lw->b, PWTPU_REDUCE_SUM,
-			     pw_fn_convert(lw->b, before, PWTPU_DT_I32),
-			     1u << (d + 1));
+	ranks = ranks_of(lw, before, d);
 	for (i = 0; i < m; i++)
 		if (hlo_bind_result(lw, sc, i,
 				    scatter_to(lw, x[i]->v, ranks,
@@ -178,4 +191,90 @@ int hlo_lower_sort(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 					       r, shape, d)))
 			break;
 	return lw->err;
+}
+
+int hlo_lower_top_k(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
+{
+	const struct pw_hlo_attr *ka = pw_hlo_op_attr(lw->op, "k");
+	uint32_t shape[PW_MAX_RANK], pairs[PW_MAX_RANK], out[PW_MAX_RANK];
+	const struct pw_hlo_type *tv, *ti;
+	pw_val key, ki, kj, before, ranks;
+	const struct hlo_val *x;
+	uint32_t k, d, n, r, i;
+	int32_t *iota;
+	uint64_t e;
+
+	(void)arg;
+	if (lw->op->noperands != 1 || lw->op->nresults != 2)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "needs one operand and two results");
+	x = hlo_operand(lw, sc, 0);
+	if (!x || hlo_check_type(lw, x->type))
+		return lw->err;
+	tv = lw->op->result_types[0];
+	ti = lw->op->result_types[1];
+	if (hlo_check_type(lw, tv) || hlo_check_type(lw, ti))
+		return lw->err;
+	r = x->type->rank;
+	if (!ka || ka->kind != PW_HLO_ATTR_INT || ka->neg || !r)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "needs k and an operand of rank 1 or more");
+	d = r - 1;
+	hlo_shape(x->type, shape);
+	n = shape[d];
+	if (ka->u > n)
+		return hlo_lower_fail(lw, -EINVAL, "k = %llu is more than %u",
+				      (unsigned long long)ka->u, n);
+	k = (uint32_t)ka->u;
+	memcpy(out, shape, sizeof(out));
+	out[d] = k;
+	for (i = 0; i < r; i++)
+		if (tv->rank != r || ti->rank != r || tv->dims[i] != out[i] ||
+		    ti->dims[i] != out[i])
+			break;
+	if (i < r || tv->dtype != x->type->dtype || ti->dtype != PW_HLO_DT_I32)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "results are not the operand's type and i32 with k along the last dimension");
+	if (r == PW_MAX_RANK)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "top_k of a tensor of rank %d is not supported yet",
+				      PW_MAX_RANK);
+	e = hlo_elems(x->type);
+	if (e * n > PWTPU_MAX_ELEMS)
+		return hlo_lower_fail(lw, -E2BIG, "%llu pairs",
+				      (unsigned long long)(e * n));
+	for (i = 0; i <= r; i++)
+		pairs[i] = i <= d ? shape[i] : n;
+	key = hlo_is_float(x->type->dtype) ?
+	      hlo_total_order_key(lw, x->v, x->type->dtype) : x->v;
+	ki = pw_fn_broadcast(lw->b, insert_unit(lw, key, r, shape, d + 1),
+			     r + 1, pairs);
+	kj = pw_fn_broadcast(lw->b, insert_unit(lw, key, r, shape, d), r + 1,
+			     pairs);
+	/* j goes first: larger, or equal and earlier. */
+	before = pw_fn_binary(lw->b, PWTPU_OP_MAX,
+			      pw_fn_compare(lw->b, PWTPU_CMP_GT, kj, ki),
+			      pw_fn_binary(lw->b, PWTPU_OP_MIN,
+					   pw_fn_compare(lw->b, PWTPU_CMP_EQ,
+							 kj, ki),
+					   earlier(lw, r + 1, d, n, pairs)));
+	ranks = ranks_of(lw, before, d);
+	iota = malloc(e * sizeof(*iota));
+	if (!iota)
+		return hlo_lower_fail(lw, -ENOMEM, "out of memory");
+	for (i = 0; i < e; i++)
+		iota[i] = (int32_t)(i % n);
+	if (hlo_bind_result(lw, sc, 0,
+			    scatter_to(lw, x->v, ranks,
+				       pw_hlo_device_dtype(x->type->dtype), r,
+				       out, d)) ||
+	    hlo_bind_result(lw, sc, 1,
+			    scatter_to(lw, pw_fn_const(lw->b, PWTPU_DT_I32, r,
+						       shape, iota),
+				       ranks, PWTPU_DT_I32, r, out, d))) {
+		free(iota);
+		return lw->err;
+	}
+	free(iota);
+	return 0;
 }

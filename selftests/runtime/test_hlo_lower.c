@@ -1461,6 +1461,64 @@ TEST(select_and_scatter)
 			ASSERT_EQ(want[a][b], y[a][b]) TH_LOG("(%d, %d)", a, b);
 }
 
+/*
+ * compare_type TOTALORDER orders -NaN < -inf < -1 < -0 < +0 < 1 < +inf <
+ * NaN; chlo.top_k takes the k largest of the last dimension in that
+ * order, equal ones by index, with their indices.
+ */
+TEST(total_order_and_top_k)
+{
+	const char *text =
+		"func.func @main(%x: tensor<8xf32>, %y: tensor<8xf32>, %v: tensor<2x5xf32>, %w: tensor<6xui8>) -> (tensor<8xi1>, tensor<2x3xf32>, tensor<2x3xi32>, tensor<6xui8>, tensor<6xi32>) {\n"
+		"  %0 = stablehlo.compare  LT, %x, %y,  TOTALORDER : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>\n"
+		"  %1, %2 = chlo.top_k(%v, k = 3) : tensor<2x5xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)\n"
+		"  %3, %4 = chlo.top_k(%w, k = 6) : tensor<6xui8> -> (tensor<6xui8>, tensor<6xi32>)\n"
+		"  return %0, %1, %2, %3, %4 : tensor<8xi1>, tensor<2x3xf32>, tensor<2x3xi32>, tensor<6xui8>, tensor<6xi32>\n"
+		"}\n";
+	const float ninf = -INFINITY, pinf = INFINITY;
+	float x[8], y[8], v[10], vals[6];
+	const uint8_t w[6] = { 7, 200, 7, 0, 255, 200 };
+	const uint8_t w_top[6] = { 255, 200, 200, 7, 7, 0 };
+	const int32_t w_idx[6] = { 4, 1, 5, 0, 2, 3 };
+	const int32_t v_idx[6] = { 2, 0, 4,	1, 3, 2 };
+	uint8_t lt[8], top[6];
+	int32_t idx[6], top_idx[6];
+	const void *in[4] = { x, y, v, w };
+	void *out[5] = { lt, vals, idx, top, top_idx };
+	uint32_t nan_bits = 0x7fc00000, neg_nan_bits = 0xffc00000;
+	float nan, neg_nan;
+	int i;
+
+	memcpy(&nan, &nan_bits, 4);
+	memcpy(&neg_nan, &neg_nan_bits, 4);
+	/* Each x[i] < y[i] in total order but for the last two. */
+	x[0] = neg_nan;	y[0] = ninf;
+	x[1] = ninf;	y[1] = -1;
+	x[2] = -1;	y[2] = -0.0f;
+	x[3] = -0.0f;	y[3] = 0.0f;
+	x[4] = 0.0f;	y[4] = 1;
+	x[5] = pinf;	y[5] = nan;
+	x[6] = nan;	y[6] = pinf;
+	x[7] = 0.0f;	y[7] = -0.0f;
+	/* Row 0: 3 and 3 tie, NaN is largest; row 1: -0 above -inf. */
+	v[0] = 3; v[1] = -2; v[2] = nan; v[3] = 1; v[4] = 3;
+	v[5] = ninf; v[6] = 5; v[7] = -0.0f; v[8] = 5; v[9] = -7;
+	ASSERT_EQ(0, lower_run(text, in, out));
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(i < 6, lt[i]) TH_LOG("pair %d", i);
+	ASSERT_TRUE(isnan(vals[0]));
+	ASSERT_EQ(3, vals[1]);
+	ASSERT_EQ(3, vals[2]);
+	ASSERT_EQ(5, vals[3]);
+	ASSERT_EQ(5, vals[4]);
+	ASSERT_TRUE(vals[5] == 0 && signbit(vals[5]));
+	for (i = 0; i < 6; i++) {
+		ASSERT_EQ(v_idx[i], idx[i]) TH_LOG("index %d", i);
+		ASSERT_EQ(w_top[i], top[i]);
+		ASSERT_EQ(w_idx[i], top_idx[i]);
+	}
+}
+
 TEST(placed_refusals)
 {
 	EXPECT_REFUSED("func.func @main(%x: tensor<2xf32>) -> tensor<5xf32> {\n"
