@@ -95,33 +95,6 @@ static int conv_layout(struct hlo_lower *lw, const struct pw_hlo_attr *dn,
 	return 0;
 }
 
-/* A window list of n items, or @dflt everywhere when absent. */
-static int conv_list(struct hlo_lower *lw, const char *name, uint32_t n,
-		     int64_t dflt, int64_t *out)
-{
-	const struct pw_hlo_attr *a = pw_hlo_op_attr(lw->op, name);
-	uint32_t k;
-	int got;
-
-	for (k = 0; k < n; k++)
-		out[k] = dflt;
-	if (!a)
-		return 0;
-	got = hlo_int_list(lw, a, name, out, PW_MAX_RANK);
-	if (got < 0)
-		return got;
-	if ((uint32_t)got != n)
-		return hlo_lower_fail(lw, -EINVAL,
-				      "%s has %d items for %u spatial dimensions",
-				      name, got, n);
-	for (k = 0; k < n; k++)
-		if (out[k] < 1)
-			return hlo_lower_fail(lw, -EINVAL,
-					      "%s[%u] = %lld is not positive",
-					      name, k, (long long)out[k]);
-	return 0;
-}
-
 static int conv_count(struct hlo_lower *lw, const char *name, int64_t *out)
 {
 	const struct pw_hlo_attr *a = pw_hlo_op_attr(lw->op, name);
@@ -141,9 +114,7 @@ static int conv_attrs(struct hlo_lower *lw, struct conv *c)
 						      "dimension_numbers");
 	const struct pw_hlo_attr *rev = pw_hlo_op_attr(lw->op,
 						       "window_reversal");
-	int64_t pad[2 * PW_MAX_RANK], batch_groups;
-	uint32_t k;
-	int np;
+	int64_t batch_groups;
 
 	if (!dn || dn->kind != PW_HLO_ATTR_STRUCT)
 		return hlo_lower_fail(lw, -EINVAL, "no dimension_numbers");
@@ -158,9 +129,9 @@ static int conv_attrs(struct hlo_lower *lw, struct conv *c)
 	    conv_layout(lw, dn, "output_batch_dimension",
 			"output_spatial_dimensions", "output_feature_dimension",
 			false, &c->n, c->out) ||
-	    conv_list(lw, "window_strides", c->n, 1, c->stride) ||
-	    conv_list(lw, "lhs_dilation", c->n, 1, c->ldil) ||
-	    conv_list(lw, "rhs_dilation", c->n, 1, c->rdil) ||
+	    hlo_window_list(lw, "window_strides", c->n, 1, c->stride) ||
+	    hlo_window_list(lw, "lhs_dilation", c->n, 1, c->ldil) ||
+	    hlo_window_list(lw, "rhs_dilation", c->n, 1, c->rdil) ||
 	    conv_count(lw, "feature_group_count", &c->groups) ||
 	    conv_count(lw, "batch_group_count", &batch_groups))
 		return lw->err;
@@ -171,23 +142,7 @@ static int conv_attrs(struct hlo_lower *lw, struct conv *c)
 	if (rev && rev->nbytes && memchr(rev->bytes, 1, rev->nbytes))
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "window_reversal is not supported yet");
-	for (k = 0; k < c->n; k++)
-		c->lo[k] = c->hi[k] = 0;
-	if (pw_hlo_op_attr(lw->op, "padding")) {
-		np = hlo_int_list(lw, pw_hlo_op_attr(lw->op, "padding"),
-				  "padding", pad, 2 * PW_MAX_RANK);
-		if (np < 0)
-			return lw->err;
-		if ((uint32_t)np != 2 * c->n)
-			return hlo_lower_fail(lw, -EINVAL,
-					      "padding has %d items for %u spatial dimensions",
-					      np, c->n);
-		for (k = 0; k < c->n; k++) {
-			c->lo[k] = pad[2 * k];
-			c->hi[k] = pad[2 * k + 1];
-		}
-	}
-	return 0;
+	return hlo_window_padding(lw, c->n, c->lo, c->hi);
 }
 
 /* @x's dimensions @order[] as the leading ones, in that order. */

@@ -240,6 +240,16 @@ pw_val hlo_join(struct hlo_lower *lw, pw_val a, pw_val b, uint32_t rank,
  */
 pw_val hlo_total_order_key(struct hlo_lower *lw, pw_val x,
 			   enum pw_hlo_dtype dt);
+/*
+ * The window attributes of reduce_window, convolution and
+ * select_and_scatter (hlo_lower_window.c): a list @name of @rank positive
+ * items, or all @dflt when absent; `padding`, [[lo, hi], ...] of @rank
+ * pairs, or zeros when absent. 0 or the failure.
+ */
+int hlo_window_list(struct hlo_lower *lw, const char *name, uint32_t rank,
+		    int64_t dflt, int64_t *out);
+int hlo_window_padding(struct hlo_lower *lw, uint32_t rank, int64_t *lo,
+		       int64_t *hi);
 /* An i1 of x != 0, for a value of device dtype @dt. */
 pw_val hlo_nonzero(struct hlo_lower *lw, pw_val x, enum pwtpu_dtype dt);
 

@@ -39,10 +39,6 @@ struct select_window {
 static int select_window(struct hlo_lower *lw, const struct hlo_val *x,
 			 const struct hlo_val *src, struct select_window *w)
 {
-	const struct pw_hlo_attr *pad = pw_hlo_op_attr(lw->op, "padding");
-	const struct pw_hlo_attr *st = pw_hlo_op_attr(lw->op,
-						      "window_strides");
-	int64_t pairs[2 * PW_MAX_RANK];
 	uint32_t k;
 	int n;
 
@@ -56,28 +52,14 @@ static int select_window(struct hlo_lower *lw, const struct hlo_val *x,
 	if ((uint32_t)n != w->r || src->type->rank != w->r)
 		return hlo_lower_fail(lw, -EINVAL,
 				      "window_dimensions and the source must have the operand's rank");
-	for (k = 0; k < w->r; k++)
-		w->stride[k] = 1;
-	if (st && hlo_int_list(lw, st, "window_strides", w->stride,
-			       PW_MAX_RANK) != (int)w->r)
-		return lw->err ? lw->err :
-		       hlo_lower_fail(lw, -EINVAL,
-				      "window_strides must have one item per dimension");
-	for (k = 0; k < 2 * w->r; k++)
-		pairs[k] = 0;
-	if (pad && hlo_int_list(lw, pad, "padding", pairs,
-				2 * PW_MAX_RANK) != (int)(2 * w->r))
-		return lw->err ? lw->err :
-		       hlo_lower_fail(lw, -EINVAL,
-				      "padding must have a pair per dimension");
+	if (hlo_window_list(lw, "window_strides", w->r, 1, w->stride) ||
+	    hlo_window_padding(lw, w->r, w->lo, w->hi))
+		return lw->err;
 	w->positions = 1;
 	w->windows = 1;
 	for (k = 0; k < w->r; k++) {
-		int64_t p;
+		int64_t p = w->lo[k] + w->hi[k] + w->oshape[k];
 
-		w->lo[k] = pairs[2 * k];
-		w->hi[k] = pairs[2 * k + 1];
-		p = w->lo[k] + w->hi[k] + w->oshape[k];
 		if (w->win[k] < 1 || w->stride[k] < 1 || p < w->win[k] ||
 		    p > PWTPU_MAX_ELEMS ||
 		    (p - w->win[k]) / w->stride[k] + 1 != w->sshape[k])

@@ -20,9 +20,8 @@
 
 #define HLO_MAX_WINDOW	64
 
-/* A list attribute of @rank items, or all @dflt when it is absent. */
-static int window_attr(struct hlo_lower *lw, const char *name, uint32_t rank,
-		       int64_t dflt, int64_t *out)
+int hlo_window_list(struct hlo_lower *lw, const char *name, uint32_t rank,
+		    int64_t dflt, int64_t *out)
 {
 	const struct pw_hlo_attr *a = pw_hlo_op_attr(lw->op, name);
 	uint32_t k;
@@ -48,9 +47,8 @@ static int window_attr(struct hlo_lower *lw, const char *name, uint32_t rank,
 	return 0;
 }
 
-/* padding: [[lo, hi], ...] of @rank pairs, or zeros when absent. */
-static int window_padding(struct hlo_lower *lw, uint32_t rank, int64_t *lo,
-			  int64_t *hi)
+int hlo_window_padding(struct hlo_lower *lw, uint32_t rank, int64_t *lo,
+		       int64_t *hi)
 {
 	const struct pw_hlo_attr *a = pw_hlo_op_attr(lw->op, "padding");
 	int64_t pairs[2 * PW_MAX_RANK];
@@ -123,11 +121,11 @@ int hlo_lower_reduce_window(struct hlo_lower *lw, struct hlo_scope *sc,
 	    t->dtype != v[0]->type->dtype || t->rank != r)
 		return hlo_lower_fail(lw, -EINVAL,
 				      "init is not a scalar of the operand's type, or the result differs from the operand in type or rank");
-	if (window_attr(lw, "window_dimensions", r, 0, win) ||
-	    window_attr(lw, "window_strides", r, 1, stride) ||
-	    window_attr(lw, "base_dilations", r, 1, base) ||
-	    window_attr(lw, "window_dilations", r, 1, dil) ||
-	    window_padding(lw, r, lo, hi))
+	if (hlo_window_list(lw, "window_dimensions", r, 0, win) ||
+	    hlo_window_list(lw, "window_strides", r, 1, stride) ||
+	    hlo_window_list(lw, "base_dilations", r, 1, base) ||
+	    hlo_window_list(lw, "window_dilations", r, 1, dil) ||
+	    hlo_window_padding(lw, r, lo, hi))
 		return lw->err;
 	hlo_shape(v[0]->type, xshape);
 	hlo_shape(t, shape);
