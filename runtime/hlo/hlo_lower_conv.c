@@ -108,6 +108,24 @@ static int conv_count(struct hlo_lower *lw, const char *name, int64_t *out)
 	return 0;
 }
 
+/* Whether window_reversal reverses a dimension, in any form it is written. */
+static bool window_reversed(const struct pw_hlo_attr *rev)
+{
+	uint32_t i;
+
+	if (rev->kind == PW_HLO_ATTR_ARRAY) {
+		for (i = 0; i < rev->n; i++)
+			if (rev->elems[i]->kind != PW_HLO_ATTR_BOOL ||
+			    rev->elems[i]->b)
+				return true;
+		return false;
+	}
+	/* Bytes of i1 (array<i1: ...>, dense<...>); anything else: refused. */
+	if (rev->kind != PW_HLO_ATTR_DENSE_ARRAY && rev->kind != PW_HLO_ATTR_DENSE)
+		return true;
+	return rev->nbytes && memchr(rev->bytes, 1, rev->nbytes);
+}
+
 static int conv_attrs(struct hlo_lower *lw, struct conv *c)
 {
 	const struct pw_hlo_attr *dn = pw_hlo_op_attr(lw->op,
@@ -139,7 +157,7 @@ static int conv_attrs(struct hlo_lower *lw, struct conv *c)
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "batch_group_count %lld is not supported yet",
 				      (long long)batch_groups);
-	if (rev && rev->nbytes && memchr(rev->bytes, 1, rev->nbytes))
+	if (rev && window_reversed(rev))
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "window_reversal is not supported yet");
 	return hlo_window_padding(lw, c->n, c->lo, c->hi);

@@ -288,12 +288,17 @@ struct pad_dim {
 static int pad_dim(struct hlo_lower *lw, uint32_t k, int64_t n, int64_t lo,
 		   int64_t hi, int64_t in, int64_t r, struct pad_dim *pd)
 {
-	int64_t step = in + 1, last;
+	int64_t step, last;
 
-	if (in < 0)
+	/* Bounded first, so that nothing below can overflow. */
+	if (in < 0 || in > PWTPU_MAX_ELEMS || lo < -(int64_t)PWTPU_MAX_ELEMS ||
+	    lo > PWTPU_MAX_ELEMS || hi < -(int64_t)PWTPU_MAX_ELEMS ||
+	    hi > PWTPU_MAX_ELEMS)
 		return hlo_lower_fail(lw, -EINVAL,
-				      "interior_padding[%u] = %lld is negative",
-				      k, (long long)in);
+				      "dimension %u: padding %lld, %lld, interior %lld is negative or past the device's %u elements",
+				      k, (long long)lo, (long long)hi,
+				      (long long)in, PWTPU_MAX_ELEMS);
+	step = in + 1;
 	if (lo + hi + n + (n - 1) * in != r)
 		return hlo_lower_fail(lw, -EINVAL,
 				      "result dimension %u is not low + high + size + interior",
@@ -331,6 +336,8 @@ pw_val hlo_pad(struct hlo_lower *lw, pw_val x, uint32_t rank,
 		off[k] = pd.at;
 		step[k] = in[k] + 1;
 	}
+	if (!rank)
+		return x;
 	v = filled(lw, rank, shape, fill);
 	if (empty || v < 0)
 		return v;
@@ -507,6 +514,8 @@ int hlo_lower_dynamic_slice(struct hlo_lower *lw, struct hlo_scope *sc,
 					      k, (long long)sizes[k]);
 		limit[k] = x->type->dims[k] - sizes[k];
 	}
+	if (!t->rank)
+		return hlo_bind_result(lw, sc, 0, x->v);
 	hlo_shape(t, shape);
 	return hlo_bind_result(lw, sc, 0,
 			       get_at(lw, x->v, t->rank,
@@ -542,6 +551,8 @@ int hlo_lower_dynamic_update_slice(struct hlo_lower *lw,
 					      k);
 		limit[k] = t->dims[k] - u->type->dims[k];
 	}
+	if (!t->rank)
+		return hlo_bind_result(lw, sc, 0, u->v);
 	return hlo_bind_result(lw, sc, 0,
 			       set_at(lw, x->v, u->v, t->rank,
 				      dynamic_starts(lw, sc, 2, t->rank, limit),

@@ -90,10 +90,20 @@ static int reduce_args(struct hlo_lower *lw, struct hlo_scope *sc,
 					      k, (long long)dims[k]);
 		ra->axes |= 1u << dims[k];
 	}
-	for (i = 0; i < ra->n; i++)
-		if (op->result_types[i]->rank != ra->rank - (uint32_t)n)
+	for (i = 0; i < ra->n; i++) {
+		const struct pw_hlo_type *t = op->result_types[i];
+		uint32_t j = 0;
+
+		if (t->rank != ra->rank - (uint32_t)n)
 			return hlo_lower_fail(lw, -EINVAL,
 					      "the result's rank is not the operand's less the dimensions");
+		for (k = 0; k < (int)ra->rank; k++)
+			if (!(ra->axes >> k & 1) &&
+			    t->dims[j++] != ra->xshape[k])
+				return hlo_lower_fail(lw, -EINVAL,
+						      "result %u's shape is not the operand's less the dimensions",
+						      i);
+	}
 	return 0;
 }
 

@@ -11,6 +11,10 @@
  * before the other) only when j < i. That is a stable sort, which is one
  * of the orders an unstable sort may give. Every operand is then
  * scattered to its places, the other dimensions as batching dimensions.
+ * The places are a permutation when the comparator is a strict weak
+ * order, as StableHLO requires of it (TOTALORDER compares are; a FLOAT
+ * LT over data with NaN is not, and then places collide and the result
+ * is not a permutation of the operand).
  *
  * The pairs take one dimension more than the operands: operands of rank
  * PW_MAX_RANK are refused, and so are n * n * (the other dimensions)

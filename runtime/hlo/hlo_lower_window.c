@@ -40,10 +40,11 @@ int hlo_window_list(struct hlo_lower *lw, const char *name, uint32_t rank,
 				      "%s has %d items for rank %u",
 				      name, n, rank);
 	for (k = 0; k < rank; k++)
-		if (out[k] < 1)
+		if (out[k] < 1 || out[k] > PWTPU_MAX_ELEMS)
 			return hlo_lower_fail(lw, -EINVAL,
-					      "%s[%u] = %lld is not positive",
-					      name, k, (long long)out[k]);
+					      "%s[%u] = %lld is not in 1..%u",
+					      name, k, (long long)out[k],
+					      PWTPU_MAX_ELEMS);
 	return 0;
 }
 
@@ -67,6 +68,14 @@ int hlo_window_padding(struct hlo_lower *lw, uint32_t rank, int64_t *lo,
 	for (k = 0; k < rank; k++) {
 		lo[k] = n ? pairs[2 * k] : 0;
 		hi[k] = n ? pairs[2 * k + 1] : 0;
+		/* Bounded, so that sizes computed from them cannot overflow. */
+		if (lo[k] < -(int64_t)PWTPU_MAX_ELEMS ||
+		    lo[k] > PWTPU_MAX_ELEMS ||
+		    hi[k] < -(int64_t)PWTPU_MAX_ELEMS ||
+		    hi[k] > PWTPU_MAX_ELEMS)
+			return hlo_lower_fail(lw, -EINVAL,
+					      "padding of dimension %u is past the device's %u elements",
+					      k, PWTPU_MAX_ELEMS);
 	}
 	return 0;
 }
@@ -143,7 +152,10 @@ int hlo_lower_reduce_window(struct hlo_lower *lw, struct hlo_scope *sc,
 					      k, (long long)p);
 		pshape[k] = (uint32_t)p;
 		in[k] = base[k] - 1;
-		positions *= (uint64_t)win[k];
+		if ((uint64_t)win[k] > HLO_MAX_WINDOW / positions)
+			positions = HLO_MAX_WINDOW + 1;
+		else
+			positions *= (uint64_t)win[k];
 		if (positions > HLO_MAX_WINDOW)
 			return hlo_lower_fail(lw, -EOPNOTSUPP,
 					      "windows of more than %u positions are not supported yet",

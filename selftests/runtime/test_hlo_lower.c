@@ -1519,8 +1519,45 @@ TEST(total_order_and_top_k)
 	}
 }
 
+/* Scalars: dynamic slices of rank 0 are the operand (or the update). */
+TEST(scalar_places)
+{
+	const char *text =
+		"func.func @main(%x: tensor<f32>, %u: tensor<f32>, %p: tensor<f32>) -> (tensor<f32>, tensor<f32>, tensor<f32>) {\n"
+		"  %0 = stablehlo.dynamic_slice %x, sizes = [] : (tensor<f32>) -> tensor<f32>\n"
+		"  %1 = stablehlo.dynamic_update_slice %x, %u : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+		"  %2 = stablehlo.pad %x, %p, low = [], high = [], interior = [] : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+		"  return %0, %1, %2 : tensor<f32>, tensor<f32>, tensor<f32>\n"
+		"}\n";
+	const float x = 1.5f, u = -2, p = 9;
+	const void *in[3] = { &x, &u, &p };
+	float r0, r1, r2;
+	void *out[3] = { &r0, &r1, &r2 };
+
+	ASSERT_EQ(0, lower_run(text, in, out));
+	ASSERT_EQ(x, r0);
+	ASSERT_EQ(u, r1);
+	ASSERT_EQ(x, r2);
+}
+
 TEST(placed_refusals)
 {
+	EXPECT_REFUSED("func.func @main(%x: tensor<3xf32>, %p: tensor<f32>) -> tensor<1xf32> {\n"
+		       "  %0 = stablehlo.pad %x, %p, low = [0], high = [0], interior = [9223372036854775807] : (tensor<3xf32>, tensor<f32>) -> tensor<1xf32>\n"
+		       "  return %0 : tensor<1xf32>\n}\n",
+		       -EINVAL, "past the device's");
+	EXPECT_REFUSED("func.func @main(%x: tensor<8xf32>, %c: tensor<f32>) -> tensor<8xf32> {\n"
+		       "  %0 = \"stablehlo.reduce_window\"(%x, %c) <{window_dimensions = array<i64: 4611686018427387905>, window_dilations = array<i64: 4>}> ({\n"
+		       "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+		       "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+		       "    stablehlo.return %s : tensor<f32>\n"
+		       "  }) : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>\n"
+		       "  return %0 : tensor<8xf32>\n}\n",
+		       -EINVAL, "window_dimensions[0] = 4611686018427387905 is not in 1..");
+	EXPECT_REFUSED("func.func @main(%x: tensor<2x3x4xf32>, %c: tensor<f32>) -> tensor<4x2xf32> {\n"
+		       "  %0 = stablehlo.reduce(%x init: %c) applies stablehlo.multiply across dimensions = [1] : (tensor<2x3x4xf32>, tensor<f32>) -> tensor<4x2xf32>\n"
+		       "  return %0 : tensor<4x2xf32>\n}\n",
+		       -EINVAL, "shape is not the operand's less the dimensions");
 	EXPECT_REFUSED("func.func @main(%x: tensor<2xf32>) -> tensor<5xf32> {\n"
 		       "  %0 = stablehlo.concatenate %x, %x, dim = 0 : (tensor<2xf32>, tensor<2xf32>) -> tensor<5xf32>\n"
 		       "  return %0 : tensor<5xf32>\n}\n",
