@@ -228,6 +228,12 @@ int hlo_apply_region(struct hlo_lower *lw, unsigned int region,
 		     const pw_val *args, unsigned int nargs,
 		     unsigned int nout, const enum pw_hlo_dtype *want,
 		     uint32_t rank, const uint32_t *shape, pw_val *out);
+/* A tensor of @shape (of @rank) and device type @dt, all zeros. */
+pw_val hlo_zeros(struct hlo_lower *lw, enum pwtpu_dtype dt, uint32_t rank,
+		 const uint32_t *shape);
+/* @base (of @rank) with all of @x (of @xshape) set in from @off on. */
+pw_val hlo_put(struct hlo_lower *lw, pw_val base, pw_val x, uint32_t rank,
+	       const uint32_t *xshape, const int64_t *off);
 /*
  * @a and @b (of @rank, @ashape and @bshape, which differ at most along
  * @dim) joined along @dim: @a's elements then @b's.

@@ -183,10 +183,29 @@ static pw_val filled(struct hlo_lower *lw, uint32_t rank,
 	return pw_fn_broadcast(lw->b, fill, rank, shape);
 }
 
+pw_val hlo_zeros(struct hlo_lower *lw, enum pwtpu_dtype dt, uint32_t rank,
+		 const uint32_t *shape)
+{
+	return filled(lw, rank, shape, pw_fn_scalar(lw->b, dt, 0));
+}
+
+pw_val hlo_put(struct hlo_lower *lw, pw_val base, pw_val x, uint32_t rank,
+	       const uint32_t *xshape, const int64_t *off)
+{
+	int64_t step[PW_MAX_RANK];
+	uint32_t k;
+
+	if (base < 0 || x < 0)
+		return base < 0 ? base : x;
+	for (k = 0; k < rank; k++)
+		step[k] = 1;
+	return place(lw, base, x, rank, xshape, off, step);
+}
+
 pw_val hlo_join(struct hlo_lower *lw, pw_val a, pw_val b, uint32_t rank,
 		const uint32_t *ashape, const uint32_t *bshape, uint32_t dim)
 {
-	int64_t off[PW_MAX_RANK] = { 0 }, step[PW_MAX_RANK];
+	int64_t off[PW_MAX_RANK] = { 0 };
 	uint32_t shape[PW_MAX_RANK], k;
 	struct pw_sig sig;
 	pw_val v;
@@ -195,15 +214,13 @@ pw_val hlo_join(struct hlo_lower *lw, pw_val a, pw_val b, uint32_t rank,
 		return a < 0 ? a : b;
 	if (pw_fn_builder_sig(lw->b, a, &sig))
 		return hlo_lower_fail(lw, -EINVAL, "no value was made");
-	for (k = 0; k < rank; k++) {
+	for (k = 0; k < rank; k++)
 		shape[k] = ashape[k];
-		step[k] = 1;
-	}
 	shape[dim] = ashape[dim] + bshape[dim];
-	v = filled(lw, rank, shape, pw_fn_scalar(lw->b, sig.dtype, 0));
-	v = place(lw, v, a, rank, ashape, off, step);
+	v = hlo_put(lw, hlo_zeros(lw, sig.dtype, rank, shape), a, rank, ashape,
+		    off);
 	off[dim] = ashape[dim];
-	return place(lw, v, b, rank, bshape, off, step);
+	return hlo_put(lw, v, b, rank, bshape, off);
 }
 
 /* The op's one result type, checked, and that of its first operand. */
@@ -226,7 +243,7 @@ static const struct pw_hlo_type *result_type(struct hlo_lower *lw,
 int hlo_lower_concatenate(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 {
 	const struct pw_hlo_attr *a = pw_hlo_op_attr(lw->op, "dimension");
-	int64_t off[PW_MAX_RANK] = { 0 }, step[PW_MAX_RANK];
+	int64_t off[PW_MAX_RANK] = { 0 };
 	uint32_t xshape[PW_MAX_RANK], k, i, dim;
 	const struct pw_hlo_type *t;
 	const struct hlo_val *x;
@@ -246,11 +263,8 @@ int hlo_lower_concatenate(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	dim = (uint32_t)a->u;
 	if (lw->op->noperands == 1)
 		return hlo_bind_result(lw, sc, 0, x->v);
-	for (k = 0; k < t->rank; k++)
-		step[k] = 1;
 	hlo_shape(t, xshape);
-	v = filled(lw, t->rank, xshape,
-		   pw_fn_scalar(lw->b, pw_hlo_device_dtype(t->dtype), 0));
+	v = hlo_zeros(lw, pw_hlo_device_dtype(t->dtype), t->rank, xshape);
 	for (i = 0; i < lw->op->noperands && v >= 0; i++) {
 		x = hlo_operand(lw, sc, i);
 		if (!x || hlo_check_type(lw, x->type))
@@ -269,7 +283,7 @@ int hlo_lower_concatenate(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 					      "the operands are longer than the result in dimension %u",
 					      dim);
 		hlo_shape(x->type, xshape);
-		v = place(lw, v, x->v, t->rank, xshape, off, step);
+		v = hlo_put(lw, v, x->v, t->rank, xshape, off);
 		off[dim] += x->type->dims[dim];
 	}
 	if (v >= 0 && off[dim] != t->dims[dim])

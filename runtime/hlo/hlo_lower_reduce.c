@@ -11,11 +11,13 @@
  * several operands (argmax: a value and its index) apply the body
  * element-wise in a tree of halves.
  *
- * dot_general without batch dimensions and with one contracting
- * dimension is a matmul on the systolic array for f32 and bf16 (f32
- * accumulate) and for i8 into i32. Other types are a broadcast multiply
- * and a sum over the contracting dimension: f64 in f64, f16 in f32 (as
- * XLA accumulates it), integers in i32 or, for 64-bit ones, i64, exact as
+ * dot_general arranges each operand by a transpose and a reshape, lhs as
+ * [batch, free, contracting] and rhs as [batch, contracting, free], each
+ * group of dimensions flattened into one. f32 and bf16 (f32 accumulate)
+ * and i8 into i32 then multiply on the systolic array, one matmul per
+ * batch. Other types, and many batches, are a broadcast multiply and a
+ * sum over the contracting dimension: f64 in f64, f16 in f32 (as XLA
+ * accumulates it), integers in i32 or, for 64-bit ones, i64, exact as
  * the narrow types' wrapping arithmetic is.
  */
 #include <errno.h>
@@ -251,41 +253,139 @@ static int dot_dims(struct hlo_lower *lw, const struct hlo_val *x,
 	return lw->err;
 }
 
-/* @x of rank 1 or 2 as a matrix with the contracting dimension @c at @at. */
-static pw_val as_matrix(struct hlo_lower *lw, const struct hlo_val *x,
-			int64_t c, unsigned int at)
-{
-	static const uint32_t swap[2] = { 1, 0 };
-	uint32_t shape[2];
+/*
+ * Which dimensions of an operand are batch, free and contracting, in the
+ * order the products want them: lhs as [batch, free, contracting], rhs
+ * as [batch, contracting, free].
+ */
+struct dot_side {
+	uint32_t perm[PW_MAX_RANK];
+	uint32_t nfree;
+	uint64_t nb, free, k;	/* extents' products */
+};
 
-	if (x->type->rank == 1) {
-		shape[at] = (uint32_t)x->type->dims[0];
-		shape[1 - at] = 1;
-		return pw_fn_reshape(lw->b, x->v, 2, shape);
+static int dot_side(struct hlo_lower *lw, const struct hlo_val *x,
+		    const int64_t *bd, int nb, const int64_t *cd, int nc,
+		    bool lhs, struct dot_side *s)
+{
+	const struct pw_hlo_type *t = x->type;
+	uint32_t role[PW_MAX_RANK] = { 0 }, n = 0, k;
+	int i;
+
+	s->nb = s->free = s->k = 1;
+	for (i = 0; i < nb + nc; i++) {
+		int64_t d = i < nb ? bd[i] : cd[i - nb];
+
+		if (d < 0 || d >= t->rank || role[d])
+			return hlo_lower_fail(lw, -EINVAL,
+					      "%s dimension %lld is out of range or named twice",
+					      lhs ? "lhs" : "rhs", (long long)d);
+		role[d] = i < nb ? 1 : 2;
 	}
-	return c == at ? x->v : pw_fn_transpose(lw->b, x->v, swap);
+	for (i = 0; i < nb; i++) {
+		s->perm[n++] = (uint32_t)bd[i];
+		s->nb *= (uint64_t)t->dims[bd[i]];
+	}
+	if (!lhs)
+		for (i = 0; i < nc; i++)
+			s->perm[n++] = (uint32_t)cd[i];
+	s->nfree = 0;
+	for (k = 0; k < t->rank; k++)
+		if (!role[k]) {
+			s->perm[n++] = k;
+			s->free *= (uint64_t)t->dims[k];
+			s->nfree++;
+		}
+	if (lhs)
+		for (i = 0; i < nc; i++)
+			s->perm[n++] = (uint32_t)cd[i];
+	for (i = 0; i < nc; i++)
+		s->k *= (uint64_t)t->dims[cd[i]];
+	return 0;
+}
+
+/* @x transposed as @s orders it and reshaped to [batch,] @r0, @r1. */
+static pw_val dot_arrange(struct hlo_lower *lw, const struct hlo_val *x,
+			  const struct dot_side *s, uint64_t r0, uint64_t r1)
+{
+	uint32_t shape[3], k, n = 0;
+	pw_val v = x->v;
+
+	for (k = 0; k < x->type->rank && s->perm[k] == k; k++)
+		;
+	if (k < x->type->rank)
+		v = pw_fn_transpose(lw->b, v, s->perm);
+	if (s->nb > 1)
+		shape[n++] = (uint32_t)s->nb;
+	shape[n++] = (uint32_t)r0;
+	shape[n++] = (uint32_t)r1;
+	return pw_fn_reshape(lw->b, v, n, shape);
 }
 
 /*
- * a[M,K] x b[K,N] by the element-wise ops: a as [M,K,1] and b broadcast
- * to [M,K,N], multiplied in @work and summed over K.
+ * a[B,M,K] x b[B,K,N] (without B when @nb is 1) by the element-wise ops:
+ * a as [B,M,K,1] and b as [B,1,K,N] broadcast to [B,M,K,N], multiplied in
+ * @work and summed over K.
  */
 static pw_val mul_sum_matmul(struct hlo_lower *lw, pw_val a, pw_val b,
-			     const uint32_t *mkn, enum pwtpu_dtype dt,
-			     enum pwtpu_dtype work)
+			     uint32_t nb, const uint32_t *mkn,
+			     enum pwtpu_dtype dt, enum pwtpu_dtype work)
 {
-	uint32_t a3[3] = { mkn[0], mkn[1], 1 };
-	pw_val p;
+	uint32_t full[4], as[4], bs[4], r = 0, kdim;
 
+	if (nb > 1) {
+		full[r] = as[r] = bs[r] = nb;
+		r++;
+	}
+	kdim = r + 1;
+	full[r] = as[r] = mkn[0];
+	bs[r++] = 1;
+	full[r] = as[r] = bs[r] = mkn[1];
+	r++;
+	full[r] = bs[r] = mkn[2];
+	as[r++] = 1;
 	if (dt != work) {
 		a = pw_fn_convert(lw->b, a, work);
 		b = pw_fn_convert(lw->b, b, work);
 	}
-	a = pw_fn_reshape(lw->b, a, 3, a3);
-	a = pw_fn_broadcast(lw->b, a, 3, mkn);
-	b = pw_fn_broadcast(lw->b, b, 3, mkn);
-	p = pw_fn_binary(lw->b, PWTPU_OP_MUL, a, b);
-	return pw_fn_reduce(lw->b, PWTPU_REDUCE_SUM, p, 1u << 1);
+	a = pw_fn_broadcast(lw->b, pw_fn_reshape(lw->b, a, r, as), r, full);
+	b = pw_fn_broadcast(lw->b, pw_fn_reshape(lw->b, b, r, bs), r, full);
+	return pw_fn_reduce(lw->b, PWTPU_REDUCE_SUM,
+			    pw_fn_binary(lw->b, PWTPU_OP_MUL, a, b), 1u << kdim);
+}
+
+/*
+ * a[B,M,K] x b[B,K,N] on the systolic array: one matmul per batch, set
+ * into the [B,M,N] result.
+ */
+static pw_val array_matmul(struct hlo_lower *lw, pw_val a, pw_val b,
+			   uint32_t nb, const uint32_t *mkn,
+			   enum pwtpu_dtype work)
+{
+	uint32_t one[3] = { 1, mkn[0], mkn[2] }, out[3] = { nb, mkn[0], mkn[2] };
+	uint32_t as[3] = { 1, mkn[0], mkn[1] }, bs[3] = { 1, mkn[1], mkn[2] };
+	uint32_t start[3] = { 0, 0, 0 };
+	int64_t off[3] = { 0, 0, 0 };
+	pw_val v, p;
+	uint32_t i;
+
+	if (nb == 1)
+		return pw_fn_matmul(lw->b, a, b);
+	v = hlo_zeros(lw, work, 3, out);
+	for (i = 0; i < nb && v >= 0; i++) {
+		start[0] = i;
+		off[0] = i;
+		p = pw_fn_matmul(lw->b,
+				 pw_fn_reshape(lw->b,
+					       pw_fn_slice(lw->b, a, start, as),
+					       2, as + 1),
+				 pw_fn_reshape(lw->b,
+					       pw_fn_slice(lw->b, b, start, bs),
+					       2, bs + 1));
+		v = hlo_put(lw, v, pw_fn_reshape(lw->b, p, 3, one), 3, one,
+			    off);
+	}
+	return v;
 }
 
 /* Where a dot of @dt accumulates (mul_sum_matmul's @work). */
@@ -305,15 +405,19 @@ static enum pwtpu_dtype dot_work(enum pwtpu_dtype dt)
 	}
 }
 
+/* More batches than this go to the element-wise ops in one piece. */
+#define DOT_MAX_ARRAY_BATCHES	64
+
 int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 {
 	const struct hlo_val *v2[2], *x, *y;
 	const struct pw_hlo_type *t;
+	uint32_t mkn[3], shape[PW_MAX_RANK], r = 0, k, nb;
+	struct dot_side ls, rs;
 	enum pwtpu_dtype dt, to;
-	uint32_t mkn[3], shape[PW_MAX_RANK];
 	struct dot_dims d;
 	pw_val a, b, v;
-	bool array;
+	int i;
 
 	(void)arg;
 	if (hlo_operands(lw, sc, 2, v2))
@@ -323,47 +427,55 @@ int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	t = lw->op->result_types[0];
 	if (hlo_check_type(lw, t) || dot_dims(lw, x, &d))
 		return lw->err;
-	if (d.nlb || d.nrb)
-		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "batch dimensions are not supported yet");
-	if (d.nlc != 1 || d.nrc != 1)
-		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "%d contracting dimensions: only one is supported yet",
-				      d.nlc);
-	if (x->type->rank < 1 || x->type->rank > 2 || y->type->rank < 1 ||
-	    y->type->rank > 2)
-		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "operands of rank %u and %u: only 1 and 2 are supported yet",
-				      x->type->rank, y->type->rank);
-	if (d.lc[0] < 0 || d.lc[0] >= x->type->rank || d.rc[0] < 0 ||
-	    d.rc[0] >= y->type->rank ||
-	    x->type->dims[d.lc[0]] != y->type->dims[d.rc[0]])
+	if (d.nlb != d.nrb || d.nlc != d.nrc)
 		return hlo_lower_fail(lw, -EINVAL,
-				      "the contracting dimensions are not of one extent");
+				      "lhs and rhs differ in their number of batch or contracting dimensions");
+	if (dot_side(lw, x, d.lb, d.nlb, d.lc, d.nlc, true, &ls) ||
+	    dot_side(lw, y, d.rb, d.nrb, d.rc, d.nrc, false, &rs))
+		return lw->err;
+	for (i = 0; i < d.nlb + d.nlc; i++) {
+		int64_t l = i < d.nlb ? d.lb[i] : d.lc[i - d.nlb];
+		int64_t rr = i < d.nlb ? d.rb[i] : d.rc[i - d.nlb];
+
+		if (x->type->dims[l] != y->type->dims[rr])
+			return hlo_lower_fail(lw, -EINVAL,
+					      "lhs dimension %lld and rhs dimension %lld differ in extent",
+					      (long long)l, (long long)rr);
+	}
+	/* The result is [batch..., lhs free..., rhs free...]. */
+	for (i = 0; i < d.nlb; i++)
+		shape[r++] = (uint32_t)x->type->dims[d.lb[i]];
+	for (k = d.nlb; k < d.nlb + ls.nfree; k++)
+		shape[r++] = (uint32_t)x->type->dims[ls.perm[k]];
+	for (k = d.nrb + d.nrc; k < y->type->rank; k++)
+		shape[r++] = (uint32_t)y->type->dims[rs.perm[k]];
+	for (k = 0; k < r && k < t->rank && shape[k] == t->dims[k]; k++)
+		;
+	if (r != t->rank || k != r)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "the result is not the batch, then lhs's free, then rhs's free dimensions");
 	if (x->type->dtype != y->type->dtype)
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "operands of different element types are not supported yet");
 	if (x->type->dtype == PW_HLO_DT_I1 || t->dtype == PW_HLO_DT_I1)
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "dots of i1 are not supported yet");
-	mkn[0] = x->type->rank == 2 ? (uint32_t)x->type->dims[1 - d.lc[0]] : 1;
-	mkn[1] = (uint32_t)x->type->dims[d.lc[0]];
-	mkn[2] = y->type->rank == 2 ? (uint32_t)y->type->dims[1 - d.rc[0]] : 1;
-	if (hlo_elems(t) != (uint64_t)mkn[0] * mkn[2])
-		return hlo_lower_fail(lw, -EINVAL,
-				      "the result is not lhs's free dimensions then rhs's");
-	a = as_matrix(lw, x, d.lc[0], 1);
-	b = a < 0 ? a : as_matrix(lw, y, d.rc[0], 0);
+	nb = (uint32_t)ls.nb;
+	mkn[0] = (uint32_t)ls.free;
+	mkn[1] = (uint32_t)ls.k;
+	mkn[2] = (uint32_t)rs.free;
+	a = dot_arrange(lw, x, &ls, mkn[0], mkn[1]);
+	b = a < 0 ? a : dot_arrange(lw, y, &rs, mkn[1], mkn[2]);
 	if (b < 0)
 		return hlo_lower_builder_fail(lw, b);
 	dt = pw_hlo_device_dtype(x->type->dtype);
 	to = pw_hlo_device_dtype(t->dtype);
 	/* The array's products are exact and its sums as wide as the result. */
-	array = ((dt == PWTPU_DT_F32 || dt == PWTPU_DT_BF16) &&
-		 (to == dt || to == dot_work(dt))) ||
-		(dt == PWTPU_DT_I8 && to == PWTPU_DT_I32);
-	if (array) {
-		v = pw_fn_matmul(lw->b, a, b);	/* dot_work(dt) */
+	if (nb <= DOT_MAX_ARRAY_BATCHES &&
+	    (((dt == PWTPU_DT_F32 || dt == PWTPU_DT_BF16) &&
+	      (to == dt || to == dot_work(dt))) ||
+	     (dt == PWTPU_DT_I8 && to == PWTPU_DT_I32))) {
+		v = array_matmul(lw, a, b, nb, mkn, dot_work(dt));
 	} else {
 		/*
 		 * StableHLO converts each operand to the result's type and
@@ -375,13 +487,11 @@ int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 			b = pw_fn_convert(lw->b, b, to);
 			dt = to;
 		}
-		v = mul_sum_matmul(lw, a, b, mkn, dt, dot_work(dt));
+		v = mul_sum_matmul(lw, a, b, nb, mkn, dt, dot_work(dt));
 	}
 	if (v >= 0 && to != dot_work(dt))
 		v = pw_fn_convert(lw->b, v, to);
-	if (v >= 0 && t->rank != 2) {
-		hlo_shape(t, shape);
+	if (v >= 0)
 		v = pw_fn_reshape(lw->b, v, t->rank, shape);
-	}
 	return hlo_bind_result(lw, sc, 0, v);
 }

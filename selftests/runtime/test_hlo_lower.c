@@ -240,6 +240,105 @@ TEST(dot_general)
 	ASSERT_EQ(2 + 40 + 600, y1[1]);
 }
 
+/*
+ * dot_general with batch dimensions and several contracting ones, in any
+ * order: f32 on the array one batch at a time, i32 by the element-wise
+ * ops, batch dimensions that are not leading, a result of batch
+ * dimensions only.
+ */
+TEST(dot_general_batch)
+{
+	const char *text =
+		"func.func @main(%a: tensor<2x3x4xf32>, %b: tensor<2x4x2xf32>, %p: tensor<2x3x4xi32>, %q: tensor<4x2x5xi32>, %u: tensor<3x2xi32>, %w: tensor<2x3xi32>) -> (tensor<2x3x2xf32>, tensor<3x5xi32>, tensor<2xi32>, tensor<2x3x5xi32>) {\n"
+		"  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x3x4xf32>, tensor<2x4x2xf32>) -> tensor<2x3x2xf32>\n"
+		"  %1 = stablehlo.dot_general %p, %q, contracting_dims = [0, 2] x [1, 0] : (tensor<2x3x4xi32>, tensor<4x2x5xi32>) -> tensor<3x5xi32>\n"
+		"  %2 = stablehlo.dot_general %u, %w, batching_dims = [1] x [0], contracting_dims = [0] x [1] : (tensor<3x2xi32>, tensor<2x3xi32>) -> tensor<2xi32>\n"
+		"  %3 = stablehlo.dot_general %p, %q, batching_dims = [0] x [1], contracting_dims = [2] x [0] : (tensor<2x3x4xi32>, tensor<4x2x5xi32>) -> tensor<2x3x5xi32>\n"
+		"  return %0, %1, %2, %3 : tensor<2x3x2xf32>, tensor<3x5xi32>, tensor<2xi32>, tensor<2x3x5xi32>\n"
+		"}\n";
+	float a[24], b[16], y0[12];
+	int32_t p[24], q[40], u[6], w[6], y1[15], y2[2], y3[30];
+	const void *in[6] = { a, b, p, q, u, w };
+	void *out[4] = { y0, y1, y2, y3 };
+	int i, j, k, l, n;
+
+	for (i = 0; i < 24; i++) {
+		a[i] = (float)(i % 7) - 3;
+		p[i] = i * 3 - 20;
+	}
+	for (i = 0; i < 16; i++)
+		b[i] = (float)(i % 5) * 0.5f;
+	for (i = 0; i < 40; i++)
+		q[i] = 17 - i;
+	for (i = 0; i < 6; i++) {
+		u[i] = i + 1;
+		w[i] = 2 * i - 5;
+	}
+	ASSERT_EQ(0, lower_run(text, in, out));
+	/* y0[n,i,j] = sum_k a[n,i,k] b[n,k,j] */
+	for (n = 0; n < 2; n++)
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < 2; j++) {
+				float s = 0;
+
+				for (k = 0; k < 4; k++)
+					s += a[(n * 3 + i) * 4 + k] *
+					     b[(n * 4 + k) * 2 + j];
+				ASSERT_EQ(s, y0[(n * 3 + i) * 2 + j]);
+			}
+	/* y1[i,j] = sum_{k,l} p[k,i,l] q[l,k,j] */
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 5; j++) {
+			int32_t s = 0;
+
+			for (k = 0; k < 2; k++)
+				for (l = 0; l < 4; l++)
+					s += p[(k * 3 + i) * 4 + l] *
+					     q[(l * 2 + k) * 5 + j];
+			ASSERT_EQ(s, y1[i * 5 + j]);
+		}
+	/* y2[n] = sum_k u[k,n] w[n,k] */
+	for (n = 0; n < 2; n++) {
+		int32_t s = 0;
+
+		for (k = 0; k < 3; k++)
+			s += u[k * 2 + n] * w[n * 3 + k];
+		ASSERT_EQ(s, y2[n]);
+	}
+	/* y3[n,i,j] = sum_k p[n,i,k] q[k,n,j] */
+	for (n = 0; n < 2; n++)
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < 5; j++) {
+				int32_t s = 0;
+
+				for (k = 0; k < 4; k++)
+					s += p[(n * 3 + i) * 4 + k] *
+					     q[(k * 2 + n) * 5 + j];
+				ASSERT_EQ(s, y3[(n * 3 + i) * 5 + j]);
+			}
+}
+
+/* A dot_general's dimension numbers that do not fit its operands. */
+TEST(dot_general_refused)
+{
+	EXPECT_REFUSED("func.func @main(%a: tensor<2x3xf32>) -> tensor<f32> {\n"
+		       "  %0 = stablehlo.dot_general %a, %a, batching_dims = [0] x [], contracting_dims = [1] x [1] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<f32>\n"
+		       "  return %0 : tensor<f32>\n}\n",
+		       -EINVAL, "differ in their number of batch or contracting dimensions");
+	EXPECT_REFUSED("func.func @main(%a: tensor<2x3xf32>) -> tensor<2x2xf32> {\n"
+		       "  %0 = stablehlo.dot_general %a, %a, contracting_dims = [1, 1] x [1, 0] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>\n"
+		       "  return %0 : tensor<2x2xf32>\n}\n",
+		       -EINVAL, "lhs dimension 1 is out of range or named twice");
+	EXPECT_REFUSED("func.func @main(%a: tensor<2x3xf32>) -> tensor<2x2xf32> {\n"
+		       "  %0 = stablehlo.dot_general %a, %a, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>\n"
+		       "  return %0 : tensor<2x2xf32>\n}\n",
+		       -EINVAL, "lhs dimension 1 and rhs dimension 0 differ in extent");
+	EXPECT_REFUSED("func.func @main(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {\n"
+		       "  %0 = stablehlo.dot_general %a, %a, contracting_dims = [1] x [1] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<3x2xf32>\n"
+		       "  return %0 : tensor<3x2xf32>\n}\n",
+		       -EINVAL, "the result is not the batch, then lhs's free, then rhs's free dimensions");
+}
+
 /* Ops made of others: clamp, sign, is_finite, integer remainder. */
 TEST(composed_ops)
 {
