@@ -524,13 +524,13 @@ TEST(refusals)
 		       -EINVAL, "and is not defined on floats");
 	EXPECT_REFUSED("func.func @main(%x: tensor<100xf32>) -> tensor<1xf32> {\n"
 		       "  %c = stablehlo.constant dense<1.0> : tensor<f32>\n"
-		       "  %0 = \"stablehlo.reduce_window\"(%x, %c) <{window_dimensions = array<i64: 100>}> ({\n"
+		       "  %0 = \"stablehlo.reduce_window\"(%x, %c, %x) <{window_dimensions = array<i64: 100>}> ({\n"
 		       "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
 		       "    %s = stablehlo.multiply %a, %b : tensor<f32>\n"
 		       "    stablehlo.return %s : tensor<f32>\n"
-		       "  }) : (tensor<100xf32>, tensor<f32>) -> tensor<1xf32>\n"
+		       "  }) : (tensor<100xf32>, tensor<f32>, tensor<100xf32>) -> tensor<1xf32>\n"
 		       "  return %0 : tensor<1xf32>\n}\n",
-		       -EOPNOTSUPP, "windows of more than 64 positions");
+		       -EINVAL, "as many init values and as many results");
 	EXPECT_REFUSED("func.func @main(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {\n"
 		       "  %0 = stablehlo.transpose %x, dims = [0, 0] : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"
 		       "  return %0 : tensor<2x2xf32>\n}\n",
@@ -1328,6 +1328,89 @@ TEST(reduce_window)
 		d[1 + 2 * i] = x[i];
 	for (i = 0; i < 9; i++)
 		ASSERT_EQ(d[i] + d[i + 2], r2[i]) TH_LOG("window %d", i);
+}
+
+/*
+ * reduce_window over windows past 64 positions (reduced by doubling
+ * spans), and of two operands (a value and its index: the first largest
+ * wins, as select_and_gather's body picks), small and large, against
+ * loops over the spec's definition.
+ */
+TEST(reduce_window_large)
+{
+	const char *text =
+		"func.func @main(%x: tensor<130xi32>, %f: tensor<4x90xf32>, %v: tensor<80xf32>) -> (tensor<3xi32>, tensor<2x6xf32>, tensor<11xf32>, tensor<11xi32>, tensor<78xi32>) {\n"
+		"  %z = stablehlo.constant dense<0> : tensor<i32>\n"
+		"  %0 = \"stablehlo.reduce_window\"(%x, %z) <{window_dimensions = array<i64: 100>, window_strides = array<i64: 15>}> ({\n"
+		"  ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+		"    %s = stablehlo.add %a, %b : tensor<i32>\n"
+		"    stablehlo.return %s : tensor<i32>\n"
+		"  }) : (tensor<130xi32>, tensor<i32>) -> tensor<3xi32>\n"
+		"  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+		"  %1 = \"stablehlo.reduce_window\"(%f, %ninf) <{window_dimensions = array<i64: 2, 65>, window_strides = array<i64: 2, 5>}> ({\n"
+		"  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+		"    %s = stablehlo.maximum %a, %b : tensor<f32>\n"
+		"    stablehlo.return %s : tensor<f32>\n"
+		"  }) : (tensor<4x90xf32>, tensor<f32>) -> tensor<2x6xf32>\n"
+		"  %i = stablehlo.iota dim = 0 : tensor<80xi32>\n"
+		"  %2:2 = \"stablehlo.reduce_window\"(%v, %i, %ninf, %z) <{window_dimensions = array<i64: 70>}> ({\n"
+		"  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):\n"
+		"    %g = stablehlo.compare  GT, %b, %a,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+		"    %m = stablehlo.select %g, %b, %a : tensor<i1>, tensor<f32>\n"
+		"    %mi = stablehlo.select %g, %bi, %ai : tensor<i1>, tensor<i32>\n"
+		"    stablehlo.return %m, %mi : tensor<f32>, tensor<i32>\n"
+		"  }) : (tensor<80xf32>, tensor<80xi32>, tensor<f32>, tensor<i32>) -> (tensor<11xf32>, tensor<11xi32>)\n"
+		"  %3:2 = \"stablehlo.reduce_window\"(%v, %i, %ninf, %z) <{window_dimensions = array<i64: 3>}> ({\n"
+		"  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):\n"
+		"    %g = stablehlo.compare  GT, %b, %a,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+		"    %m = stablehlo.select %g, %b, %a : tensor<i1>, tensor<f32>\n"
+		"    %mi = stablehlo.select %g, %bi, %ai : tensor<i1>, tensor<i32>\n"
+		"    stablehlo.return %m, %mi : tensor<f32>, tensor<i32>\n"
+		"  }) : (tensor<80xf32>, tensor<80xi32>, tensor<f32>, tensor<i32>) -> (tensor<78xf32>, tensor<78xi32>)\n"
+		"  return %0, %1, %2#0, %2#1, %3#1 : tensor<3xi32>, tensor<2x6xf32>, tensor<11xf32>, tensor<11xi32>, tensor<78xi32>\n"
+		"}\n";
+	int32_t x[130], r0[3], r3[11], r4[78];
+	float f[360], v[80], r1[12], r2[11];
+	const void *in[3] = { x, f, v };
+	void *out[5] = { r0, r1, r2, r3, r4 };
+	int i, j, k, best;
+
+	for (i = 0; i < 130; i++)
+		x[i] = i * i - 7 * i;
+	for (i = 0; i < 360; i++)
+		f[i] = (float)((i * 37) % 101) - 50;
+	for (i = 0; i < 80; i++)
+		v[i] = (float)((i * 13) % 17);	/* many ties */
+	ASSERT_EQ(0, lower_run(text, in, out));
+	for (j = 0; j < 3; j++) {
+		int32_t s = 0;
+
+		for (i = 0; i < 100; i++)
+			s += x[15 * j + i];
+		ASSERT_EQ(s, r0[j]);
+	}
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 6; j++) {
+			float m = -INFINITY;
+
+			for (k = 0; k < 65; k++)
+				m = fmaxf(m, fmaxf(f[(2 * i) * 90 + 5 * j + k],
+						   f[(2 * i + 1) * 90 + 5 * j + k]));
+			ASSERT_EQ(m, r1[i * 6 + j]);
+		}
+	for (j = 0; j < 11; j++) {
+		for (best = j, k = j + 1; k < j + 70; k++)
+			if (v[k] > v[best])
+				best = k;
+		ASSERT_EQ(v[best], r2[j]);
+		ASSERT_EQ(best, r3[j]) TH_LOG("window %d", j);
+	}
+	for (j = 0; j < 78; j++) {
+		for (best = j, k = j + 1; k < j + 3; k++)
+			if (v[k] > v[best])
+				best = k;
+		ASSERT_EQ(best, r4[j]) TH_LOG("window %d", j);
+	}
 }
 
 /*
