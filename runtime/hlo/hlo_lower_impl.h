@@ -256,6 +256,12 @@ int hlo_window_list(struct hlo_lower *lw, const char *name, uint32_t rank,
 		    int64_t dflt, int64_t *out);
 int hlo_window_padding(struct hlo_lower *lw, uint32_t rank, int64_t *lo,
 		       int64_t *hi);
+/*
+ * The scatter mode that combines as @op does on element type @dt (on i1,
+ * add and or are MAX, multiply and and MIN), or -EOPNOTSUPP.
+ */
+int hlo_scatter_combiner(enum hlo_binary op, enum pw_hlo_dtype dt,
+			 enum pwtpu_scatter *mode);
 /* An i1 of x != 0, for a value of device dtype @dt. */
 pw_val hlo_nonzero(struct hlo_lower *lw, pw_val x, enum pwtpu_dtype dt);
 

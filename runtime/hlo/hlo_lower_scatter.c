@@ -128,7 +128,6 @@ static int scatter_mode(struct hlo_lower *lw, enum pw_hlo_dtype dt,
 	const struct pw_hlo_op *op = lw->op;
 	const struct hlo_op_entry *e = NULL;
 	const struct pw_hlo_block *blk;
-	bool i1 = dt == PW_HLO_DT_I1;
 	const char *name;
 	unsigned int i;
 
@@ -164,7 +163,23 @@ static int scatter_mode(struct hlo_lower *lw, enum pw_hlo_dtype dt,
 				      "an update computation that returns the input is not supported yet (%s)",
 				      what);
 	}
-	switch (e->arg) {
+	if (!hlo_scatter_combiner((enum hlo_binary)e->arg, dt, mode))
+		return 0;
+	if (e->arg == HLO_AND || e->arg == HLO_OR)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "an update computation of %s on %s is not supported yet (%s)",
+				      name, pw_hlo_dtype_name(dt), what);
+	return hlo_lower_fail(lw, -EOPNOTSUPP,
+			      "an update computation of %s is not supported yet (%s)",
+			      name, what);
+}
+
+int hlo_scatter_combiner(enum hlo_binary op, enum pw_hlo_dtype dt,
+			 enum pwtpu_scatter *mode)
+{
+	bool i1 = dt == PW_HLO_DT_I1;
+
+	switch (op) {
 	case HLO_ADD:
 		*mode = i1 ? PWTPU_SCATTER_MAX : PWTPU_SCATTER_ADD;
 		return 0;
@@ -179,18 +194,12 @@ static int scatter_mode(struct hlo_lower *lw, enum pw_hlo_dtype dt,
 		return 0;
 	case HLO_AND:
 	case HLO_OR:
-		if (i1) {
-			*mode = e->arg == HLO_OR ? PWTPU_SCATTER_MAX :
-						   PWTPU_SCATTER_MIN;
-			return 0;
-		}
-		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "an update computation of %s on %s is not supported yet (%s)",
-				      name, pw_hlo_dtype_name(dt), what);
+		if (!i1)
+			return -EOPNOTSUPP;
+		*mode = op == HLO_OR ? PWTPU_SCATTER_MAX : PWTPU_SCATTER_MIN;
+		return 0;
 	default:
-		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "an update computation of %s is not supported yet (%s)",
-				      name, what);
+		return -EOPNOTSUPP;
 	}
 }
 

@@ -22,11 +22,6 @@
 
 #define HLO_MAX_SELECT_WINDOW	64
 
-static const enum pwtpu_scatter scatter_mode[] = {
-	[HLO_ADD] = PWTPU_SCATTER_ADD, [HLO_MUL] = PWTPU_SCATTER_MUL,
-	[HLO_MAX] = PWTPU_SCATTER_MAX, [HLO_MIN] = PWTPU_SCATTER_MIN,
-};
-
 /* The window's attributes, checked against the operand and source. */
 struct select_window {
 	uint32_t r;
@@ -155,6 +150,7 @@ int hlo_lower_select_and_scatter(struct hlo_lower *lw, struct hlo_scope *sc,
 	const struct hlo_val *x[3];
 	const struct pw_hlo_type *t;
 	struct select_window w;
+	enum pwtpu_scatter mode;
 	enum hlo_binary op;
 	bool all, every = true;
 	uint32_t k, idx[PW_MAX_RANK];
@@ -166,17 +162,20 @@ int hlo_lower_select_and_scatter(struct hlo_lower *lw, struct hlo_scope *sc,
 	t = lw->op->result_types[0];
 	if (hlo_check_type(lw, t) ||
 	    hlo_region_binary(lw, 1, 1u << HLO_ADD | 1u << HLO_MUL |
-			      1u << HLO_MAX | 1u << HLO_MIN,
-			      "add, multiply, maximum or minimum", &op))
+			      1u << HLO_MAX | 1u << HLO_MIN | 1u << HLO_AND |
+			      1u << HLO_OR,
+			      "add, multiply, maximum, minimum, and or or", &op))
 		return lw->err;
 	if (!hlo_same_shape(t, x[0]->type) || t->dtype != x[0]->type->dtype ||
 	    x[1]->type->dtype != t->dtype || x[2]->type->rank ||
 	    x[2]->type->dtype != t->dtype)
 		return hlo_lower_fail(lw, -EINVAL,
 				      "operand, source, init and result differ in type");
-	if (x[1]->type->dtype == PW_HLO_DT_I1)
+	if (hlo_scatter_combiner(op, t->dtype, &mode))
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "select_and_scatter of i1 is not supported yet");
+				      "a body of %s on %s is not supported yet",
+				      op == HLO_AND ? "and" : "or",
+				      pw_hlo_dtype_name(t->dtype));
 	if (select_window(lw, x[0], x[1], &w))
 		return lw->err;
 	if (w.r + 1 > PW_MAX_RANK)
@@ -236,7 +235,7 @@ int hlo_lower_select_and_scatter(struct hlo_lower *lw, struct hlo_scope *sc,
 	d.n_inserted_window_dims = w.r;
 	d.n_scatter_dims_to_operand_dims = w.r;
 	d.index_vector_dim = w.r;
-	v = pw_fn_scatter(lw->b, scatter_mode[op],
+	v = pw_fn_scatter(lw->b, mode,
 			  pw_fn_broadcast(lw->b, x[2]->v, w.r, w.oshape),
 			  sel_pos, x[1]->v, &d);
 	return hlo_bind_result(lw, sc, 0, v);

@@ -1643,6 +1643,45 @@ TEST(select_and_scatter)
 			ASSERT_EQ(want[a][b], y[a][b]) TH_LOG("(%d, %d)", a, b);
 }
 
+/* select_and_scatter of i1: or and and are the scatter's MAX and MIN. */
+TEST(select_and_scatter_i1)
+{
+	const char *text =
+		"func.func @main(%x: tensor<4xi1>, %s: tensor<2xi1>) -> (tensor<4xi1>, tensor<4xi1>) {\n"
+		"  %f = stablehlo.constant dense<false> : tensor<i1>\n"
+		"  %t = stablehlo.constant dense<true> : tensor<i1>\n"
+		"  %0 = \"stablehlo.select_and_scatter\"(%x, %s, %f) <{window_dimensions = array<i64: 2>, window_strides = array<i64: 2>}> ({\n"
+		"  ^bb0(%a: tensor<i1>, %b: tensor<i1>):\n"
+		"    %c = stablehlo.compare  GE, %a, %b,  UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>\n"
+		"    stablehlo.return %c : tensor<i1>\n"
+		"  }, {\n"
+		"  ^bb0(%a: tensor<i1>, %b: tensor<i1>):\n"
+		"    %c = stablehlo.or %a, %b : tensor<i1>\n"
+		"    stablehlo.return %c : tensor<i1>\n"
+		"  }) : (tensor<4xi1>, tensor<2xi1>, tensor<i1>) -> tensor<4xi1>\n"
+		"  %1 = \"stablehlo.select_and_scatter\"(%x, %s, %t) <{window_dimensions = array<i64: 2>, window_strides = array<i64: 2>}> ({\n"
+		"  ^bb0(%a: tensor<i1>, %b: tensor<i1>):\n"
+		"    %c = stablehlo.compare  GE, %a, %b,  UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>\n"
+		"    stablehlo.return %c : tensor<i1>\n"
+		"  }, {\n"
+		"  ^bb0(%a: tensor<i1>, %b: tensor<i1>):\n"
+		"    %c = stablehlo.and %a, %b : tensor<i1>\n"
+		"    stablehlo.return %c : tensor<i1>\n"
+		"  }) : (tensor<4xi1>, tensor<2xi1>, tensor<i1>) -> tensor<4xi1>\n"
+		"  return %0, %1 : tensor<4xi1>, tensor<4xi1>\n"
+		"}\n";
+	/* Windows {0, 1} and {2, 3} pick the first of the largest: 1, 2. */
+	const uint8_t x[4] = { 0, 1, 1, 0 }, s[2] = { 0, 1 };
+	const uint8_t want_or[4] = { 0, 0, 1, 0 }, want_and[4] = { 1, 0, 1, 1 };
+	uint8_t y0[4], y1[4];
+	const void *in[2] = { x, s };
+	void *out[2] = { y0, y1 };
+
+	ASSERT_EQ(0, lower_run(text, in, out));
+	ASSERT_EQ(0, memcmp(want_or, y0, 4));
+	ASSERT_EQ(0, memcmp(want_and, y1, 4));
+}
+
 /*
  * compare_type TOTALORDER orders -NaN < -inf < -1 < -0 < +0 < 1 < +inf <
  * NaN; chlo.top_k takes the k largest of the last dimension in that
