@@ -1,5 +1,7 @@
 # pwtpu: top-level build.
 #   make            module + user-space libraries, tools and tests
+#   make install [DESTDIR=] [PREFIX=/usr/local]  headers, shared and static
+#                   libraries, pkg-config files, tools, man pages (install.mk)
 #   make deps       install every Debian package the project needs
 #   make check      run every test (see tools/run-tests)
 #   make demo       the main job (see tools/demo)
@@ -22,7 +24,7 @@ CC ?= cc
 AR ?= ar
 USER_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-Iinclude -I$(BUILD)/kselftest -ffp-contract=off -fno-math-errno \
-	-MMD -MP
+	-MMD -MP -fPIC
 USER_LDLIBS := -luring -lm -lpthread
 # `make SANITIZE=address,undefined BUILD=build/san host-tests`: the same
 # code under the compiler's sanitizers, in a tree of its own (tools/run-tests
@@ -54,7 +56,8 @@ HOST_TESTS :=
 GUEST_TESTS :=
 
 .PHONY: all module user host-tests deps check demo paper conformance soak clean
-all: module user
+# A sanitized tree builds tests only: no shared libraries.
+all: module user $(if $(SANITIZE),,shared)
 
 include firmware/user.mk
 -include lib/lib.mk
@@ -62,6 +65,7 @@ include firmware/user.mk
 -include runtime/runtime.mk
 -include examples/examples.mk
 -include selftests/selftests.mk
+include install.mk
 
 module:
 	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): run 'make deps'" >&2; exit 2; }

@@ -1,0 +1,91 @@
+# Shared libraries and `make install` (docs/install.md).
+#
+# libpathways.so.1 holds the runtime with the program builder, the
+# device library and the firmware's user-space build (PATHWAYS_LIBS);
+# libpwtpu.so.1 the device library and the program builder. Each exports
+# only what its installed headers declare, under a version node
+# (runtime/libpathways.map, lib/libpwtpu.map). Every object is built
+# with -fPIC (USER_CFLAGS), so the archives and the shared libraries are
+# made of the same objects.
+#
+#   make install [DESTDIR=...] [PREFIX=/usr/local] [LIBDIR=$(PREFIX)/lib]
+#
+# installs the headers under $(PREFIX)/include/pathways-1 (pkg-config's
+# --cflags points there: #include <pathways/pathways.h>), the shared
+# libraries with their soname links, self-contained static archives,
+# pkg-config files, the tools, pathwaysd and the man pages. The public
+# headers need liburing's (pwtpu_dev.h) and nothing else: the libraries
+# the runtime links go to Libs.private only, never into users' --cflags.
+PWTPU_VERSION := 0.1.0
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INSTALL ?= install
+
+SO_PATHWAYS := $(BUILD)/libpathways.so.$(PWTPU_VERSION)
+SO_PWTPU := $(BUILD)/libpwtpu.so.$(PWTPU_VERSION)
+SHARED_LIBS := $(SO_PATHWAYS) $(SO_PWTPU)
+
+# -z defs: a shared library that needs a symbol nobody gives fails here,
+# not in its users' link.
+SO_LDFLAGS := -shared -Wl,-z,defs -Wl,--as-needed
+
+$(SO_PATHWAYS): $(PATHWAYS_LIBS) runtime/libpathways.map
+	$(CC) $(SO_LDFLAGS) -Wl,-soname,libpathways.so.1 \
+		-Wl,--version-script=runtime/libpathways.map -o $@ \
+		-Wl,--whole-archive $(PATHWAYS_LIBS) -Wl,--no-whole-archive \
+		$(USER_LDLIBS)
+
+$(SO_PWTPU): $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a lib/libpwtpu.map
+	$(CC) $(SO_LDFLAGS) -Wl,-soname,libpwtpu.so.1 \
+		-Wl,--version-script=lib/libpwtpu.map -o $@ \
+		-Wl,--whole-archive $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a \
+		-Wl,--no-whole-archive -luring
+
+shared: $(SHARED_LIBS)
+
+# The installed static libpathways.a holds all four archives, so that
+# it and `pkg-config --static --libs-only-l pathways` are all a static
+# link needs; libpwtpu.a holds the device library and the builder.
+$(BUILD)/install/libpathways.a: $(PATHWAYS_LIBS)
+$(BUILD)/install/libpwtpu.a: $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a
+$(BUILD)/install/%.a:
+	@mkdir -p $(dir $@)
+	rm -f $@
+	{ echo "CREATE $@"; for a in $^; do echo "ADDLIB $$a"; done; \
+	  echo SAVE; echo END; } | $(AR) -M
+
+INSTALL_HEADERS := include/uapi/pwtpu.h include/pathways/pathways.h \
+	include/pathways/rm.h include/pwtpu/pwtpu_dev.h include/pwtpu/pwprog.h
+INSTALL_BINS := pwtpu-smi pwbench pwtrace pwhlo
+INSTALL_MAN := $(wildcard man/*.[1-8])
+
+install: shared $(BUILD)/install/libpathways.a $(BUILD)/install/libpwtpu.a \
+		$(patsubst %,$(BUILD)/tools/%,$(INSTALL_BINS)) \
+		$(BUILD)/tools/pathwaysd
+	for h in $(INSTALL_HEADERS); do \
+		$(INSTALL) -D -m 644 $$h \
+			$(DESTDIR)$(PREFIX)/include/pathways-1/$${h#include/}; \
+	done
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR)/pkgconfig
+	for l in pathways pwtpu; do \
+		$(INSTALL) -m 755 $(BUILD)/lib$$l.so.$(PWTPU_VERSION) \
+			$(DESTDIR)$(LIBDIR)/; \
+		ln -sf lib$$l.so.$(PWTPU_VERSION) $(DESTDIR)$(LIBDIR)/lib$$l.so.1; \
+		ln -sf lib$$l.so.1 $(DESTDIR)$(LIBDIR)/lib$$l.so; \
+		$(INSTALL) -m 644 $(BUILD)/install/lib$$l.a $(DESTDIR)$(LIBDIR)/; \
+		sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+			-e 's|@VERSION@|$(PWTPU_VERSION)|' \
+			-e 's|@LIBS_PRIVATE@|$(strip $(USER_LDLIBS))|' \
+			packaging/$$l.pc.in \
+			> $(DESTDIR)$(LIBDIR)/pkgconfig/$$l.pc; \
+	done
+	$(INSTALL) -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin
+	$(INSTALL) -m 755 $(patsubst %,$(BUILD)/tools/%,$(INSTALL_BINS)) \
+		$(DESTDIR)$(PREFIX)/bin/
+	$(INSTALL) -m 755 $(BUILD)/tools/pathwaysd $(DESTDIR)$(PREFIX)/sbin/
+	for m in $(INSTALL_MAN); do \
+		$(INSTALL) -D -m 644 $$m \
+			$(DESTDIR)$(PREFIX)/share/man/man$${m##*.}/$${m#man/}; \
+	done
+
+.PHONY: shared install

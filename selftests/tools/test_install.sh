@@ -1,0 +1,94 @@
+#!/bin/bash
+# `make install` into a scratch root (install.mk): the libraries carry
+# their sonames and export exactly the functions their installed headers
+# declare, under their version nodes; pkg-config's flags build an example
+# outside the tree, against the shared library and against the static
+# archive alone, and both run it on simulated devices.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root" || exit 1
+B=${BUILD:-build}
+d=$(mktemp -d "${TMPDIR:-/tmp}/test_install.XXXXXX")
+trap 'rm -rf "$d"' EXIT
+. "$root/selftests/lib/tap.sh"
+D=$d/root
+L=$D/usr/lib
+
+# Functions a header declares, comments and static inline ones left out.
+declared() {
+	perl -0777 -pe 's#/\*.*?\*/##gs; s#static inline[^{;]*(\{(?:[^{}]++|(?1))*\})##gs' "$@" |
+		grep -oE "\b$prefix[a-z0-9_]*\(" | tr -d '(' | sort -u
+}
+# What the shared library exports, with @@version.
+exported() {
+	nm -D --defined-only "$1" | awk '$2 == "T" { print $3 }' | sort -u
+}
+# exports_exactly LIB VERSION HEADER...: both ways, each at VERSION.
+exports_exactly() {
+	local lib=$1 ver=$2
+	shift 2
+	declared "$@" | sed "s/$/@@$ver/" >"$d/want"
+	exported "$lib" >"$d/got"
+	diff "$d/want" "$d/got" | sed 's/^/# /'
+	cmp -s "$d/want" "$d/got" && [[ -s $d/want ]]
+}
+soname() {
+	readelf -d "$1" | grep -oE 'soname: \[[^]]*\]' | tr -d '[]' |
+		cut -d' ' -f2
+}
+# pc ARGS: pkg-config over the scratch root's files only, paths moved there.
+pc() {
+	PKG_CONFIG_SYSROOT_DIR=$D \
+	PKG_CONFIG_LIBDIR=$L/pkgconfig:$(pkg-config --variable pc_path pkg-config) \
+		pkg-config "$@"
+}
+
+check "make install DESTDIR=... PREFIX=/usr" \
+	'make -s install DESTDIR="$D" PREFIX=/usr >"$d/log" 2>&1 ||
+	 { tail -5 "$d/log" | sed "s/^/# /"; false; }'
+check "headers under include/pathways-1, the layout they include each other by" \
+	'for h in uapi/pwtpu.h pathways/pathways.h pathways/rm.h \
+		pwtpu/pwtpu_dev.h pwtpu/pwprog.h; do
+		cmp -s "include/$h" "$D/usr/include/pathways-1/$h" || exit 1
+	 done'
+check "sonames libpathways.so.1 and libpwtpu.so.1, with their links" \
+	'[[ $(soname $L/libpathways.so) == libpathways.so.1 &&
+	    $(soname $L/libpwtpu.so) == libpwtpu.so.1 &&
+	    -e $L/libpathways.so.1 && -e $L/libpwtpu.so.1 ]]'
+prefix=pw_
+check "libpathways.so exports what pathways.h and rm.h declare, at PATHWAYS_1" \
+	'exports_exactly $L/libpathways.so PATHWAYS_1 \
+		include/pathways/pathways.h include/pathways/rm.h'
+prefix=pw
+check "libpwtpu.so exports what pwtpu_dev.h and pwprog.h declare, at PWTPU_1" \
+	'exports_exactly $L/libpwtpu.so PWTPU_1 \
+		include/pwtpu/pwtpu_dev.h include/pwtpu/pwprog.h'
+check "the tools, pathwaysd and every man page are installed" \
+	'for f in bin/pwtpu-smi bin/pwbench bin/pwtrace bin/pwhlo \
+		sbin/pathwaysd; do [[ -x $D/usr/$f ]] || exit 1; done
+	 for m in man/*.[1-8]; do
+		[[ -f $D/usr/share/man/man${m##*.}/${m#man/} ]] || exit 1
+	 done'
+check "pkg-config --cflags pathways names only the installed headers" \
+	'[[ $(echo $(pc --cflags pathways)) == "-I$D/usr/include/pathways-1" ]]'
+check "examples/fig2.c built outside the tree with pkg-config runs, shared" \
+	'cc -std=c11 -Wall -Wextra -Werror -o "$d/fig2" examples/fig2.c \
+		$(pc --cflags --libs pathways) &&
+	 LD_LIBRARY_PATH=$L ldd "$d/fig2" | grep -q "libpathways.so.1 => $L/" &&
+	 [[ $(LD_LIBRARY_PATH=$L PATHWAYS_DEVICES=sim:2x2 "$d/fig2" |
+	      tail -1) == "(3 5) (2 4)" ]]'
+check "and from the static archive alone with --static's libraries" \
+	'cc -std=c11 -o "$d/fig2s" examples/fig2.c $(pc --cflags pathways) \
+		$L/libpathways.a $(pc --static --libs-only-l pathways |
+				   sed "s/-lpathways//") &&
+	 ! ldd "$d/fig2s" | grep -q libpathways &&
+	 [[ $(PATHWAYS_DEVICES=sim:2x2 "$d/fig2s" | tail -1) == "(3 5) (2 4)" ]]'
+check "a libpwtpu program built with pkg-config --cflags --libs pwtpu" \
+	'printf "#include <stdio.h>\n#include <pwtpu/pwtpu_dev.h>\nint main(void) { puts(pwtpu_timing_name(0)); return 0; }\n" >"$d/dev.c" &&
+	 cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$d/dev" "$d/dev.c" \
+		$(pc --cflags --libs pwtpu) &&
+	 LD_LIBRARY_PATH=$L "$d/dev" | grep -q .'
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
