@@ -11,7 +11,7 @@
  *             [--down-ms N]
  *   pathwaysd --role status --controller IP:PORT [--listen IP:PORT]
  *   every role: [--transport udp|dpdk [--interface IF]] [--run-for S]
- *               [--key FILE]
+ *               [--key FILE] [--config FILE] [--check-config]
  *   pathwaysd --gen-key FILE
  *
  * The controller keeps the islands workers register and marks a worker
@@ -29,7 +29,11 @@
  * connect with, --weight NAME=W, 1 for names not given); these are the operator's, and
  * the controller refuses a client's ADMIN to change them. --config FILE
  * reads options from a file, one "option value" per line ("sched share",
- * "weight trainer=4"; "#" starts a comment), before the command line's.
+ * "weight trainer=4"; "#" starts a comment; "[worker]" starts lines for
+ * one role only: tools/pathwaysd_opts.c). Everything is checked before
+ * anything starts; --check-config checks and exits (0 valid, 2 a bad
+ * option, 1 a key it cannot use). Under systemd (Type=notify) a daemon
+ * says READY=1 once it listens (controller) or runs its island (worker).
  * --transport picks the control plane's datagrams: kernel UDP sockets (the
  * default) or DPDK's af_packet driver on the interface that holds the
  * --listen address (--interface names another); a DPDK daemon polls
@@ -51,15 +55,15 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <malloc.h>
-#include <net/if.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <systemd/sd-daemon.h>
 
 #include <pathways/rm.h>
 #include <pwtpu/pwtpu_dev.h>
@@ -68,6 +72,7 @@
 #include "../runtime/net/dpdk.h"
 #include "../runtime/net/transport_name.h"
 #include "../runtime/util/slots.h"
+#include "pathwaysd_opts.h"
 
 static volatile sig_atomic_t stop, report;
 
@@ -149,268 +154,6 @@ static void report_worker(const struct pw_worker *w)
 			 w->store.nfns, slots);
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pathwaysd --role controller --listen IP:PORT [--heartbeat-ms N] [--down-ms N]\n"
-		"                 [--client-timeout-ms N] [--sched fifo|share] [--window N]\n"
-		"                 [--weight NAME=W]... [--config FILE]\n"
-		"       pathwaysd --role worker --listen IP:PORT --controller IP:PORT --host-id N\n"
-		"                 [--data-port N] [--data auto|rdma|tcp]\n"
-		"                 [--devices kernel|sim:MESH[,hbm_mib=N][,timing=native|modeled|skip]\n"
-		"                            [,trace=FILE]]\n"
-		"                 [--down-ms N]  wait for the controller's first answer (1000)\n"
-		"       pathwaysd --role status --controller IP:PORT [--listen IP:PORT]\n"
-		"  --transport %s  control-plane datagrams (default udp); dpdk polls\n"
-		"                  the interface holding the --listen address\n"
-		"  --interface IF  the DPDK transport's interface instead\n"
-		"  --run-for SECONDS  stop after this long (default: until SIGTERM)\n"
-		"  --key FILE      the cluster key (default: $PATHWAYS_KEY_FILE, else\n"
-		"                  " PW_AUTH_KEY_FILE ")\n"
-		"       pathwaysd --gen-key FILE   write a new cluster key (mode 0600)\n",
-		PW_TRANSPORT_NAMES);
-}
-
-struct opts {
-	char *role;
-	struct sockaddr_in listen_at;
-	struct sockaddr_in controller;
-	bool have_listen, have_controller;
-	long host_id;
-	unsigned int heartbeat_ms, down_ms, data_port, client_timeout_ms;
-	enum pw_dp_mode data_mode;
-	struct pw_wdev_sim_cfg sim;
-	bool is_sim;
-	double run_for;
-	struct pw_ctl_share_cfg share;
-	char transport[8];
-	char ifname[IF_NAMESIZE];
-	const char *key_path;
-	const char *gen_key;
-	struct pw_auth_key key;
-};
-
-static const struct option longopts[] = {
-	{ "role", required_argument, NULL, 'r' },
-	{ "listen", required_argument, NULL, 'l' },
-	{ "controller", required_argument, NULL, 'c' },
-	{ "host-id", required_argument, NULL, 'i' },
-	{ "heartbeat-ms", required_argument, NULL, 'b' },
-	{ "down-ms", required_argument, NULL, 'd' },
-	{ "client-timeout-ms", required_argument, NULL, 'T' },
-	{ "data-port", required_argument, NULL, 'p' },
-	{ "data", required_argument, NULL, 'D' },
-	{ "devices", required_argument, NULL, 'V' },
-	{ "run-for", required_argument, NULL, 't' },
-	{ "sched", required_argument, NULL, 's' },
-	{ "window", required_argument, NULL, 'w' },
-	{ "weight", required_argument, NULL, 'W' },
-	{ "config", required_argument, NULL, 'C' },
-	{ "transport", required_argument, NULL, 'x' },
-	{ "interface", required_argument, NULL, 'I' },
-	{ "key", required_argument, NULL, 'k' },
-	{ "gen-key", required_argument, NULL, 'g' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* "NAME=W" into the weights of the controller's configuration. */
-static int add_weight(struct pw_ctl_share_cfg *cfg, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	struct pw_ctl_weight *w;
-	char *end;
-	long v;
-
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(w->name)) {
-		fprintf(stderr, "pathwaysd: --weight %s: want NAME=W, a name of 1..%zu characters\n",
-			arg, sizeof(w->name) - 1);
-		return -EINVAL;
-	}
-	v = strtol(eq + 1, &end, 10);
-	if (*end || end == eq + 1 || v < 1 || v > PW_WIRE_MAX_WEIGHT) {
-		fprintf(stderr, "pathwaysd: --weight %s: the weight must be 1..%u\n",
-			arg, PW_WIRE_MAX_WEIGHT);
-		return -EINVAL;
-	}
-	if (cfg->nweights == PW_CTL_MAX_WEIGHTS) {
-		fprintf(stderr, "pathwaysd: --weight %s: at most %u weights\n",
-			arg, PW_CTL_MAX_WEIGHTS);
-		return -EINVAL;
-	}
-	w = &cfg->weights[cfg->nweights++];
-	memcpy(w->name, arg, (size_t)(eq - arg));
-	w->weight = (unsigned int)v;
-	return 0;
-}
-
-static int read_config(struct opts *o, const char *path);
-
-/* Option @c (of longopts) with @arg, from the command line or a file. */
-static int set_opt(struct opts *o, int c, const char *arg)
-{
-	switch (c) {
-	case 'r':
-		free(o->role);
-		o->role = strdup(arg);	/* a config file's line goes */
-		if (!o->role)
-			return -ENOMEM;
-		break;
-	case 'l':
-		if (pw_parse_addr(arg, &o->listen_at))
-			goto bad_addr;
-		o->have_listen = true;
-		break;
-	case 'c':
-		if (pw_parse_addr(arg, &o->controller))
-			goto bad_addr;
-		o->have_controller = true;
-		break;
-	case 'i': o->host_id = strtol(arg, NULL, 0); break;
-	case 'b': o->heartbeat_ms = (unsigned int)atoi(arg); break;
-	case 'd': o->down_ms = (unsigned int)atoi(arg); break;
-	case 'T': o->client_timeout_ms = (unsigned int)atoi(arg); break;
-	case 'p': o->data_port = (unsigned int)atoi(arg); break;
-	case 'D':
-		if (!strcmp(arg, "auto")) {
-			o->data_mode = PW_DP_AUTO;
-		} else if (!strcmp(arg, "rdma")) {
-			o->data_mode = PW_DP_RDMA;
-		} else if (!strcmp(arg, "tcp")) {
-			o->data_mode = PW_DP_TCP;
-		} else {
-			fprintf(stderr, "pathwaysd: --data %s: want auto, rdma or tcp\n",
-				arg);
-			return -EINVAL;
-		}
-		break;
-	case 'V': {
-		char err[160];
-
-		if (pw_wdev_parse(arg, &o->sim, &o->is_sim, err, sizeof(err))) {
-			fprintf(stderr, "pathwaysd: --devices %s\n", err);
-			return -EINVAL;
-		}
-		break;
-	}
-	case 't': o->run_for = atof(arg); break;
-	case 's':
-		if (!strcmp(arg, "fifo")) {
-			o->share.policy = PW_WIRE_SCHED_FIFO;
-		} else if (!strcmp(arg, "share")) {
-			o->share.policy = PW_WIRE_SCHED_SHARE;
-		} else {
-			fprintf(stderr, "pathwaysd: --sched %s: want fifo or share\n",
-				arg);
-			return -EINVAL;
-		}
-		break;
-	case 'w':
-		o->share.window = (unsigned int)atoi(arg);
-		if (o->share.window < 1 ||
-		    o->share.window > PW_WIRE_MAX_SHARE_WINDOW) {
-			fprintf(stderr, "pathwaysd: --window %s: want 1..%u runs per island\n",
-				arg, PW_WIRE_MAX_SHARE_WINDOW);
-			return -EINVAL;
-		}
-		break;
-	case 'W': return add_weight(&o->share, arg);
-	case 'x':
-		if (strcmp(arg, "udp") && strcmp(arg, "dpdk")) {
-			fprintf(stderr, "pathwaysd: --transport %s: want udp or dpdk\n",
-				arg);
-			return -EINVAL;
-		}
-		strcpy(o->transport, arg);
-		break;
-	case 'I':
-		if (!arg[0] || strlen(arg) >= sizeof(o->ifname)) {
-			fprintf(stderr, "pathwaysd: --interface %s: not an interface name\n",
-				arg);
-			return -EINVAL;
-		}
-		strcpy(o->ifname, arg);
-		break;
-	case 'C': return read_config(o, arg);
-	case 'k': o->key_path = arg; break;
-	case 'g': o->gen_key = arg; break;
-	default: return -EINVAL;
-	}
-	return 0;
-bad_addr:
-	fprintf(stderr, "pathwaysd: %s: want IPv4:PORT, e.g. 10.77.0.1:7700\n",
-		arg);
-	return -EINVAL;
-}
-
-/* Lines "option value" (long option names), "#" comments, blank lines. */
-static int read_config(struct opts *o, const char *path)
-{
-	char line[256], name[64], value[192];
-	unsigned int n = 0;
-	FILE *f = fopen(path, "r");
-	int ret = 0;
-
-	if (!f) {
-		fprintf(stderr, "pathwaysd: --config %s: %s\n", path,
-			strerror(errno));
-		return -errno;
-	}
-	while (!ret && fgets(line, sizeof(line), f)) {
-		const struct option *opt;
-		char *hash = strchr(line, '#');
-		int k;
-
-		n++;
-		if (hash)
-			*hash = 0;
-		k = sscanf(line, "%63s %191s", name, value);
-		if (k <= 0)
-			continue;
-		for (opt = longopts; opt->name; opt++)
-			if (!strcmp(opt->name, name))
-				break;
-		if (!opt->name || opt->val == 'C' || opt->val == 'h' || k != 2) {
-			fprintf(stderr, "pathwaysd: %s:%u: want \"option value\" with a pathwaysd option (not %s)\n",
-				path, n, name);
-			ret = -EINVAL;
-			break;
-		}
-		ret = set_opt(o, opt->val, value);
-		if (ret)
-			fprintf(stderr, "pathwaysd: (from %s:%u)\n", path, n);
-	}
-	fclose(f);
-	return ret;
-}
-
-static int parse(int argc, char **argv, struct opts *o)
-{
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->host_id = -1;
-	strcpy(o->transport, "udp");
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			exit(0);
-		}
-		if (c == '?' || set_opt(o, c, optarg)) {
-			if (c == '?')
-				usage(stderr);
-			return -EINVAL;
-		}
-	}
-	if (o->gen_key && !o->role && optind == argc)
-		return 0;
-	if (!o->role || optind != argc) {
-		usage(stderr);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* What went over the control plane's transport, at exit. */
 static void print_transport(const char *who, struct pw_transport *t)
 {
@@ -434,27 +177,24 @@ static void print_transport(const char *who, struct pw_transport *t)
 	fflush(stdout);
 }
 
-static bool time_up(const struct opts *o, uint64_t start)
+static bool time_up(const struct pathwaysd_opts *o, uint64_t start)
 {
 	return stop || (o->run_for > 0 &&
 			pw_now_ns() - start >= (uint64_t)(o->run_for * 1e9));
 }
 
-static int run_controller(const struct opts *o, struct pw_transport *t)
+static int run_controller(const struct pathwaysd_opts *o, struct pw_transport *t)
 {
 	static struct pw_controller c;
 	uint64_t start = pw_now_ns();
 	int ret = pw_controller_init(&c, t, &o->key, o->heartbeat_ms,
 				     o->down_ms, o->client_timeout_ms);
 
+	/* pathwaysd_check() took every setting these refuse. */
+	if (!ret)
+		ret = pw_ctl_share_configure(&c, &o->share);
 	if (ret) {
-		fprintf(stderr, "pathwaysd: --down-ms must exceed --heartbeat-ms\n");
-		return ret;
-	}
-	ret = pw_ctl_share_configure(&c, &o->share);
-	if (ret) {
-		fprintf(stderr, "pathwaysd: the scheduling configuration is not valid (each --weight NAME once)\n");
-		pw_controller_fini(&c);
+		fprintf(stderr, "pathwaysd: controller: %s\n", strerror(-ret));
 		return ret;
 	}
 	printf("controller: listening on %s:%u over %s (heartbeat %u ms, down after %u ms, %s",
@@ -466,6 +206,7 @@ static int run_controller(const struct opts *o, struct pw_transport *t)
 		       c.share.nweights);
 	printf(")\n");
 	fflush(stdout);
+	sd_notify(0, "READY=1\nSTATUS=controller listening");
 	while (!time_up(o, start) && !ret) {
 		ret = pw_controller_step(&c, 50000000ull);
 		report_controller(&c);
@@ -479,7 +220,7 @@ static int run_controller(const struct opts *o, struct pw_transport *t)
 	return ret;
 }
 
-static int run_worker(const struct opts *o, struct pw_transport *t)
+static int run_worker(const struct pathwaysd_opts *o, struct pw_transport *t)
 {
 	static struct pw_worker w;
 	struct pw_wire_register reg;
@@ -489,12 +230,6 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 	uint64_t start = pw_now_ns();
 	int ret;
 
-	if (!o->have_controller || o->host_id < 0 || o->host_id >= PW_MAX_HOSTS) {
-		fprintf(stderr, "pathwaysd: a worker needs --controller and --host-id 0..%d\n",
-			PW_MAX_HOSTS - 1);
-		pw_transport_close(t);
-		return -EINVAL;
-	}
 	reg_at = o->listen_at;
 	reg_at.sin_port = htons((uint16_t)(o->data_port ? o->data_port :
 					   ntohs(o->listen_at.sin_port) + 1u));
@@ -523,6 +258,7 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 	       inet_ntoa(o->controller.sin_addr), ntohs(o->controller.sin_port),
 	       t->ops->name);
 	fflush(stdout);
+	sd_notify(0, "READY=1\nSTATUS=worker running its island");
 	while (!time_up(o, start) && !ret) {
 		ret = pw_worker_step(&w, 50000000ull);
 		report_worker(&w);
@@ -533,17 +269,12 @@ static int run_worker(const struct opts *o, struct pw_transport *t)
 	return ret;
 }
 
-static int run_status(const struct opts *o, struct pw_transport *t)
+static int run_status(const struct pathwaysd_opts *o, struct pw_transport *t)
 {
 	static struct pw_remote r;
 	double limit = o->run_for > 0 ? o->run_for : 5;
 	int ret;
 
-	if (!o->have_controller) {
-		fprintf(stderr, "pathwaysd: status needs --controller\n");
-		pw_transport_close(t);
-		return -EINVAL;
-	}
 	/* A client that connects, reads the answer and says BYE. */
 	ret = pw_remote_open(&r, t, &o->key, &o->controller, "status",
 			     (unsigned int)(limit * 1000));
@@ -557,21 +288,13 @@ static int run_status(const struct opts *o, struct pw_transport *t)
 }
 
 /* The control plane's transport, or a message saying what was wrong. */
-static int open_transport(const struct opts *o, struct pw_transport **t)
+static int open_transport(const struct pathwaysd_opts *o, struct pw_transport **t)
 {
 	const char *ifname = o->ifname[0] ? o->ifname : NULL;
 
 	bool dpdk = !strcmp(o->transport, "dpdk");
 	int ret;
 
-	if (ifname && !dpdk) {
-		fprintf(stderr, "pathwaysd: --interface is for --transport dpdk\n");
-		return -EINVAL;
-	}
-	if (dpdk && !o->listen_at.sin_addr.s_addr) {
-		fprintf(stderr, "pathwaysd: --transport dpdk needs --listen with this host's address\n");
-		return -EINVAL;
-	}
 	/* Polling naps are short: the default 50 us timer slack is not. */
 	if (dpdk)
 		prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
@@ -589,29 +312,31 @@ static int open_transport(const struct opts *o, struct pw_transport **t)
 
 int main(int argc, char **argv)
 {
+	struct pathwaysd_opts o;
 	struct sigaction sa = { 0 };
 	struct pw_transport *t;
 	char why[256];
-	struct opts o;
 	int ret;
 
-	if (parse(argc, argv, &o)) {
-		free(o.role);
+	if (pathwaysd_parse(argc, argv, &o)) {
+		pathwaysd_opts_free(&o);
 		return 2;
 	}
 	if (o.gen_key) {
 		ret = pw_auth_key_create(o.gen_key, why, sizeof(why));
 		if (ret)
 			fprintf(stderr, "pathwaysd: %s\n", why);
-		free(o.role);
+		pathwaysd_opts_free(&o);
 		return ret ? 1 : 0;
 	}
-	ret = o.key_path ? pw_auth_key_load(&o.key, o.key_path, why, sizeof(why)) :
-			   pw_auth_key_default(&o.key, why, sizeof(why));
-	if (ret) {
-		fprintf(stderr, "pathwaysd: %s\n", why);
-		free(o.role);
-		return 1;
+	/* Configuration errors exit 2, a key that cannot be used 1. */
+	ret = pathwaysd_check(&o);
+	if (ret || o.check_only) {
+		if (!ret)
+			printf("pathwaysd: the configuration of the %s is valid\n",
+			       o.role);
+		pathwaysd_opts_free(&o);
+		return ret == -EINVAL ? 2 : ret ? 1 : 0;
 	}
 	if (!o.have_listen) {
 		o.listen_at.sin_family = AF_INET;
@@ -628,21 +353,16 @@ int main(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);
 	ret = open_transport(&o, &t);
 	if (ret) {
-		free(o.role);
+		pathwaysd_opts_free(&o);
 		return 1;
 	}
 	if (!strcmp(o.role, "controller"))
 		ret = run_controller(&o, t);
 	else if (!strcmp(o.role, "worker"))
 		ret = run_worker(&o, t);
-	else if (!strcmp(o.role, "status"))
+	else
 		ret = run_status(&o, t);
-	else {
-		pw_transport_close(t);
-		fprintf(stderr, "pathwaysd: unknown role %s\n", o.role);
-		free(o.role);
-		return 2;
-	}
-	free(o.role);
+	sd_notify(0, "STOPPING=1");
+	pathwaysd_opts_free(&o);
 	return ret ? 1 : 0;
 }

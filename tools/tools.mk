@@ -48,9 +48,12 @@ $(BUILD)/tools/pwtrace: $(BUILD)/tools/pwtrace.o \
 USER_BINS += $(BUILD)/tools/pwtpu-smi $(BUILD)/tools/pwtpu-matmul \
 	$(BUILD)/tools/pwbench $(BUILD)/tools/pwtrace
 
-# pathwaysd: the daemon on each DCN host (controller, worker, status).
-$(BUILD)/tools/pathwaysd: $(BUILD)/tools/pathwaysd.o $(PATHWAYS_LIBS)
-	$(CC) -o $@ $^ $(USER_LDLIBS)
+# pathwaysd: the daemon on each DCN host (controller, worker, status);
+# libsystemd for sd_notify(), its readiness under systemd.
+SYSTEMD_LIBS := $(shell pkg-config --libs libsystemd 2>/dev/null || echo -lsystemd)
+$(BUILD)/tools/pathwaysd: $(BUILD)/tools/pathwaysd.o \
+		$(BUILD)/tools/pathwaysd_opts.o $(PATHWAYS_LIBS)
+	$(CC) -o $@ $^ $(USER_LDLIBS) $(SYSTEMD_LIBS)
 
 USER_BINS += $(BUILD)/tools/pathwaysd
 

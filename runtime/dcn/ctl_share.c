@@ -26,8 +26,7 @@
 /* Pass of one computation at weight 1. */
 #define SHARE_STRIDE	1000000ull
 
-int pw_ctl_share_configure(struct pw_controller *c,
-			   const struct pw_ctl_share_cfg *cfg)
+int pw_ctl_share_check(const struct pw_ctl_share_cfg *cfg)
 {
 	unsigned int i, j;
 
@@ -45,6 +44,16 @@ int pw_ctl_share_configure(struct pw_controller *c,
 			if (!strcmp(cfg->weights[j].name, w->name))
 				return -EINVAL;
 	}
+	return 0;
+}
+
+int pw_ctl_share_configure(struct pw_controller *c,
+			   const struct pw_ctl_share_cfg *cfg)
+{
+	int ret = pw_ctl_share_check(cfg);
+
+	if (ret)
+		return ret;
 	c->share = *cfg;
 	if (!c->share.window)
 		c->share.window = PW_CTL_SHARE_WINDOW;

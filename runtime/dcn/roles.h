@@ -431,7 +431,12 @@ void pw_ctl_run_end(struct pw_controller *c, struct pw_ctl_run *r,
 struct pw_ctl_program *pw_ctl_program_find(struct pw_controller *c,
 					   uint32_t client, uint32_t id);
 /* runtime/dcn/ctl_share.c: the island schedulers' policy and weights. */
-/* Validate and take the operator's settings (pathwaysd's configuration). */
+/*
+ * Check the operator's settings (pathwaysd's configuration): -EINVAL for
+ * a policy, window or weight out of range, or a name weighted twice.
+ */
+int pw_ctl_share_check(const struct pw_ctl_share_cfg *cfg);
+/* Check them, then take them. */
 int pw_ctl_share_configure(struct pw_controller *c,
 			   const struct pw_ctl_share_cfg *cfg);
 void pw_ctl_share_connect(struct pw_controller *c, uint32_t client,

@@ -15,7 +15,7 @@ d=$(mktemp -d "${TMPDIR:-/tmp}/test_man.XXXXXX")
 trap 'rm -rf "$d"' EXIT
 . "$root/selftests/lib/tap.sh"
 
-pages="pwtpu.4 pwtpu-smi.1 pwbench.1 pwtrace.1 pwhlo.1 pathwaysd.8 libpathways.3"
+pages="pwtpu.4 pwtpu-smi.1 pwbench.1 pwtrace.1 pwhlo.1 pathwaysd.8 pathwaysd.conf.5 libpathways.3"
 
 # renders PAGE: non-empty text and nothing on standard error.
 renders() {
