@@ -13,12 +13,24 @@
 # installs the headers under $(PREFIX)/include/pathways-1 (pkg-config's
 # --cflags points there: #include <pathways/pathways.h>), the shared
 # libraries with their soname links, self-contained static archives,
-# pkg-config files, the tools, pathwaysd and the man pages. The public
+# pkg-config files, the tools, pathwaysd and the man pages; the module's
+# source with its dkms.conf in /usr/src/pwtpu-VERSION; the udev rule, the
+# systemd units, the sysusers.d entry for the pwtpu group and the
+# pathways user, modules-load.d, and commented examples of
+# /etc/modprobe.d/pwtpu.conf and /etc/pathways/pathwaysd.conf (never
+# over an operator's own). The public
 # headers need liburing's (pwtpu_dev.h) and nothing else: the libraries
 # the runtime links go to Libs.private only, never into users' --cflags.
 PWTPU_VERSION := 0.1.0
 PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
+SYSCONFDIR ?= /etc
+# Where Debian 12's udev, systemd and modules-load look for packages' files.
+UDEVRULESDIR ?= /lib/udev/rules.d
+SYSTEMDUNITDIR ?= /lib/systemd/system
+SYSUSERSDIR ?= /usr/lib/sysusers.d
+MODULESLOADDIR ?= /usr/lib/modules-load.d
+DKMS_SRC := /usr/src/pwtpu-$(PWTPU_VERSION)
 INSTALL ?= install
 
 SO_PATHWAYS := $(BUILD)/libpathways.so.$(PWTPU_VERSION)
@@ -88,4 +100,42 @@ install: shared $(BUILD)/install/libpathways.a $(BUILD)/install/libpwtpu.a \
 			$(DESTDIR)$(PREFIX)/share/man/man$${m##*.}/$${m#man/}; \
 	done
 
-.PHONY: shared install
+# The module's sources as DKMS builds them: the top-level Kbuild, the
+# driver, the firmware (not its user-space platform) and the UAPI header.
+DKMS_FILES := Kbuild $(filter-out %.mod.c,$(wildcard driver/*.[ch])) driver/Kbuild \
+	$(wildcard firmware/*.[ch]) include/uapi/pwtpu.h
+
+install: install-system install-dkms
+
+install-system:
+	$(INSTALL) -D -m 644 packaging/udev/60-pwtpu.rules \
+		$(DESTDIR)$(UDEVRULESDIR)/60-pwtpu.rules
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' packaging/systemd/pathwaysd@.service \
+		| $(INSTALL) -D -m 644 /dev/stdin \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/pathwaysd@.service
+	$(INSTALL) -D -m 644 \
+		packaging/systemd/pathwaysd@worker.service.d/devices.conf \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/pathwaysd@worker.service.d/devices.conf
+	$(INSTALL) -D -m 644 packaging/pwtpu-sysusers.conf \
+		$(DESTDIR)$(SYSUSERSDIR)/pwtpu.conf
+	$(INSTALL) -D -m 644 packaging/pwtpu-modules-load.conf \
+		$(DESTDIR)$(MODULESLOADDIR)/pwtpu.conf
+	$(INSTALL) -D -m 644 packaging/pwtpu-modprobe.conf \
+		$(DESTDIR)$(PREFIX)/share/doc/pwtpu/examples/modprobe.d-pwtpu.conf
+	$(INSTALL) -D -m 644 packaging/pathwaysd.conf \
+		$(DESTDIR)$(PREFIX)/share/doc/pwtpu/examples/pathwaysd.conf
+	test -e $(DESTDIR)$(SYSCONFDIR)/modprobe.d/pwtpu.conf || \
+		$(INSTALL) -D -m 644 packaging/pwtpu-modprobe.conf \
+			$(DESTDIR)$(SYSCONFDIR)/modprobe.d/pwtpu.conf
+	test -e $(DESTDIR)$(SYSCONFDIR)/pathways/pathwaysd.conf || \
+		$(INSTALL) -D -m 644 packaging/pathwaysd.conf \
+			$(DESTDIR)$(SYSCONFDIR)/pathways/pathwaysd.conf
+
+install-dkms:
+	for f in $(DKMS_FILES); do \
+		$(INSTALL) -D -m 644 $$f $(DESTDIR)$(DKMS_SRC)/$$f; \
+	done
+	sed 's|@VERSION@|$(PWTPU_VERSION)|' packaging/dkms.conf \
+		> $(DESTDIR)$(DKMS_SRC)/dkms.conf
+
+.PHONY: shared install install-system install-dkms

@@ -3,7 +3,10 @@
 # their sonames and export exactly the functions their installed headers
 # declare, under their version nodes; pkg-config's flags build an example
 # outside the tree, against the shared library and against the static
-# archive alone, and both run it on simulated devices.
+# archive alone, and both run it on simulated devices; the udev rule,
+# units, sysusers.d and modules-load.d land where Debian looks; the
+# examples under /etc never overwrite an operator's files; the module's
+# DKMS source tree builds pwtpu.ko on its own.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -89,6 +92,27 @@ check "a libpwtpu program built with pkg-config --cflags --libs pwtpu" \
 	 cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$d/dev" "$d/dev.c" \
 		$(pc --cflags --libs pwtpu) &&
 	 LD_LIBRARY_PATH=$L "$d/dev" | grep -q .'
+
+check "udev rule, units with pathwaysd's path, sysusers.d, modules-load.d" \
+	'grep -q "GROUP=\"pwtpu\", MODE=\"0660\"" $D/lib/udev/rules.d/60-pwtpu.rules &&
+	 grep -q "^ExecStart=/usr/sbin/pathwaysd --role %i" \
+		"$D/lib/systemd/system/pathwaysd@.service" &&
+	 [[ -f "$D/lib/systemd/system/pathwaysd@worker.service.d/devices.conf" ]] &&
+	 grep -q "^g pwtpu" $D/usr/lib/sysusers.d/pwtpu.conf &&
+	 grep -qx pwtpu $D/usr/lib/modules-load.d/pwtpu.conf'
+check "examples in /etc, all of modprobe.d's commented; an operator's kept" \
+	'! grep -v "^#" $D/etc/modprobe.d/pwtpu.conf | grep -q . &&
+	 cmp -s packaging/pathwaysd.conf $D/etc/pathways/pathwaysd.conf &&
+	 echo "listen 10.0.0.9:7700" >$D/etc/pathways/pathwaysd.conf &&
+	 make -s install-system DESTDIR="$D" PREFIX=/usr >/dev/null &&
+	 grep -qx "listen 10.0.0.9:7700" $D/etc/pathways/pathwaysd.conf'
+kdir=/usr/src/linux-headers-$(tools/kver)
+src=$D/usr/src/pwtpu-0.1.0
+check "the DKMS tree (dkms.conf, sources) builds pwtpu.ko by itself" \
+	'grep -q "^PACKAGE_VERSION=\"0.1.0\"" $src/dkms.conf &&
+	 make -s -C "$kdir" M="$src" -j"$(nproc)" modules >"$d/kbuild" 2>&1 &&
+	 modinfo -F vermagic $src/driver/pwtpu.ko | grep -q "^$(tools/kver) " ||
+	 { tail -5 "$d/kbuild" | sed "s/^/# /"; false; }'
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
