@@ -205,7 +205,7 @@ TEST(a_host_past_the_largest_cluster_is_refused)
 		 "%s --role worker --listen 127.0.0.1:0 --controller 127.0.0.1:9 --host-id %u --devices sim:1 2>&1",
 		 exe, PW_WIRE_MAX_HOSTS);
 	EXPECT_NE(0, test_run(cmd, out, sizeof(out)));
-	EXPECT_NE(NULL, strstr(out, "--host-id 0..511")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ": want 0..511")) TH_LOG("%s", out);
 }
 
 TEST_HARNESS_MAIN

@@ -601,7 +601,7 @@ TEST(pathwaysd_takes_the_operators_configuration)
 	EXPECT_NE(NULL, strstr(out, "want 1..4096")) TH_LOG("%s", out);
 	EXPECT_EQ(2, pathwaysd_with("config /etc/passwd\n", NULL, out,
 				    sizeof(out)));
-	EXPECT_EQ(1, pathwaysd_with("weight a=1\nweight a=2\n", NULL, out,
+	EXPECT_EQ(2, pathwaysd_with("weight a=1\nweight a=2\n", NULL, out,
 				    sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "each --weight NAME once")) TH_LOG("%s", out);
 }
