@@ -1,5 +1,6 @@
 # pwtpu: top-level build.
 #   make            module + user-space libraries, tools and tests
+#   make deb        the Debian packages into build/deb/ (debian/, install.mk)
 #   make install [DESTDIR=] [PREFIX=/usr/local]  headers, shared and static
 #                   libraries, pkg-config files, tools, man pages (install.mk)
 #   make deps       install every Debian package the project needs
@@ -26,6 +27,9 @@ USER_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-Iinclude -I$(BUILD)/kselftest -ffp-contract=off -fno-math-errno \
 	-MMD -MP -fPIC
 USER_LDLIBS := -luring -lm -lpthread
+# A distribution's flags (dpkg-buildflags: hardening) come last.
+USER_CFLAGS += $(CPPFLAGS) $(CFLAGS)
+USER_LDLIBS += $(LDFLAGS)
 # `make SANITIZE=address,undefined BUILD=build/san host-tests`: the same
 # code under the compiler's sanitizers, in a tree of its own (tools/run-tests
 # sanitize runs the host tests so, with LeakSanitizer on).
@@ -120,7 +124,7 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean || true
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)
 
 # `make print-HOST_TESTS` etc.: lets scripts ask the build what it built.
 print-%:

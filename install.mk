@@ -51,7 +51,7 @@ $(SO_PWTPU): $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a lib/libpwtpu.map
 	$(CC) $(SO_LDFLAGS) -Wl,-soname,libpwtpu.so.1 \
 		-Wl,--version-script=lib/libpwtpu.map -o $@ \
 		-Wl,--whole-archive $(BUILD)/libpwprog.a $(BUILD)/libpwtpu.a \
-		-Wl,--no-whole-archive -luring
+		-Wl,--no-whole-archive -luring $(LDFLAGS)
 
 shared: $(SHARED_LIBS)
 
@@ -114,7 +114,7 @@ install-system:
 		| $(INSTALL) -D -m 644 /dev/stdin \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/pathwaysd@.service
 	$(INSTALL) -D -m 644 \
-		packaging/systemd/pathwaysd@worker.service.d/devices.conf \
+		packaging/systemd/pathwaysd@worker-devices.conf \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/pathwaysd@worker.service.d/devices.conf
 	$(INSTALL) -D -m 644 packaging/pwtpu-sysusers.conf \
 		$(DESTDIR)$(SYSUSERSDIR)/pwtpu.conf
@@ -139,3 +139,21 @@ install-dkms:
 		> $(DESTDIR)$(DKMS_SRC)/dkms.conf
 
 .PHONY: shared install install-system install-dkms
+
+# `make deb`: the Debian packages (debian/) from a copy of the tree in
+# build/deb/pwtpu-VERSION, so that dpkg-buildpackage's results land in
+# build/deb/ and the tree's own build/ is not touched.
+DEB_DIR := $(BUILD)/deb
+deb:
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/pwtpu-$(PWTPU_VERSION)
+	tar -c --exclude=./build --exclude=./.git --exclude='*.o' \
+		--exclude='*.ko' --exclude='*.cmd' --exclude='*.mod*' . | \
+		tar -x -C $(DEB_DIR)/pwtpu-$(PWTPU_VERSION)
+	cd $(DEB_DIR)/pwtpu-$(PWTPU_VERSION) && \
+		dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+		{ tail -30 ../build.log; exit 1; }
+	tools/lint-deb $(DEB_DIR)/pwtpu_$(PWTPU_VERSION)_*.changes \
+		$(DEB_DIR)/lintian.txt
+
+.PHONY: deb

@@ -102,8 +102,8 @@ check "pathwaysd@worker.service passes systemd-analyze verify" \
 	'mkdir -p "$d/units/pathwaysd@worker.service.d" &&
 	 sed "s|@SBINDIR@|$root/$B/tools|" packaging/systemd/pathwaysd@.service \
 		>"$d/units/pathwaysd@worker.service" &&
-	 cp "packaging/systemd/pathwaysd@worker.service.d/devices.conf" \
-		"$d/units/pathwaysd@worker.service.d/" &&
+	 cp "packaging/systemd/pathwaysd@worker-devices.conf" \
+		"$d/units/pathwaysd@worker.service.d/devices.conf" &&
 	 SYSTEMD_UNIT_PATH=$d/units: systemd-analyze verify --man=no \
 		"$d/units/pathwaysd@worker.service" >"$d/verify" 2>&1 &&
 	 ! sed "s/^/# /" "$d/verify" | grep .'
