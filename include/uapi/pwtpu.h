@@ -737,7 +737,8 @@ struct pwtpu_tensor {
  *	PWTPU_VERR_LOOP). A WHILE before the rest of the body is a loop that
  *	tests first and may run the rest zero times. WHILE and the BOUNDED
  *	mode of LOOP came with PWTPU_UAPI_VERSION 6; an older module refuses
- *	them with PWTPU_VERR_OPCODE.
+ *	WHILE with PWTPU_VERR_OPCODE and a LOOP of mode 1 with
+ *	PWTPU_VERR_RESERVED.
  * @PWTPU_OP_COUNT: one past the largest opcode; not an instruction.
  *
  * Scatter and gather. Both name the dimensions of three tensors: the
