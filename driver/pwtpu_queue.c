@@ -213,6 +213,11 @@ static void pwtpu_job_execute(struct pwtpu_dev *pdev, struct pwtpu_job *job,
 					     pwfw_cmd_model_ns(&isl->spec, &cmd) /
 					     NSEC_PER_USEC);
 	}
+	if (job->result == -ELOOP)
+		dev_info_ratelimited(&pdev->dev,
+				     "command %llu (pid %d) failed: the bounded loop at insn %u ran all its trips without a while leaving it\n",
+				     job->id, task_tgid_nr(job->task),
+				     cmd.fault_insn);
 
 	WRITE_ONCE(pdev->busy_ns, pdev->busy_ns + job->end_ns - job->start_ns);
 	WRITE_ONCE(pdev->cmds_completed, pdev->cmds_completed + 1);

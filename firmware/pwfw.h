@@ -15,6 +15,7 @@
 #define PWFW_ENOMEM	12
 #define PWFW_EINVAL	22
 #define PWFW_ERANGE	34
+#define PWFW_ELOOP	40
 #define PWFW_ETIME	62
 #define PWFW_ETIMEDOUT	110
 #define PWFW_ECANCELED	125
@@ -93,10 +94,16 @@ u32 pwfw_mesh_format(const struct pwfw_mesh *mesh, char *buf, u32 len);
  * @coll_scratch: bytes of scratch the program's collectives need at most
  *	(twice the largest REDUCE_SCATTER result; 0 without one), for the
  *	host to provide in struct pwfw_exec_env.
- * @dyn_insns: instructions one execution runs, loops unrolled.
- * @modeled_ns: modelled duration of one execution; a collective counts
- *	only its issue overhead here, its link time is reported by
- *	pwfw_exec() in struct pwfw_exec_env.link_ns.
+ * @dyn_insns: instructions one execution runs, loops unrolled (bounded
+ *	loops at all their trips: a bound).
+ * @modeled_ns: modelled duration of one execution (bounded loops at all
+ *	their trips: a bound; pwfw_exec() reports what one ran in struct
+ *	pwfw_exec_env.model_ns); a collective counts only its issue overhead
+ *	here, its link time is reported by pwfw_exec() in struct
+ *	pwfw_exec_env.link_ns.
+ * @work: real work of one execution (pwfw_work_insn()), loops unrolled.
+ * @nbounded: bounded loops (LOOP of mode PWTPU_LOOP_BOUNDED) in the
+ *	program, counted once each.
  *
  * The host keeps the image alive and unchanged while the program exists.
  */
@@ -113,6 +120,7 @@ struct pwfw_prog {
 	u64 dyn_insns;
 	u64 modeled_ns;
 	u64 work;
+	u32 nbounded;
 };
 
 /**
@@ -166,9 +174,19 @@ struct pwfw_island;
  *	NULL each collective allocates its own with pwfw_plat_zalloc().
  * @scratch_bytes: of @scratch.
  * @compute: false in skip timing mode: collectives still meet their
- *	peers and charge the links, but no arithmetic or data moves.
+ *	peers and charge the links, but no arithmetic or data moves (and a
+ *	WHILE never leaves its loop, whose trips then all run: no error).
+ * @spec: NULL, or the device's spec: with it, an execution of a program
+ *	with bounded loops adds up the modelled time of the instructions it
+ *	runs into @model_ns.
  * @link_ns: out: modelled time the execution's collectives spent on
  *	links, beyond the program's static modeled_ns.
+ * @model_ns: out: modelled time of the execution, links aside: the
+ *	program's modeled_ns, or with @spec and bounded loops the sum of
+ *	pwfw_model_insn_ns() over the instructions that ran (at most the
+ *	program's modeled_ns).
+ * @fault_insn: out: with -PWFW_ELOOP, the bounded LOOP whose trips all
+ *	ended without a WHILE leaving it; else PWTPU_VERR_NO_INSN.
  * @stop: NULL, or asked at safe points (between pieces of an
  *	instruction's work, between instructions, every 10 ms of a DELAY):
  *	0 to go on, or a -PWFW_E* that ends the execution with it (its owner
@@ -186,7 +204,10 @@ struct pwfw_exec_env {
 	void *scratch;
 	u64 scratch_bytes;
 	bool compute;
+	const struct pwfw_spec *spec;
 	u64 link_ns;
+	u64 model_ns;
+	u32 fault_insn;
 	int (*stop)(struct pwfw_exec_env *env);
 	void *owner;
 	int stopped;
@@ -200,7 +221,9 @@ struct pwfw_exec_env {
  * the gang's group does not fit their shapes, or the peers disagree;
  * -PWFW_ETIMEDOUT when the peers of a collective do not all arrive in
  * the island's gang timeout; -PWFW_ENOMEM when a collective's scratch
- * cannot be allocated. With @env->compute false nothing but the
+ * cannot be allocated; -PWFW_ELOOP when a bounded loop's trips all end
+ * without a WHILE leaving it (@env->fault_insn says which loop; the
+ * execution stops there). With @env->compute false nothing but the
  * collectives' meetings and link charges runs. Float work runs inside
  * bounded pwfw_plat_fpu_begin/end sections with pwfw_plat_yield()
  * between them.

@@ -59,7 +59,9 @@ static int pwfw_cmd_env_stop(struct pwfw_exec_env *env)
 	return cmd->stop(cmd, !cmd->gang);
 }
 
-static u64 pwfw_cmd_exec(struct pwfw_island *isl, struct pwfw_cmd *cmd,
+/* An EXEC; returns its modelled time: what ran, and the links' time. */
+static u64 pwfw_cmd_exec(struct pwfw_island *isl,
+			 const struct pwfw_spec *spec, struct pwfw_cmd *cmd,
 			 bool compute)
 {
 	struct pwfw_exec_env env = {
@@ -70,12 +72,14 @@ static u64 pwfw_cmd_exec(struct pwfw_island *isl, struct pwfw_cmd *cmd,
 		.scratch = cmd->scratch,
 		.scratch_bytes = cmd->prog->coll_scratch,
 		.compute = compute,
+		.spec = spec,
 		.stop = pwfw_cmd_env_stop,
 		.owner = cmd,
 	};
 
 	cmd->result = pwfw_exec(cmd->prog, cmd->bufs, cmd->nbufs, &env);
-	return cmd->prog->modeled_ns + env.link_ns;
+	cmd->fault_insn = env.fault_insn;
+	return env.model_ns + env.link_ns;
 }
 
 /*
@@ -110,7 +114,7 @@ static u64 pwfw_cmd_work(struct pwfw_island *isl, const struct pwfw_spec *spec,
 {
 	switch (cmd->nr) {
 	case _IOC_NR(PWTPU_CMD_EXEC):
-		return pwfw_cmd_exec(isl, cmd, compute);
+		return pwfw_cmd_exec(isl, spec, cmd, compute);
 	case _IOC_NR(PWTPU_CMD_COPY_TO_DEV):
 	case _IOC_NR(PWTPU_CMD_COPY_FROM_DEV):
 		cmd->host_copy(cmd);
@@ -158,6 +162,7 @@ void pwfw_cmd_run(struct pwfw_island *isl, const struct pwfw_spec *spec,
 	cmd->deadline_ns = start_ns + 2 * pwfw_cmd_model_ns(spec, cmd) +
 			   watchdog_ns;
 	cmd->result = 0;
+	cmd->fault_insn = PWTPU_VERR_NO_INSN;
 	model_ns = pwfw_cmd_work(isl, spec, cmd, timing != PWTPU_TIMING_SKIP);
 	if (timing != PWTPU_TIMING_NATIVE && !cmd->result)
 		pwfw_cmd_wait_until(cmd, start_ns + model_ns);

@@ -37,6 +37,8 @@
  * @deadline_ns: out: its watchdog's deadline.
  * @end_ns: out: when it let the device go.
  * @result: out: 0 or -PWFW_E*.
+ * @fault_insn: out: with -PWFW_ELOOP, the instruction of the bounded
+ *	loop that ran out of trips; else PWTPU_VERR_NO_INSN.
  */
 struct pwfw_cmd {
 	u32 nr;
@@ -58,6 +60,7 @@ struct pwfw_cmd {
 	u64 deadline_ns;
 	u64 end_ns;
 	int result;
+	u32 fault_insn;
 };
 
 /*
@@ -87,7 +90,9 @@ u64 pwfw_cmd_model_ns(const struct pwfw_spec *spec,
  * collectives' meetings and the links' time), stopped past its deadline,
  * twice its modelled time plus @watchdog_ns; then, in any timing but
  * PWTPU_TIMING_NATIVE, the device held until its modelled end (a dying
- * owner still stops it). Sets @start_ns, @deadline_ns, @end_ns, @result.
+ * owner still stops it): for a program with bounded loops, the end of
+ * what it ran. Sets @start_ns, @deadline_ns, @end_ns, @result,
+ * @fault_insn.
  */
 void pwfw_cmd_run(struct pwfw_island *isl, const struct pwfw_spec *spec,
 		  u32 timing, u64 watchdog_ns, struct pwfw_cmd *cmd,

@@ -19,7 +19,15 @@
  *
  * In skip timing mode (env->compute false) only the collectives run, to
  * meet their peers and charge the links; everything else, DELAY
- * included, is left to the timing model.
+ * included, is left to the timing model. A WHILE then never leaves its
+ * loop (its predicate was not computed): bounded loops run all their
+ * trips, as the model counts them.
+ *
+ * A bounded loop (mode PWTPU_LOOP_BOUNDED) is left by a WHILE of its
+ * body whose predicate is zero; when its trips all end without one, the
+ * execution stops with -PWFW_ELOOP. For a program with bounded loops and
+ * a spec in env, the modelled time of the instructions that ran is added
+ * up as they run (env->model_ns).
  */
 #include "pwfw_coll.h"
 #include "pwfw_gather_scatter.h"
@@ -50,6 +58,9 @@
  *	(PWFW_MXU_PACK_BYTES of the program's tile), allocated by the first
  *	large enough MATMUL and freed when the execution ends.
  * @mxu_runs: MATMULs that ran with @mxu_pack: the next one's pack_id.
+ * @spec: the spec to model the time of what runs with, or NULL when the
+ *	program's static modeled_ns is the execution's (no bounded loop).
+ * @model_ns: with @spec, the modelled time of the instructions run so far.
  */
 struct pwfw_x {
 	const struct pwfw_prog *prog;
@@ -61,6 +72,8 @@ struct pwfw_x {
 	u64 insns;
 	void *mxu_pack;
 	u64 mxu_runs;
+	const struct pwfw_spec *spec;
+	u64 model_ns;
 };
 
 /*
@@ -506,15 +519,52 @@ static int pwfw_x_insn(struct pwfw_x *x, const struct pwtpu_insn *in)
 
 /**
  * struct pwfw_x_loop - a loop being run
- * @first: index of the body's first instruction.
+ * @first: index of the body's first instruction (the LOOP is the one
+ *	before).
  * @end: one past the body's last instruction.
  * @left: trips still to start after the current one.
+ * @bounded: a bounded loop: a WHILE leaves it, running out is a fault.
  */
 struct pwfw_x_loop {
 	u32 first;
 	u32 end;
 	u32 left;
+	bool bounded;
 };
+
+/*
+ * WHILE's predicate: a rank-0 integer (the verifier checked), non-zero
+ * when any of its bytes is, whatever its width and signedness.
+ */
+static bool pwfw_x_nonzero(const struct pwfw_x *x, u16 t)
+{
+	const u8 *p = pwfw_x_ptr(x, t);
+	u32 size = pwfw_dtype_size(pwfw_x_tensor(x, t)->dtype), k;
+
+	for (k = 0; k < size; k++)
+		if (p[k])
+			return true;
+	return false;
+}
+
+/* A bounded loop, LOOP instruction @insn, ran out of trips. */
+static int pwfw_x_fault(struct pwfw_x *x, u32 insn)
+{
+	if (x->env)
+		x->env->fault_insn = insn;
+	return -PWFW_ELOOP;
+}
+
+/* Between instructions: stopped inside one, or at the next safe point. */
+static int pwfw_x_safe_point(struct pwfw_x *x)
+{
+	struct pwfw_exec_env *env = x->env;
+
+	if (env && env->stop &&
+	    (env->stopped || (++x->insns % 64 == 0 && pwfw_x_yield(x))))
+		return env->stopped;
+	return 0;
+}
 
 /* A program with collectives needs an island and a well-formed gang. */
 static int pwfw_x_env(struct pwfw_x *x)
@@ -534,7 +584,6 @@ static int pwfw_x_env(struct pwfw_x *x)
 static int pwfw_x_run(struct pwfw_x *x)
 {
 	const struct pwfw_prog *prog = x->prog;
-	struct pwfw_exec_env *env = x->env;
 	struct pwfw_x_loop loops[PWTPU_MAX_LOOP_DEPTH], *top;
 	const struct pwtpu_insn *in;
 	u32 pc = 0, depth = 0;
@@ -543,6 +592,10 @@ static int pwfw_x_run(struct pwfw_x *x)
 	for (;;) {
 		if (depth) {
 			top = &loops[depth - 1];
+			/* A bounded loop whose trips ended: no WHILE left it. */
+			if (pc == top->end && !top->left && top->bounded &&
+			    x->compute)
+				return pwfw_x_fault(x, top->first - 1);
 			if (pc == top->end) {
 				/* Next trip, or leave (to an outer end?). */
 				if (top->left) {
@@ -557,15 +610,25 @@ static int pwfw_x_run(struct pwfw_x *x)
 		if (pc >= prog->ninsns)
 			break;
 		in = &prog->insns[pc++];
-		if (in->op != PWTPU_OP_LOOP) {
-			ret = pwfw_x_insn(x, in);
+		if (x->spec)
+			x->model_ns += pwfw_model_insn_ns(x->spec, prog, in);
+		if (in->op == PWTPU_OP_WHILE) {
+			/* The verifier put it in a bounded loop's body. */
+			if (!depth || !loops[depth - 1].bounded)
+				return -PWFW_EINVAL;
+			if (x->compute && !pwfw_x_nonzero(x, in->src[0]))
+				pc = loops[--depth].end;
+			ret = pwfw_x_safe_point(x);
 			if (ret)
 				return ret;
-			/* Stopped inside, or at the next safe point. */
-			if (env && env->stop &&
-			    (env->stopped || (++x->insns % 64 == 0 &&
-					      pwfw_x_yield(x))))
-				return env->stopped;
+			continue;
+		}
+		if (in->op != PWTPU_OP_LOOP) {
+			ret = pwfw_x_insn(x, in);
+			if (!ret)
+				ret = pwfw_x_safe_point(x);
+			if (ret)
+				return ret;
 			continue;
 		}
 		/* The verifier bounds trips, body and depth; stay safe anyway. */
@@ -576,6 +639,7 @@ static int pwfw_x_run(struct pwfw_x *x)
 			.first = pc,
 			.end = pc + in->arg[1],
 			.left = in->arg[0] - 1,
+			.bounded = in->mode == PWTPU_LOOP_BOUNDED,
 		};
 	}
 	return 0;
@@ -601,9 +665,13 @@ int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 	x.insns = 0;
 	x.mxu_pack = NULL;
 	x.mxu_runs = 0;
+	x.spec = env && prog->nbounded ? env->spec : NULL;
+	x.model_ns = 0;
 
 	if (env) {
 		env->link_ns = 0;
+		env->model_ns = prog->modeled_ns;
+		env->fault_insn = PWTPU_VERR_NO_INSN;
 		env->stopped = 0;
 	}
 	if (nbufs != prog->nbufs)
@@ -616,5 +684,7 @@ int pwfw_exec(const struct pwfw_prog *prog, const struct pwfw_buf *bufs,
 		return ret;
 	ret = pwfw_x_run(&x);
 	pwfw_plat_free(x.mxu_pack);
+	if (x.spec)
+		env->model_ns = x.model_ns;
 	return ret;
 }

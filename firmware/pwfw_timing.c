@@ -214,7 +214,11 @@ u64 pwfw_model_insn_ns(const struct pwfw_spec *spec,
 
 	switch (insn->op) {
 	case PWTPU_OP_LOOP:
-		/* Its body is counted, trip by trip, by the verifier. */
+	case PWTPU_OP_WHILE:
+		/*
+		 * A LOOP's body is counted, trip by trip, by the verifier
+		 * (a bounded one's at all its trips); a WHILE tests a scalar.
+		 */
 		return spec->insn_overhead_ns;
 	case PWTPU_OP_DELAY:
 		ns = insn->arg[0] | (u64)insn->arg[1] << 32;
@@ -276,6 +280,7 @@ u64 pwfw_work_insn(const struct pwfw_prog *prog,
 
 	switch (insn->op) {
 	case PWTPU_OP_LOOP:
+	case PWTPU_OP_WHILE:
 	case PWTPU_OP_DELAY:
 		return 0;	/* bounded by trips and by time */
 	case PWTPU_OP_MATMUL:

@@ -48,9 +48,13 @@
  *    disjoint from it, and is disjoint from b and c; GATHER's dst is
  *    disjoint from a and b. Index values are unchecked (any value runs:
  *    the interpreter clamps or skips).
- *  - LOOP: 1 <= trips <= PWTPU_MAX_TRIPS; the body (the next arg[1] >= 1
- *    insns) lies inside the program and inside the enclosing body; at
- *    most PWTPU_MAX_LOOP_DEPTH loops are open at any instruction.
+ *  - LOOP: 1 <= trips <= PWTPU_MAX_TRIPS; mode COUNTED or BOUNDED; the
+ *    body (the next arg[1] >= 1 insns) lies inside the program and inside
+ *    the enclosing body; at most PWTPU_MAX_LOOP_DEPTH loops are open at
+ *    any instruction. A bounded loop's body has a WHILE of its own depth
+ *    (prog->nbounded counts bounded loops).
+ *  - WHILE: its a is a rank-0 integer; it is in the body of a loop, and
+ *    the innermost loop open there is bounded.
  *  - DELAY: at most PWTPU_MAX_DELAY_NS.
  *  - One execution runs prog->dyn_insns <= PWTPU_MAX_DYN_INSNS
  *    instructions and takes prog->modeled_ns <= PWTPU_MAX_PROG_NS; each
@@ -106,7 +110,7 @@ static const struct op_info op_infos[PWTPU_OP_COUNT] = {
 	[PWTPU_OP_TRANSPOSE] = { "transpose", 1, 1, 0, ARGS_PER_DIM },
 	[PWTPU_OP_SLICE] = { "slice", 1, 1, 0, ARGS_PER_DIM },
 	[PWTPU_OP_REDUCE] = { "reduce", 1, 1, PWTPU_REDUCE_MIN + 1, 1 },
-	[PWTPU_OP_LOOP] = { "loop", 0, 0, 0, 2 },
+	[PWTPU_OP_LOOP] = { "loop", 0, 0, PWTPU_LOOP_BOUNDED + 1, 2 },
 	[PWTPU_OP_DELAY] = { "delay", 0, 0, 0, 2 },
 	[PWTPU_OP_ALL_REDUCE] = { "all_reduce", 1, 1, PWTPU_REDUCE_PROD + 1, 0 },
 	[PWTPU_OP_ALL_GATHER] = { "all_gather", 1, 1, 0, 0 },
@@ -141,6 +145,7 @@ static const struct op_info op_infos[PWTPU_OP_COUNT] = {
 	[PWTPU_OP_REM] = { "rem", 2, 1, 0, 0 },
 	[PWTPU_OP_BITCAST] = { "bitcast", 1, 1, 0, 0 },
 	[PWTPU_OP_REDUCE_PRECISION] = { "reduce_precision", 1, 1, 0, 2 },
+	[PWTPU_OP_WHILE] = { "while", 1, 0, 0, 0 },
 };
 
 static const char * const src_names[3] = { "a", "b", "c" };
@@ -1229,6 +1234,25 @@ static int check_loop(struct vctx *v)
 	return 0;
 }
 
+/* WHILE's predicate; where it may be is checked by the caller. */
+static int check_while(struct vctx *v)
+{
+	const struct pwtpu_tensor *a = v->src[0];
+	struct pwfw_fmt *f;
+
+	if (a->rank) {
+		f = reject_insn(v, PWTPU_VERR_SHAPE);
+		pwfw_fmt_str(f, "a is ");
+		pwfw_fmt_shape(f, a);
+		pwfw_fmt_str(f, ": the predicate must be a scalar (rank 0)");
+		return -PWFW_EINVAL;
+	}
+	if (pwfw_dtype_is_float(a->dtype))
+		return fail_dtype(v, "a", a,
+				  "the predicate must be an integer (the i8 predicate, or any other)");
+	return 0;
+}
+
 /* Every rule of one instruction that does not depend on its position. */
 static int verify_insn(struct vctx *v)
 {
@@ -1269,6 +1293,8 @@ static int verify_insn(struct vctx *v)
 		return check_bitcast(v);
 	case PWTPU_OP_REDUCE_PRECISION:
 		return check_reduce_precision(v);
+	case PWTPU_OP_WHILE:
+		return check_while(v);
 	default:
 		return check_elementwise(v);
 	}
@@ -1277,13 +1303,19 @@ static int verify_insn(struct vctx *v)
 /**
  * struct loop_nest - the loops open at the current instruction
  * @depth: how many.
+ * @loop: index of each one's LOOP instruction, innermost last.
  * @last: index of the last body instruction of each, innermost last.
+ * @bounded: each one is a bounded loop.
+ * @left: a WHILE of its own depth can leave it.
  * @runs: how often one execution runs an instruction at each depth;
  *	@runs[0] is 1, @runs[d + 1] is @runs[d] times loop d's trips.
  */
 struct loop_nest {
 	u32 depth;
+	u32 loop[PWTPU_MAX_LOOP_DEPTH];
 	u32 last[PWTPU_MAX_LOOP_DEPTH];
+	bool bounded[PWTPU_MAX_LOOP_DEPTH];
+	bool left[PWTPU_MAX_LOOP_DEPTH];
 	u64 runs[PWTPU_MAX_LOOP_DEPTH + 1];
 };
 
@@ -1324,8 +1356,42 @@ static int enter_loop(struct vctx *v, struct loop_nest *nest)
 		pwfw_fmt_str(f, " times, above the limit of 4194304 insns");
 		return -PWFW_EINVAL;
 	}
+	nest->loop[nest->depth] = v->idx;
 	nest->last[nest->depth] = (u32)last;
+	nest->bounded[nest->depth] = v->in->mode == PWTPU_LOOP_BOUNDED;
+	nest->left[nest->depth] = false;
 	nest->runs[++nest->depth] = runs;
+	if (v->in->mode == PWTPU_LOOP_BOUNDED)
+		v->prog->nbounded++;
+	return 0;
+}
+
+/*
+ * Close the innermost loop, whose body ended: a bounded one must have a
+ * WHILE of its own to leave it by (it is refused at its LOOP).
+ */
+static int leave_loop(struct vctx *v, struct loop_nest *nest)
+{
+	u32 d = --nest->depth;
+
+	if (!nest->bounded[d] || nest->left[d])
+		return 0;
+	v->idx = nest->loop[d];
+	v->in = &v->prog->insns[v->idx];
+	return fail_insn(v, PWTPU_VERR_LOOP,
+			 "a bounded loop (mode 1) needs a while in its own body to end: it has none");
+}
+
+/* A WHILE leaves the innermost loop, which must be bounded. */
+static int check_while_place(struct vctx *v, struct loop_nest *nest)
+{
+	if (!nest->depth)
+		return fail_insn(v, PWTPU_VERR_LOOP,
+				 "a while must be in the body of a bounded loop (mode 1): it is outside every loop");
+	if (!nest->bounded[nest->depth - 1])
+		return fail_insn(v, PWTPU_VERR_LOOP,
+				 "a while leaves the innermost loop, which must be bounded (mode 1): it is counted (mode 0)");
+	nest->left[nest->depth - 1] = true;
 	return 0;
 }
 
@@ -1399,10 +1465,13 @@ static int verify_insns(struct vctx *v)
 	int ret;
 
 	for (i = 0; i < v->prog->ninsns; i++) {
+		while (nest.depth && nest.last[nest.depth - 1] < i) {
+			ret = leave_loop(v, &nest);
+			if (ret)
+				return ret;
+		}
 		v->idx = i;
 		v->in = &v->prog->insns[i];
-		while (nest.depth && nest.last[nest.depth - 1] < i)
-			nest.depth--;
 		/* The instruction itself runs as often as its loop's body. */
 		runs = nest.runs[nest.depth];
 		ret = verify_insn(v);
@@ -1410,8 +1479,15 @@ static int verify_insns(struct vctx *v)
 			count_collective(v);
 		if (!ret && v->in->op == PWTPU_OP_LOOP)
 			ret = enter_loop(v, &nest);
+		if (!ret && v->in->op == PWTPU_OP_WHILE)
+			ret = check_while_place(v, &nest);
 		if (!ret)
 			ret = count_insn(v, runs);
+		if (ret)
+			return ret;
+	}
+	while (nest.depth) {
+		ret = leave_loop(v, &nest);
 		if (ret)
 			return ret;
 	}

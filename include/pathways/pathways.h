@@ -266,6 +266,52 @@ pw_val pw_fn_gather(struct pw_fn_builder *b, pw_val operand, pw_val indices,
 		    const struct pw_fn_gather_dims *dims);
 /* Synthetic compute of @ns nanoseconds (benchmarks). */
 int pw_fn_delay(struct pw_fn_builder *b, uint64_t ns);
+/*
+ * Loops over device-side values (the device's bounded LOOP and WHILE):
+ *
+ *	pw_fn_while_begin(b, n, init, vars, trips);
+ *	pred = ... ops of vars ...;	(the condition)
+ *	pw_fn_while_test(b, pred);	(leave unless pred is non-zero)
+ *	next[i] = ... ops of vars ...;	(the body)
+ *	pw_fn_while_end(b, next);	(vars[i] = next[i], all at once)
+ *	... vars[i] now hold the final values ...
+ *
+ * pw_fn_while_begin() makes @n new values @vars[i], copies of @init[i]
+ * (any values the builder can read there), the loop variables, and opens
+ * a loop: every op until pw_fn_while_end() runs once a trip. A trip runs
+ * its ops in order until a pw_fn_while_test() whose @pred (a rank-0
+ * integer: an i8 predicate, or any other) is zero leaves the loop; the
+ * loop needs one test of its own at least. pw_fn_while_end() copies
+ * @next[i] (of vars[i]'s dtype and shape; @next[i] may be vars[j], the
+ * copies happen as one parallel assignment) into vars[i] and ends the
+ * trip. After it, @vars hold the values of the trip the test left (at
+ * once for a test that is zero at the first trip: the inits).
+ *
+ * Values made inside a loop live only there: reading one after its loop
+ * ends, or making it a result, is refused (carry it out in a loop
+ * variable). Loops nest up to PWTPU_MAX_LOOP_DEPTH deep, each inside the
+ * innermost open one; a test leaves the innermost loop. @trips bounds the
+ * trips (1..PWTPU_MAX_TRIPS): a loop still going after them fails the
+ * run with -ELOOP. PW_FN_TRIPS_AUTO asks for as many as the device's
+ * bounds on one run allow (PWTPU_MAX_DYN_INSNS instructions,
+ * PWTPU_MAX_WORK work, PWTPU_MAX_PROG_NS of delays), fixed at
+ * pw_fn_build(): every such loop gets the same count, the largest that
+ * fits with the loops run for all their trips. The device's verifier
+ * also bounds the modelled time of a run, which the builder does not
+ * model but for delays: a device far slower than the default spec may
+ * refuse a function of many auto trips at load.
+ *
+ * The function's work, instructions and delays count each op as often as
+ * its loops run it. Refused (-EINVAL): a test or end without an open
+ * loop, an end without a test, a non-scalar or float predicate, @next of
+ * another dtype or shape, values of an ended loop, pw_fn_build() with a
+ * loop open; -E2BIG past the depth or the device's bounds.
+ */
+#define PW_FN_TRIPS_AUTO	0U
+int pw_fn_while_begin(struct pw_fn_builder *b, unsigned int n,
+		      const pw_val *init, pw_val *vars, uint32_t trips);
+int pw_fn_while_test(struct pw_fn_builder *b, pw_val pred);
+int pw_fn_while_end(struct pw_fn_builder *b, const pw_val *next);
 /* Mark @x as the next result (in call order). */
 int pw_fn_result(struct pw_fn_builder *b, pw_val x);
 /*

@@ -22,7 +22,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define PWTPU_UAPI_VERSION	5
+#define PWTPU_UAPI_VERSION	6
 #define PWTPU_IOC_MAGIC		0xE7
 
 /* Mesh and tensor rank limits. */
@@ -145,7 +145,8 @@ struct pwtpu_handle_arg {
  * @verr: out: enum pwtpu_verr; PWTPU_VERR_OK on success.
  * @err_insn: out: index of the offending instruction, or
  *	PWTPU_VERR_NO_INSN when the fault is not in an instruction.
- * @modeled_ns: out: duration of one execution in the timing model.
+ * @modeled_ns: out: duration of one execution in the timing model (with
+ *	bounded loops, of one that runs each for all its trips: a bound).
  * @flags: zero.
  * @reserved: zero.
  *
@@ -320,7 +321,9 @@ struct pwtpu_gang_create {
  * to exit (or was killed) is not run, and a running one stops at its next
  * safe point: either completes with -ECANCELED. A command (an EXEC
  * without collectives, a copy) still running the module's watchdog_ms
- * past twice its modelled time stops with -ETIME.
+ * past twice its modelled time stops with -ETIME. An EXEC whose bounded
+ * loop runs all its trips without a WHILE leaving it stops there with
+ * -ELOOP (see PWTPU_OP_LOOP).
  *
  * Inline execution: a short command (a NOP; an EXEC without collectives
  * of at most PWTPU_INLINE_MAX_INSNS instructions run (loops unrolled),
@@ -614,7 +617,18 @@ struct pwtpu_tensor {
  *	end, integers wrap (MAX and MIN in the dtype's order).
  * @PWTPU_OP_LOOP: run the next arg[1] instructions arg[0] times
  *	(1..PWTPU_MAX_TRIPS); loops nest up to PWTPU_MAX_LOOP_DEPTH and a body
- *	lies wholly inside its enclosing body.
+ *	lies wholly inside its enclosing body. mode is enum pwtpu_loop:
+ *	COUNTED (0) runs every trip; BOUNDED (1) runs at most arg[0] trips
+ *	and is left by a WHILE of its own body (not of a loop inside it),
+ *	which it must have. A bounded loop whose arg[0] trips all end
+ *	without a WHILE leaving it ends the execution there: the command
+ *	fails with -ELOOP (buffers hold what was written so far). The limits
+ *	on instructions, time and work count a bounded loop at arg[0] trips;
+ *	the modelled time of an execution is that of the instructions it
+ *	ran. In PWTPU_TIMING_SKIP, where nothing is computed, a WHILE never
+ *	leaves and a bounded loop runs its arg[0] trips without error.
+ *	Collectives in a bounded loop must run as often on every member of
+ *	the gang, or the gang fails as when members disagree.
  * @PWTPU_OP_DELAY: synthetic compute of arg[0] | (u64)arg[1] << 32
  *	nanoseconds, at most PWTPU_MAX_DELAY_NS.
  * @PWTPU_OP_ALL_REDUCE: dst = a reduced (mode is enum pwtpu_reduce, PROD
@@ -714,6 +728,17 @@ struct pwtpu_tensor {
  *	normal exponent +-0 (the format has no subnormals). A NaN stays that
  *	NaN, bit for bit; with arg[1] = 0 (a format without NaN) it gives
  *	+inf.
+ * @PWTPU_OP_WHILE: go on while a is non-zero: when a (a rank-0 tensor of
+ *	an integer dtype, signed or unsigned; the i8 predicate among them)
+ *	is zero, leave the innermost loop at once, going on after its body;
+ *	else go on with the next instruction. No dst, mode 0, no args. Only
+ *	in the body of a BOUNDED loop, at that loop's own depth (inside a
+ *	COUNTED loop or outside every loop it is refused with
+ *	PWTPU_VERR_LOOP). A WHILE before the rest of the body is a loop that
+ *	tests first and may run the rest zero times. WHILE and the BOUNDED
+ *	mode of LOOP came with PWTPU_UAPI_VERSION 6; an older module refuses
+ *	WHILE with PWTPU_VERR_OPCODE and a LOOP of mode 1 with
+ *	PWTPU_VERR_RESERVED.
  * @PWTPU_OP_COUNT: one past the largest opcode; not an instruction.
  *
  * Scatter and gather. Both name the dimensions of three tensors: the
@@ -813,7 +838,14 @@ enum pwtpu_op {
 	PWTPU_OP_REM = 53,
 	PWTPU_OP_BITCAST = 54,
 	PWTPU_OP_REDUCE_PRECISION = 55,
+	PWTPU_OP_WHILE = 56,
 	PWTPU_OP_COUNT,
+};
+
+/* pwtpu_insn.mode of PWTPU_OP_LOOP */
+enum pwtpu_loop {
+	PWTPU_LOOP_COUNTED = 0,	/* every one of arg[0] trips */
+	PWTPU_LOOP_BOUNDED,	/* until a WHILE leaves, at most arg[0] trips */
 };
 
 /* pwtpu_insn.mode of PWTPU_OP_COMPARE */
@@ -881,9 +913,10 @@ enum pwtpu_scatter {
 /**
  * struct pwtpu_insn - one instruction, 32 bytes
  * @op: enum pwtpu_op.
- * @mode: sub-operation (enum pwtpu_cmp, enum pwtpu_reduce), else 0.
+ * @mode: sub-operation (enum pwtpu_cmp, enum pwtpu_reduce, enum
+ *	pwtpu_scatter, enum pwtpu_loop), else 0.
  * @flags: zero.
- * @dst: result tensor index (PWTPU_NO_TENSOR for LOOP and DELAY).
+ * @dst: result tensor index (PWTPU_NO_TENSOR for LOOP, DELAY and WHILE).
  * @src: operand tensor indices.
  * @arg: immediate arguments, as the op defines; unused ones 0.
  */
@@ -922,7 +955,8 @@ struct pwtpu_insn {
  *	exponent width (0).
  * @PWTPU_VERR_OVERLAP: result partially overlaps an operand.
  * @PWTPU_VERR_LOOP: loop body outside the program or its enclosing body,
- *	zero or too many trips, or nesting too deep.
+ *	zero or too many trips, nesting too deep, a bounded loop without a
+ *	WHILE of its own, or a WHILE outside a bounded loop's body.
  * @PWTPU_VERR_BOUND: dynamic instruction count, real work or modelled time past the
  *	limits.
  */

@@ -1455,6 +1455,9 @@ int pw_remote_wait_done(struct pw_remote *r, uint32_t ticket,
 		return pw_fail(-ESTALE, "run %u failed: a host of its program registered again (its worker restarted, losing its slices and buffers): make them and the program again",
 			       ticket);
 	}
+	if (status == ELOOP)
+		return pw_fail(-ELOOP, "run %u failed: a while loop of a function ran all the trips the device allows it without ending (ELOOP)",
+			       ticket);
 	if (status)
 		return pw_fail(-(int)status, "run %u failed: %s", ticket,
 			       strerror((int)status));

@@ -77,6 +77,7 @@ static const char *const op_names[PWTPU_OP_COUNT] = {
 	[PWTPU_OP_REM] = "REM",
 	[PWTPU_OP_BITCAST] = "BITCAST",
 	[PWTPU_OP_REDUCE_PRECISION] = "REDUCE_PRECISION",
+	[PWTPU_OP_WHILE] = "WHILE",
 };
 
 static const char *op_name(enum pwtpu_op op)
@@ -114,14 +115,24 @@ static int fn_check(struct pw_fn_builder *b, const char *call)
 	return 0;
 }
 
-/* Copy value @x's signature into @sig, if @x exists. */
+/*
+ * Copy value @x's signature into @sig, if @x exists and may be read
+ * here: not made inside a loop that has ended.
+ */
 static int fn_get(struct pw_fn_builder *b, const char *call, pw_val x,
 		  struct pw_sig *sig)
 {
+	int loop;
+
 	if (x < 0 || (unsigned int)x >= b->nvals)
 		return fn_fail(b, -EINVAL,
 			       "%s: value %d does not exist (the builder has %u)",
 			       call, x, b->nvals);
+	loop = b->vals[x].loop;
+	if (loop >= 0 && b->loops[loop].ended)
+		return fn_fail(b, -EINVAL,
+			       "%s: value %d was made inside a loop that has ended (pw_fn_while_end): carry it out in a loop variable",
+			       call, x);
 	*sig = b->vals[x].sig;
 	return 0;
 }
@@ -210,18 +221,28 @@ static int fn_new_val(struct pw_fn_builder *b, const char *call,
 	v->sig = *sig;
 	v->kind = kind;
 	v->index = index;
+	v->loop = b->cur;
 	return (int)b->nvals++;
 }
 
-/* Append an op writing @dst (-1 for none). */
+/*
+ * Append an op writing @dst (-1 for none); one run of the function
+ * executes it as often as the loops open around it run (b->runs).
+ */
 static int fn_add_op(struct pw_fn_builder *b, const char *call,
 		     enum pwtpu_op op, uint8_t mode, int dst, int s0, int s1,
 		     int s2, const uint32_t *args, unsigned int nargs)
 {
 	struct pw_fn_op *o;
 
+	/* runs <= 2^22 and dyn_insns <= 2^22 before: no overflow. */
+	if (b->dyn_insns + b->runs > PWTPU_MAX_DYN_INSNS)
+		return fn_fail(b, -E2BIG,
+			       "%s: a run of the function executes more than the device's %u instructions (each as often as its loops run it)",
+			       call, PWTPU_MAX_DYN_INSNS);
 	if (fn_grow((void **)&b->ops, &b->ops_cap, b->nops, sizeof(*b->ops)))
 		return fn_fail(b, -ENOMEM, "%s: out of memory", call);
+	b->dyn_insns += b->runs;
 	o = &b->ops[b->nops++];
 	memset(o, 0, sizeof(*o));
 	o->op = op;
@@ -261,6 +282,37 @@ static uint64_t fn_op_work(struct pw_fn_builder *b, enum pwtpu_op op,
 	}
 }
 
+/*
+ * Room for one more op of @work units a run, run as often as the loops
+ * open around it run: 0, or the failure.
+ */
+static int fn_check_work(struct pw_fn_builder *b, const char *call,
+			 uint64_t work)
+{
+	if (b->nops >= PW_FN_MAX_OPS)
+		return fn_fail(b, -E2BIG,
+			       "%s: more than %u ops (a program holds %u instructions)",
+			       call, PW_FN_MAX_OPS, PWTPU_MAX_INSNS);
+	if (work > PWTPU_MAX_INSN_WORK)
+		return fn_fail(b, -E2BIG,
+			       "%s: %llu units of work, more than the device's %llu for one instruction",
+			       call, (unsigned long long)work,
+			       (unsigned long long)PWTPU_MAX_INSN_WORK);
+	/* work <= 2^32, runs <= 2^22: no product wraps. */
+	if (work * b->runs > PWTPU_MAX_WORK - b->work)
+		return fn_fail(b, -E2BIG,
+			       "%s: the function's work passes the device's %llu units",
+			       call, (unsigned long long)PWTPU_MAX_WORK);
+	return 0;
+}
+
+/* The op just added does @work a run: count it. */
+static void fn_count_work(struct pw_fn_builder *b, uint64_t work)
+{
+	b->ops[b->nops - 1].work = work;
+	b->work += work * b->runs;
+}
+
 /* A new value of @sig written by a new op; the value or -errno. */
 static int fn_new_op(struct pw_fn_builder *b, const char *call,
 		     enum pwtpu_op op, uint8_t mode, const struct pw_sig *sig,
@@ -270,10 +322,9 @@ static int fn_new_op(struct pw_fn_builder *b, const char *call,
 	uint64_t work;
 	int v, ret;
 
-	if (b->nops >= PW_FN_MAX_OPS)
-		return fn_fail(b, -E2BIG,
-			       "%s: more than %u ops (a program holds %u instructions)",
-			       call, PW_FN_MAX_OPS, PWTPU_MAX_INSNS);
+	ret = fn_check_work(b, call, 0);
+	if (ret)
+		return ret;
 	v = fn_new_val(b, call, sig, PW_FN_VAL_OP, b->nops);
 	if (v < 0)
 		return v;
@@ -283,18 +334,11 @@ static int fn_new_op(struct pw_fn_builder *b, const char *call,
 	 * product wraps, nor does the total (at most 2^34 before).
 	 */
 	work = fn_op_work(b, op, sig, s0, s1);
-	if (work > PWTPU_MAX_INSN_WORK)
-		return fn_fail(b, -E2BIG,
-			       "%s: %llu units of work, more than the device's %llu for one instruction",
-			       call, (unsigned long long)work,
-			       (unsigned long long)PWTPU_MAX_INSN_WORK);
-	if (work > PWTPU_MAX_WORK - b->work)
-		return fn_fail(b, -E2BIG,
-			       "%s: the function's work passes the device's %llu units",
-			       call, (unsigned long long)PWTPU_MAX_WORK);
-	ret = fn_add_op(b, call, op, mode, v, s0, s1, s2, args, nargs);
+	ret = fn_check_work(b, call, work);
 	if (!ret)
-		b->work += work;
+		ret = fn_add_op(b, call, op, mode, v, s0, s1, s2, args, nargs);
+	if (!ret)
+		fn_count_work(b, work);
 	return ret ? ret : v;
 }
 
@@ -391,13 +435,20 @@ struct pw_fn_builder *pw_fn_begin(const char *name)
 		return NULL;
 	}
 	snprintf(b->name, sizeof(b->name), "%s", name ? name : "fn");
+	b->cur = -1;
+	b->runs = 1;
 	return b;
 }
 
 void pw_fn_builder_free(struct pw_fn_builder *b)
 {
+	unsigned int i;
+
 	if (!b)
 		return;
+	for (i = 0; i < b->nloops; i++)
+		free(b->loops[i].vars);
+	free(b->loops);
 	free(b->vals);
 	free(b->ops);
 	free(b->results);
@@ -1199,8 +1250,11 @@ int pw_fn_delay(struct pw_fn_builder *b, uint64_t ns)
 			       "%s: %llu ns is above the limit of %llu", call,
 			       (unsigned long long)ns,
 			       (unsigned long long)PWTPU_MAX_DELAY_NS);
-	/* The rest of the program adds to this: a lower bound only. */
-	if (b->delay_ns + ns > PWTPU_MAX_PROG_NS)
+	/*
+	 * The rest of the program adds to this: a lower bound only. ns <=
+	 * 2^30 and runs <= 2^22: no product wraps.
+	 */
+	if (ns * b->runs > PWTPU_MAX_PROG_NS - b->delay_ns)
 		return fn_fail(b, -E2BIG,
 			       "%s: delays add up to more than %llu ns per run",
 			       call, (unsigned long long)PWTPU_MAX_PROG_NS);
@@ -1210,7 +1264,7 @@ int pw_fn_delay(struct pw_fn_builder *b, uint64_t ns)
 			       call, PW_FN_MAX_OPS, PWTPU_MAX_INSNS);
 	ret = fn_add_op(b, call, PWTPU_OP_DELAY, 0, -1, -1, -1, -1, args, 2);
 	if (!ret)
-		b->delay_ns += ns;
+		b->delay_ns += ns * b->runs;
 	return ret;
 }
 
@@ -1227,6 +1281,10 @@ int pw_fn_result(struct pw_fn_builder *b, pw_val x)
 		ret = fn_check_bufs(b, call);
 	if (ret)
 		return ret;
+	if (b->vals[x].loop >= 0)
+		return fn_fail(b, -EINVAL,
+			       "%s: value %d is made inside a loop: a result is a value made outside every loop (a loop variable is, once its loop ends)",
+			       call, x);
 	if (fn_grow((void **)&b->results, &b->results_cap, b->nresults,
 		    sizeof(*b->results)))
 		return fn_fail(b, -ENOMEM, "%s: out of memory", call);
@@ -1569,4 +1627,219 @@ pw_val pw_fn_gather(struct pw_fn_builder *b, pw_val operand, pw_val indices,
 	}
 	return fn_new_op(b, call, PWTPU_OP_GATHER, 0, &sig, operand, indices,
 			 -1, args, 2);
+}
+
+/* Loops: pw_fn_while_begin(), pw_fn_while_test(), pw_fn_while_end(). */
+
+/* @dst, a value made before, = @src: a copy (RESHAPE to its own shape). */
+static int fn_copy_into(struct pw_fn_builder *b, const char *call, int dst,
+			int src)
+{
+	uint64_t work = pw_sig_elems(&b->vals[dst].sig);
+	int ret = fn_check_work(b, call, work);
+
+	if (!ret)
+		ret = fn_add_op(b, call, PWTPU_OP_RESHAPE, 0, dst, src, -1, -1,
+				NULL, 0);
+	if (!ret)
+		fn_count_work(b, work);
+	return ret;
+}
+
+/* A new value, a copy of @src (readable, of @sig); the value or -errno. */
+static int fn_copy_new(struct pw_fn_builder *b, const char *call, int src,
+		       const struct pw_sig *sig)
+{
+	int v, ret = fn_check_work(b, call, 0);
+
+	if (ret)
+		return ret;
+	v = fn_new_val(b, call, sig, PW_FN_VAL_OP, b->nops);
+	if (v < 0)
+		return v;
+	ret = fn_copy_into(b, call, v, src);
+	return ret ? ret : v;
+}
+
+int pw_fn_while_begin(struct pw_fn_builder *b, unsigned int n,
+		      const pw_val *init, pw_val *vars, uint32_t trips)
+{
+	const char *call = "pw_fn_while_begin";
+	struct pw_fn_loop *l;
+	uint32_t args[2] = { trips, 0 };
+	struct pw_sig sig;
+	uint64_t runs;
+	unsigned int i;
+	int *own, v, ret = fn_check(b, call);
+
+	if (ret)
+		return ret;
+	if (n && (!init || !vars))
+		return fn_fail(b, -EINVAL, "%s: %u variables but no init or vars",
+			       call, n);
+	if (n > PW_FN_MAX_VALS)
+		return fn_fail(b, -E2BIG,
+			       "%s: %u variables, more than %u values", call, n,
+			       PW_FN_MAX_VALS);
+	if (trips > PWTPU_MAX_TRIPS)
+		return fn_fail(b, -EINVAL,
+			       "%s: %u trips, more than the device's %u (PW_FN_TRIPS_AUTO: as many as fit)",
+			       call, trips, PWTPU_MAX_TRIPS);
+	if (b->depth >= PWTPU_MAX_LOOP_DEPTH)
+		return fn_fail(b, -E2BIG,
+			       "%s: loops nest deeper than the device's %d",
+			       call, PWTPU_MAX_LOOP_DEPTH);
+	runs = b->runs * (trips ? trips : 1);
+	/* runs <= 2^22 * 2^20: no overflow. */
+	if (runs > PWTPU_MAX_DYN_INSNS)
+		return fn_fail(b, -E2BIG,
+			       "%s: %u trips in loops that run %llu times: its body would run more than the device's %u instructions",
+			       call, trips, (unsigned long long)b->runs,
+			       PWTPU_MAX_DYN_INSNS);
+	for (i = 0; i < n; i++) {
+		ret = fn_get(b, call, init[i], &sig);
+		if (ret)
+			return ret;
+	}
+	own = malloc((n ? n : 1) * sizeof(*own));
+	if (!own || fn_grow((void **)&b->loops, &b->loops_cap, b->nloops,
+			    sizeof(*b->loops))) {
+		free(own);
+		return fn_fail(b, -ENOMEM, "%s: out of memory", call);
+	}
+	/* The variables live around the loop, first written before it. */
+	for (i = 0; i < n; i++) {
+		sig = b->vals[init[i]].sig;
+		v = fn_copy_new(b, call, init[i], &sig);
+		if (v < 0) {
+			free(own);
+			return v;
+		}
+		own[i] = vars[i] = v;
+	}
+	ret = fn_check_work(b, call, 0);
+	if (!ret)
+		ret = fn_add_op(b, call, PWTPU_OP_LOOP, PWTPU_LOOP_BOUNDED, -1,
+				-1, -1, -1, args, 2);
+	if (ret) {
+		free(own);
+		return ret;
+	}
+	l = &b->loops[b->nloops];
+	memset(l, 0, sizeof(*l));
+	l->op = b->nops - 1;
+	l->parent = b->cur;
+	l->nvars = n;
+	l->vars = own;
+	l->outer_runs = b->runs;
+	b->cur = (int)b->nloops++;
+	b->depth++;
+	b->runs = runs;
+	if (!trips)
+		b->auto_loops++;
+	return 0;
+}
+
+int pw_fn_while_test(struct pw_fn_builder *b, pw_val pred)
+{
+	const char *call = "pw_fn_while_test";
+	char s[SIG_STR_LEN];
+	struct pw_sig sig;
+	int ret = fn_check(b, call);
+
+	if (ret)
+		return ret;
+	if (b->cur < 0)
+		return fn_fail(b, -EINVAL,
+			       "%s: no loop is open (pw_fn_while_begin)", call);
+	ret = fn_get(b, call, pred, &sig);
+	if (ret)
+		return ret;
+	if (sig.rank)
+		return fn_fail(b, -EINVAL,
+			       "%s: the predicate %s is not a scalar (rank 0)",
+			       call, sig_str(&sig, s));
+	if (is_float(sig.dtype))
+		return fn_fail(b, -EINVAL,
+			       "%s: the predicate %s is not an integer (an i8 predicate, or another)",
+			       call, sig_str(&sig, s));
+	ret = fn_check_work(b, call, 0);
+	if (!ret)
+		ret = fn_add_op(b, call, PWTPU_OP_WHILE, 0, -1, pred, -1, -1,
+				NULL, 0);
+	if (!ret)
+		b->loops[b->cur].tests++;
+	return ret;
+}
+
+/* @x is variable j of loop @l, j != @i. */
+static bool fn_other_var(const struct pw_fn_loop *l, unsigned int i, int x)
+{
+	unsigned int j;
+
+	for (j = 0; j < l->nvars; j++)
+		if (j != i && l->vars[j] == x)
+			return true;
+	return false;
+}
+
+int pw_fn_while_end(struct pw_fn_builder *b, const pw_val *next)
+{
+	const char *call = "pw_fn_while_end";
+	char s1[SIG_STR_LEN], s2[SIG_STR_LEN];
+	struct pw_fn_loop *l;
+	struct pw_sig sig;
+	unsigned int i;
+	int *src, ret = fn_check(b, call);
+
+	if (ret)
+		return ret;
+	if (b->cur < 0)
+		return fn_fail(b, -EINVAL,
+			       "%s: no loop is open (pw_fn_while_begin)", call);
+	l = &b->loops[b->cur];
+	if (!l->tests)
+		return fn_fail(b, -EINVAL,
+			       "%s: the loop has no pw_fn_while_test(): it could never end",
+			       call);
+	if (l->nvars && !next)
+		return fn_fail(b, -EINVAL, "%s: no next values", call);
+	for (i = 0; i < l->nvars; i++) {
+		ret = fn_get(b, call, next[i], &sig);
+		if (ret)
+			return ret;
+		if (!pw_sig_equal(&sig, &b->vals[l->vars[i]].sig))
+			return fn_fail(b, -EINVAL,
+				       "%s: next[%u] is %s but variable %u is %s",
+				       call, i, sig_str(&sig, s1), i,
+				       sig_str(&b->vals[l->vars[i]].sig, s2));
+	}
+	src = malloc((l->nvars ? l->nvars : 1) * sizeof(*src));
+	if (!src)
+		return fn_fail(b, -ENOMEM, "%s: out of memory", call);
+	/*
+	 * One parallel assignment: a next value that is another variable
+	 * of this loop is copied aside first, before that variable is
+	 * overwritten. Every other value has storage of its own.
+	 */
+	for (i = 0; i < l->nvars && !ret; i++) {
+		src[i] = next[i];
+		if (fn_other_var(l, i, next[i])) {
+			sig = b->vals[next[i]].sig;
+			src[i] = fn_copy_new(b, call, next[i], &sig);
+			ret = src[i] < 0 ? src[i] : 0;
+		}
+	}
+	for (i = 0; i < l->nvars && !ret; i++)
+		if (src[i] != l->vars[i])
+			ret = fn_copy_into(b, call, l->vars[i], src[i]);
+	free(src);
+	if (ret)
+		return ret;
+	b->ops[l->op].args[1] = b->nops - l->op - 1;
+	l->ended = true;
+	b->runs = l->outer_runs;
+	b->cur = l->parent;
+	b->depth--;
+	return 0;
 }

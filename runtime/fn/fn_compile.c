@@ -61,7 +61,7 @@ static void fn_layout_free(struct fn_layout *l)
 }
 
 /* Decide every value's binding and offset, and which results copy. */
-static int fn_plan(const struct pw_fn_builder *b, struct fn_layout *l)
+static int fn_plan(struct pw_fn_builder *b, struct fn_layout *l)
 {
 	const struct pw_fn_val *v;
 	uint64_t off, copy_work;
@@ -110,6 +110,12 @@ static int fn_plan(const struct pw_fn_builder *b, struct fn_layout *l)
 		return pw_fail(-E2BIG,
 			       "pw_fn_build(%s): with its result copies the function's work passes the device's %llu units",
 			       b->name, (unsigned long long)PWTPU_MAX_WORK);
+	if (l->ncopies > PWTPU_MAX_DYN_INSNS - b->dyn_insns)
+		return pw_fail(-E2BIG,
+			       "pw_fn_build(%s): with its result copies a run executes more than the device's %u instructions",
+			       b->name, PWTPU_MAX_DYN_INSNS);
+	if (b->auto_loops && pw_fn_fix_trips(b, l->ncopies, copy_work))
+		return -E2BIG;
 	if (b->nvals + l->ncopies > PWTPU_MAX_TENSORS)
 		return pw_fail(-E2BIG,
 			       "pw_fn_build(%s): %u values and %u result copies, more than %u tensors",
@@ -278,6 +284,74 @@ fail:
 		       b->name, strerror(-ret));
 }
 
+/*
+ * Whether a run fits the device's bounds with every loop of
+ * PW_FN_TRIPS_AUTO at @trips, after @insns instructions and @work units
+ * of work outside the ops (the result copies).
+ */
+static bool fn_fits(const struct pw_fn_builder *b, uint64_t trips,
+		    uint64_t insns, uint64_t work)
+{
+	uint64_t runs[PWTPU_MAX_LOOP_DEPTH + 1] = { 1 }, r, t, ns, delay = 0;
+	unsigned int ends[PWTPU_MAX_LOOP_DEPTH], depth = 0, i;
+	const struct pw_fn_op *o;
+
+	for (i = 0; i < b->nops; i++) {
+		o = &b->ops[i];
+		while (depth && ends[depth - 1] < i)
+			depth--;
+		/* Each of these is at most 2^22 and each term below 2^55. */
+		r = runs[depth];
+		insns += r;
+		if (insns > PWTPU_MAX_DYN_INSNS ||
+		    o->work * r > PWTPU_MAX_WORK - work)
+			return false;
+		work += o->work * r;
+		if (o->op == PWTPU_OP_DELAY) {
+			ns = o->args[0] | (uint64_t)o->args[1] << 32;
+			if (ns * r > PWTPU_MAX_PROG_NS - delay)
+				return false;
+			delay += ns * r;
+		}
+		if (o->op != PWTPU_OP_LOOP)
+			continue;
+		/* The builder nests at most PWTPU_MAX_LOOP_DEPTH deep. */
+		if (depth == PWTPU_MAX_LOOP_DEPTH)
+			return false;
+		t = o->args[0] ? o->args[0] : trips;
+		ends[depth] = i + o->args[1];
+		runs[++depth] = r * t;
+		if (runs[depth] > PWTPU_MAX_DYN_INSNS)
+			return false;
+	}
+	return true;
+}
+
+int pw_fn_fix_trips(struct pw_fn_builder *b, uint64_t extra_insns,
+		    uint64_t extra_work)
+{
+	uint64_t lo = 1, hi = PWTPU_MAX_TRIPS, mid;
+	unsigned int i;
+
+	if (!fn_fits(b, lo, extra_insns, extra_work))
+		return pw_fail(-E2BIG,
+			       "pw_fn_build(%s): its loops do not fit the device's bounds on a run (%u instructions, %llu units of work) even at one trip each",
+			       b->name, PWTPU_MAX_DYN_INSNS,
+			       (unsigned long long)PWTPU_MAX_WORK);
+	/* The largest count that fits: fn_fits() falls as trips grow. */
+	while (lo < hi) {
+		mid = lo + (hi - lo + 1) / 2;
+		if (fn_fits(b, mid, extra_insns, extra_work))
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	for (i = 0; i < b->nops; i++)
+		if (b->ops[i].op == PWTPU_OP_LOOP && !b->ops[i].args[0])
+			b->ops[i].args[0] = (uint32_t)lo;
+	return 0;
+}
+
 int pw_fn_build(struct pw_fn_builder *b, struct pw_fn **fn)
 {
 	struct fn_layout l = { 0 };
@@ -296,6 +370,10 @@ int pw_fn_build(struct pw_fn_builder *b, struct pw_fn **fn)
 		ret = pw_fail(-EINVAL,
 			      "pw_fn_build(%s): the function has no results",
 			      b->name);
+	else if (b->depth)
+		ret = pw_fail(-EINVAL,
+			      "pw_fn_build(%s): %u loops of pw_fn_while_begin() are not ended (pw_fn_while_end)",
+			      b->name, b->depth);
 	else
 		ret = fn_plan(b, &l);
 	if (!ret)

@@ -51,8 +51,9 @@ static bool is_return(const char *name)
 	       !strcmp(name, "stablehlo.return");
 }
 
-static struct hlo_val *scope_find(struct hlo_scope *sc, const char *name,
-				  uint32_t index)
+/* @name#@index in @sc itself. */
+static struct hlo_val *scope_find_here(struct hlo_scope *sc,
+				       const char *name, uint32_t index)
 {
 	unsigned int i;
 
@@ -63,13 +64,27 @@ static struct hlo_val *scope_find(struct hlo_scope *sc, const char *name,
 	return NULL;
 }
 
+/* @name#@index in @sc, else in the scopes it sees (a region's). */
+static struct hlo_val *scope_find(struct hlo_scope *sc, const char *name,
+				  uint32_t index)
+{
+	struct hlo_val *v;
+
+	for (; sc; sc = sc->parent) {
+		v = scope_find_here(sc, name, index);
+		if (v)
+			return v;
+	}
+	return NULL;
+}
+
 static int scope_bind(struct hlo_lower *lw, struct hlo_scope *sc,
 		      const char *name, uint32_t index,
 		      const struct pw_hlo_type *type, pw_val v, bool verdict)
 {
 	struct hlo_val *n;
 
-	if (scope_find(sc, name, index))
+	if (scope_find_here(sc, name, index))
 		return hlo_lower_fail(lw, -EINVAL, "%%%s#%u is defined twice",
 				      name, index);
 	if (sc->n == sc->cap) {
@@ -486,6 +501,10 @@ static int lower_custom_call(struct hlo_lower *lw, struct hlo_scope *sc)
 		return hlo_lower_fail(lw, -EOPNOTSUPP,
 				      "@%s is an assertion of the StableHLO test suite: run such modules with pwhlo",
 				      check_targets[i].target);
+	if (lw->branches)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "@%s inside a branch of stablehlo.case or stablehlo.if is not supported: every branch is computed, and the check would hold whichever is taken",
+				      check_targets[i].target);
 	if (lw->op->noperands != 2)
 		return hlo_lower_fail(lw, -EINVAL, "@%s takes 2 operands, not %u",
 				      check_targets[i].target,
@@ -669,6 +688,77 @@ static int lower_body(struct hlo_lower *lw, const struct pw_hlo_func *fn,
 					      i, fn->name);
 	}
 	return 0;
+}
+
+int hlo_lower_region(struct hlo_lower *lw, struct hlo_scope *sc,
+		     unsigned int region,
+		     const struct pw_hlo_type *const *arg_types,
+		     const pw_val *args, unsigned int nargs, unsigned int nout,
+		     pw_val *out, const struct pw_hlo_type **out_types)
+{
+	const struct pw_hlo_op *op = lw->op, *ret = NULL;
+	struct hlo_scope inner = { .parent = sc };
+	const struct pw_hlo_block *blk;
+	const struct pw_hlo_type *t;
+	const struct hlo_val *v;
+	unsigned int i;
+	int err;
+
+	if (op->nregions <= region || op->regions[region].nblocks != 1)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "region %u is not one block", region);
+	blk = &op->regions[region].blocks[0];
+	if (blk->nargs != nargs)
+		return hlo_lower_fail(lw, -EINVAL,
+				      "region %u takes %u arguments, needs %u",
+				      region, blk->nargs, nargs);
+	for (i = 0; i < nargs; i++) {
+		t = blk->args[i].type;
+		if (!t || t->kind != PW_HLO_TYPE_TENSOR ||
+		    t->dtype != arg_types[i]->dtype ||
+		    !hlo_same_shape(t, arg_types[i])) {
+			hlo_lower_fail(lw, -EINVAL,
+				       "argument %u of region %u is not of operand %u's type",
+				       i, region, i);
+			goto out;
+		}
+		if (scope_bind(lw, &inner, blk->args[i].name, 0, t, args[i],
+			       false))
+			goto out;
+	}
+	err = lower_block(lw, blk, &inner, &ret);
+	lw->op = op;
+	if (err == -ENOENT)
+		hlo_lower_fail(lw, -EINVAL, "region %u does not return",
+			       region);
+	if (lw->err)
+		goto out;
+	if (ret->noperands != nout) {
+		hlo_lower_fail(lw, -EINVAL, "region %u returns %u values, needs %u",
+			       region, ret->noperands, nout);
+		goto out;
+	}
+	for (i = 0; i < nout; i++) {
+		v = scope_find(&inner, ret->operands[i].name,
+			       ret->operands[i].index);
+		if (!v) {
+			hlo_lower_fail(lw, -EINVAL,
+				       "region %u returns %%%s, which is not defined",
+				       region, ret->operands[i].name);
+			goto out;
+		}
+		if (v->verdict) {
+			hlo_lower_fail(lw, -EOPNOTSUPP,
+				       "region %u returns a @check.eq outcome, which only the host evaluates",
+				       region);
+			goto out;
+		}
+		out[i] = v->v;
+		out_types[i] = v->type;
+	}
+out:
+	free(inner.vals);
+	return lw->err;
 }
 
 int hlo_apply_region(struct hlo_lower *lw, unsigned int region,

@@ -65,6 +65,9 @@ int hlo_lower_all_reduce(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	int n, ret;
 
 	(void)arg;
+	if (lw->branches)
+		return hlo_lower_fail(lw, -EOPNOTSUPP,
+				      "a collective inside a branch of stablehlo.case or stablehlo.if is not supported: every branch is computed");
 	if (!lw->op->noperands || lw->op->noperands != lw->op->nresults)
 		return hlo_lower_fail(lw, -EINVAL,
 				      "has %u operands and %u results",

@@ -28,11 +28,16 @@ struct hlo_val {
 	bool verdict;
 };
 
-/* The values of one function's body, as it is being inlined. */
+/*
+ * The values of one function's body, as it is being inlined, or of a
+ * region of a while, case or if: those see their @parent's values too
+ * (a function's body and a body applied element-wise see none).
+ */
 struct hlo_scope {
 	struct hlo_val *vals;
 	unsigned int n;
 	unsigned int cap;
+	struct hlo_scope *parent;
 };
 
 /* An operand of a check, or a result of @main, to become a result. */
@@ -56,6 +61,12 @@ struct hlo_lower {
 	 */
 	uint32_t wide_rank;
 	uint32_t wide_shape[PW_MAX_RANK];
+	/*
+	 * Branches of stablehlo.case and stablehlo.if being lowered: all of
+	 * them run, so nothing with an effect (a while, which might not
+	 * end, a check, a collective) may be in one.
+	 */
+	unsigned int branches;
 	struct hlo_out *outs;		/* check operands, in order */
 	unsigned int nouts, outs_cap;
 	struct pw_hlo_check *checks;
@@ -118,7 +129,8 @@ const struct hlo_op_entry *hlo_find_op(const char *name);
 /*
  * Handlers (hlo_lower_elementwise.c, hlo_lower_shape.c, hlo_lower_reduce.c,
  * hlo_lower_collective.c, hlo_lower_place.c, hlo_lower_window.c,
- * hlo_lower_sort.c, hlo_lower_conv.c, hlo_lower_select_scatter.c).
+ * hlo_lower_sort.c, hlo_lower_conv.c, hlo_lower_select_scatter.c,
+ * hlo_lower_control.c).
  */
 int hlo_lower_constant(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_iota(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
@@ -166,6 +178,9 @@ int hlo_lower_convolution(struct hlo_lower *lw, struct hlo_scope *sc,
 			  int arg);
 int hlo_lower_select_and_scatter(struct hlo_lower *lw, struct hlo_scope *sc,
 				 int arg);
+/* hlo_lower_control.c */
+int hlo_lower_while(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_case(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 
 /* Element-wise ops by what they compute (hlo_lower_binary's @arg). */
 enum hlo_binary {
@@ -223,6 +238,18 @@ int hlo_apply_body(struct hlo_lower *lw, struct hlo_scope *sc,
 		   const pw_val *args, unsigned int nargs, unsigned int nout,
 		   const enum pw_hlo_dtype *want, uint32_t rank,
 		   const uint32_t *shape, pw_val *out);
+/*
+ * Region @region of the op being lowered (one block of @nargs arguments
+ * of the types @arg_types, bound to @args) lowered as it is, in a scope
+ * that also sees @sc's values; its return's @nout values into @out and
+ * their types into @out_types (for the caller to check). 0 or the
+ * failure (a wrong count of arguments or values is -EINVAL).
+ */
+int hlo_lower_region(struct hlo_lower *lw, struct hlo_scope *sc,
+		     unsigned int region,
+		     const struct pw_hlo_type *const *arg_types,
+		     const pw_val *args, unsigned int nargs, unsigned int nout,
+		     pw_val *out, const struct pw_hlo_type **out_types);
 /* The same for region @region of an op with several. */
 int hlo_apply_region(struct hlo_lower *lw, unsigned int region,
 		     const pw_val *args, unsigned int nargs,

@@ -83,6 +83,9 @@ static const struct hlo_op_entry ops[] = {
 	{ "stablehlo.all_reduce", hlo_lower_all_reduce, 0 },
 	{ "stablehlo.scatter", hlo_lower_scatter, 0 },
 	{ "stablehlo.gather", hlo_lower_gather, 0 },
+	{ "stablehlo.while", hlo_lower_while, 0 },
+	{ "stablehlo.case", hlo_lower_case, 0 },
+	{ "stablehlo.if", hlo_lower_case, 1 },
 };
 
 const struct hlo_op_entry *hlo_find_op(const char *name)

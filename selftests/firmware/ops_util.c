@@ -76,6 +76,11 @@ void *ops_ptr(const struct ops *o, int t)
 
 int ops_run(struct ops *o)
 {
+	return ops_run_env(o, NULL);
+}
+
+int ops_run_env(struct ops *o, struct pwfw_exec_env *env)
+{
 	struct pwfw_spec spec;
 	struct pwfw_buf buf = { .base = o->mem, .size = o->size };
 	size_t size;
@@ -95,7 +100,7 @@ int ops_run(struct ops *o)
 		free(img);
 		return OPS_VERIFY_FAILED;
 	}
-	ret = pwfw_exec(&o->prog, &buf, 1, NULL);
+	ret = pwfw_exec(&o->prog, &buf, 1, env);
 	free(img);
 	return ret;
 }

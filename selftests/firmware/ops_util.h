@@ -56,6 +56,11 @@ void *ops_ptr(const struct ops *o, int t);
  * run it once on @mem: pwfw_exec()'s result, or OPS_VERIFY_FAILED.
  */
 int ops_run(struct ops *o);
+/*
+ * The same with @env for pwfw_exec() (NULL: none); an env->spec of NULL
+ * is left NULL. o->prog's counts stay valid after, not its pointers.
+ */
+int ops_run_env(struct ops *o, struct pwfw_exec_env *env);
 
 /* Run once with the SIMD paths on, once off; restores the default. */
 int ops_run_simd(struct ops *o, int simd);

@@ -256,6 +256,18 @@ static void loop_big(struct tp *p)
 	tp_delay(p, 1000);
 }
 
+/* A WHILE tests one scalar: the issue overhead, whatever the memory. */
+static void while_u64(struct tp *p)
+{
+	tp_op(p, PWTPU_OP_WHILE, NO, TP_SCALAR(p, PWTPU_DT_U64), NO, NO);
+}
+
+static void loop_bounded(struct tp *p)
+{
+	tp_loop(p, PWTPU_MAX_TRIPS, 1)->mode = PWTPU_LOOP_BOUNDED;
+	while_u64(p);
+}
+
 FIXTURE(by_hand) {
 	struct tp *p;
 };
@@ -298,6 +310,9 @@ HAND(broadcast, broadcast_1m, 0, 0, 3496 + 50);
 HAND(convert, convert_1k, 0, 0, 6 + 50);
 HAND(delay, delay_12345, 0, 0, 12345 + 50);
 HAND(loop, loop_big, 0, 0, 50);
+HAND(loop_bounded, loop_bounded, 0, 0, 50);
+HAND(while, while_u64, 0, 0, 50);
+HAND(while_slow_hbm, while_u64, 0, 1, 50);
 HAND(sin_compute_bound, sin_1m, 8, 0, 499322 + 50);
 HAND(shl_compute_bound, shl_1m, 8, 0, 124831 + 50);
 HAND(rem_i32_compute_bound, rem_1m_i32, 8, 0, 499322 + 50);

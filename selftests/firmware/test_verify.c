@@ -1179,6 +1179,199 @@ static size_t b_reduce_precision(struct tp *p, bool bad, u32 op)
 	return tp_image(p);
 }
 
+/* ---- bounded loops and WHILE ---- */
+
+static struct pwtpu_insn *tp_bounded(struct tp *p, u32 trips, u32 len)
+{
+	struct pwtpu_insn *in = tp_loop(p, trips, len);
+
+	in->mode = PWTPU_LOOP_BOUNDED;
+	return in;
+}
+
+static struct pwtpu_insn *tp_while(struct tp *p, u16 a)
+{
+	return tp_op(p, PWTPU_OP_WHILE, NO, a, NO, NO);
+}
+
+/* A LOOP of mode @op (2: past BOUNDED), or of mode 0. */
+static size_t b_loop_mode(struct tp *p, bool bad, u32 op)
+{
+	TP_SCALAR(p, I32);
+	pad(p);
+	tp_loop(p, 2, 2)->mode = bad ? (u8)op : 0;
+	pad(p);
+	pad(p);
+	return tp_image(p);
+}
+
+/*
+ * @op 0: a WHILE after its bounded loop's body (outside every loop);
+ * 1: in a counted loop; 2: in a counted loop inside a bounded one (the
+ * innermost loop is counted); else: in a bounded loop, the bounded loop
+ * counted instead. Valid: the WHILE in the bounded loop's body.
+ */
+static size_t b_while_place(struct tp *p, bool bad, u32 op)
+{
+	u16 k = TP_SCALAR(p, I32);
+
+	pad(p);
+	switch (bad ? op : 99) {
+	case 0:
+		tp_bounded(p, 3, 2);
+		tp_while(p, k);
+		pad(p);
+		tp_while(p, k);
+		break;
+	case 1:
+		tp_bounded(p, 3, 1);
+		tp_while(p, k);
+		tp_loop(p, 3, 1);
+		tp_while(p, k);
+		break;
+	case 2:
+		tp_bounded(p, 3, 3);
+		tp_while(p, k);
+		tp_loop(p, 2, 1);
+		tp_while(p, k);
+		break;
+	case 3:
+		tp_loop(p, 3, 2);
+		tp_while(p, k);
+		pad(p);
+		break;
+	default:
+		tp_bounded(p, 3, 2);
+		tp_while(p, k);
+		pad(p);
+		break;
+	}
+	return tp_image(p);
+}
+
+/*
+ * A bounded loop without a WHILE of its own: @op 0 its body a delay; 1 a
+ * WHILE only in a bounded loop inside it; 2 the loop ends with the
+ * program, found at the end. The LOOP is named.
+ */
+static size_t b_while_missing(struct tp *p, bool bad, u32 op)
+{
+	u16 k = TP_SCALAR(p, I32);
+
+	pad(p);
+	switch (op) {
+	case 0:
+		tp_bounded(p, 3, 1);
+		if (bad)
+			pad(p);
+		else
+			tp_while(p, k);
+		pad(p);
+		break;
+	case 1:
+		tp_bounded(p, 3, 3);
+		if (bad)
+			pad(p);
+		else
+			tp_while(p, k);
+		tp_bounded(p, 2, 1);
+		tp_while(p, k);
+		pad(p);
+		break;
+	default:
+		pad(p);
+		tp_bounded(p, 3, 2);
+		pad(p);
+		if (bad)
+			pad(p);
+		else
+			tp_while(p, k);
+		break;
+	}
+	return tp_image(p);
+}
+
+/* WHILE's predicate: @op 0 of rank 1, 1 an f32, 2 a bf16, else an f64. */
+static size_t b_while_pred(struct tp *p, bool bad, u32 op)
+{
+	static const u32 floats[] = { F32, F32, BF16, F64 };
+	u16 good = TP_SCALAR(p, U16), a;
+
+	if (!bad)
+		a = good;
+	else if (op == 0)
+		a = TP_T(p, I8, 1);
+	else
+		a = TP_SCALAR(p, floats[op < 3 ? op : 3]);
+	pad(p);
+	tp_bounded(p, 3, 1);
+	tp_while(p, a);
+	return tp_image(p);
+}
+
+/* WHILE's unused fields: @op 0 dst, 1 b, 2 c, 3 mode, 4 arg[0], 5 arg[4]. */
+static size_t b_while_fields(struct tp *p, bool bad, u32 op)
+{
+	u16 k = TP_SCALAR(p, I32);
+	struct pwtpu_insn *in;
+
+	pad(p);
+	tp_bounded(p, 3, 1);
+	in = tp_while(p, k);
+	if (!bad)
+		return tp_image(p);
+	switch (op) {
+	case 0:
+		in->dst = k;
+		break;
+	case 1:
+		in->src[1] = k;
+		break;
+	case 2:
+		in->src[2] = k;
+		break;
+	case 3:
+		in->mode = 1;
+		break;
+	case 4:
+		in->arg[0] = 1;
+		break;
+	default:
+		in->arg[4] = 1;
+		break;
+	}
+	return tp_image(p);
+}
+
+/* A WHILE without its a: missing (0xffff) or past the tensors. */
+static size_t b_while_operand(struct tp *p, bool bad, u32 op)
+{
+	u16 k = TP_SCALAR(p, I32);
+
+	pad(p);
+	tp_bounded(p, 3, 1);
+	tp_while(p, bad ? (u16)op : k);
+	return tp_image(p);
+}
+
+/*
+ * A bounded loop counts at its trips: loop(2^20: while, 3 delays) is
+ * 1 + 4 * 2^20 = 2^22 + 1 instructions, one too many, found at the last
+ * delay (insn 4); with 2^20 - 1 trips it fits.
+ */
+static size_t b_while_bound(struct tp *p, bool bad, u32 op)
+{
+	u16 k = TP_SCALAR(p, I32);
+
+	(void)op;
+	tp_bounded(p, PWTPU_MAX_TRIPS - !bad, 4);
+	tp_while(p, k);
+	pad(p);
+	pad(p);
+	pad(p);
+	return tp_image(p);
+}
+
 /* ---- the table ---- */
 
 FIXTURE(rule) {
@@ -1254,7 +1447,8 @@ RULE(insn_flags, b_insn_flags, 1, RESERVED, 1, "insn 1 (add): flags");
 RULE(insn_flags_high, b_insn_flags, 0x8000, RESERVED, 1, NULL);
 RULE(mode_add, b_mode_unused, PWTPU_OP_ADD, RESERVED, 1, "mode");
 RULE(mode_exp, b_mode_unused, PWTPU_OP_EXP, RESERVED, 1, NULL);
-RULE(mode_loop, b_mode_unused, PWTPU_OP_LOOP, RESERVED, 1, NULL);
+RULE(mode_loop, b_loop_mode, 2, OPCODE, 1, "insn 1 (loop): unknown mode 2");
+RULE(mode_loop_255, b_loop_mode, 255, OPCODE, 1, "unknown mode 255");
 RULE(mode_delay, b_mode_unused, PWTPU_OP_DELAY, RESERVED, 1, NULL);
 RULE(mode_compare, b_compare_mode, 0, OPCODE, 1, "unknown mode 6");
 RULE(mode_reduce, b_reduce_mode, 0, OPCODE, 1, "unknown mode 3");
@@ -1411,6 +1605,26 @@ RULE(loop_past_end, b_loop_past_end, 4, LOOP, 1, "body ends at insn 6");
 RULE(loop_enclosing, b_loop_enclosing, 0, LOOP, 2, "enclosing body's end at insn 3");
 RULE(loop_depth, b_loop_depth, 0, LOOP, 5, "deeper than 4");
 RULE(loop_siblings, b_loop_siblings, 0, LOOP, 8, "deeper than 4");
+RULE(while_outside, b_while_place, 0, LOOP, 4, "insn 4 (while): a while must be in the body of a bounded loop (mode 1): it is outside every loop");
+RULE(while_counted, b_while_place, 1, LOOP, 4, "insn 4 (while): a while leaves the innermost loop, which must be bounded (mode 1): it is counted (mode 0)");
+RULE(while_inner_counted, b_while_place, 2, LOOP, 4, "it is counted (mode 0)");
+RULE(while_only_counted, b_while_place, 3, LOOP, 2, "it is counted");
+RULE(bounded_no_while, b_while_missing, 0, LOOP, 1, "insn 1 (loop): a bounded loop (mode 1) needs a while in its own body to end: it has none");
+RULE(bounded_inner_while, b_while_missing, 1, LOOP, 1, "needs a while in its own body");
+RULE(bounded_no_while_at_end, b_while_missing, 2, LOOP, 2, "needs a while");
+RULE(while_rank, b_while_pred, 0, SHAPE, 2, "insn 2 (while): a is [1]: the predicate must be a scalar (rank 0)");
+RULE(while_f32, b_while_pred, 1, DTYPE, 2, "insn 2 (while): a is f32: the predicate must be an integer");
+RULE(while_bf16, b_while_pred, 2, DTYPE, 2, "a is bf16");
+RULE(while_f64, b_while_pred, 3, DTYPE, 2, "a is f64");
+RULE(while_dst, b_while_fields, 0, RESERVED, 2, "insn 2 (while): dst is unused");
+RULE(while_b, b_while_fields, 1, RESERVED, 2, "b is unused");
+RULE(while_c, b_while_fields, 2, RESERVED, 2, "c is unused");
+RULE(while_mode, b_while_fields, 3, RESERVED, 2, "mode is unused");
+RULE(while_arg0, b_while_fields, 4, RESERVED, 2, "arg[0] is unused");
+RULE(while_arg4, b_while_fields, 5, RESERVED, 2, "arg[4] is unused");
+RULE(while_missing_a, b_while_operand, NO, OPERAND, 2, "a is missing");
+RULE(while_a_range, b_while_operand, 1, OPERAND, 2, "a is tensor 1 but the program has 1");
+RULE(while_bound, b_while_bound, 0, BOUND, 4, "4194304");
 RULE(delay_max, b_delay, 0, LIMIT, 1, "1000000001 ns");
 RULE(delay_high_word, b_delay, 1, LIMIT, 1, "4294967296 ns");
 RULE(dyn_exact, b_dyn_exact, 0, BOUND, 5, "4194304");

@@ -58,6 +58,7 @@ static void rich_program(struct tp *p)
 	u16 ci = TP_T(p, I32, 4, 6), row = TP_T(p, F32, 6);
 	u16 tr = TP_T(p, F32, 6, 4), sl = TP_T(p, F32, 2, 3);
 	u16 rs = TP_T(p, F32, 24), rd = TP_T(p, F32, 4);
+	u16 k = TP_SCALAR(p, I32), one = TP_SCALAR(p, I32);
 	u32 op;
 
 	tp_op(p, PWTPU_OP_MATMUL, m, ma, mb, NO);
@@ -76,6 +77,10 @@ static void rich_program(struct tp *p)
 	tp_op(p, PWTPU_OP_TRANSPOSE, tr, x, NO, NO)->arg[0] = 1;
 	tp_op(p, PWTPU_OP_SLICE, sl, x, NO, NO)->arg[1] = 3;
 	tp_op(p, PWTPU_OP_REDUCE, rd, x, NO, NO)->arg[0] = 2;
+	/* A bounded loop: while k, k = k - one. */
+	tp_loop(p, 4, 2)->mode = PWTPU_LOOP_BOUNDED;
+	tp_op(p, PWTPU_OP_WHILE, NO, k, NO, NO);
+	tp_op(p, PWTPU_OP_SUB, k, k, one, NO);
 }
 
 TEST(accepted_program_reports)
@@ -122,8 +127,13 @@ TEST(accepted_program_reports)
 	walk(&spec, &prog, 0, prog.ninsns, &count, &ns);
 	EXPECT_EQ(count, prog.dyn_insns);
 	EXPECT_EQ(ns, prog.modeled_ns);
-	/* matmul, loop, 3 * (6 binary, loop, 2 * 6 unary, 4 more), 5 more */
-	EXPECT_EQ(1ULL + 1 + 3 * (6 + 1 + 2 * 6 + 4) + 5, prog.dyn_insns);
+	/*
+	 * matmul, loop, 3 * (6 binary, loop, 2 * 6 unary, 4 more), 5 more,
+	 * a bounded loop of 4 trips of 2
+	 */
+	EXPECT_EQ(1ULL + 1 + 3 * (6 + 1 + 2 * 6 + 4) + 5 + 1 + 4 * 2,
+		  prog.dyn_insns);
+	EXPECT_EQ(1U, prog.nbounded);
 	free(p);
 }
 
@@ -162,6 +172,42 @@ TEST(new_ops_program_reports)
 	/* loop, 2 * 9 integer ops, 15 float ops, bitcast, reduce_precision */
 	EXPECT_EQ(1ULL + 2 * 9 + 15 + 2, prog.dyn_insns);
 	EXPECT_EQ(PWTPU_VERR_OK, err.code);
+	free(p);
+}
+
+/*
+ * Bounded loops count at all their trips, their WHILEs as instructions
+ * of no work: bounded(4: while, add, bounded(3: while, delay 100)),
+ * delay 7; the reference walk agrees.
+ */
+TEST(bounded_loops_report)
+{
+	struct tp *p = tp_alloc(1);
+	struct pwfw_spec spec;
+	struct pwfw_prog prog;
+	struct pwfw_verr err;
+	u64 count = 0, ns = 0;
+	u16 k, x;
+
+	ASSERT_NE(NULL, p);
+	k = TP_SCALAR(p, I32);
+	x = TP_T(p, F32, 4, 6);
+	tp_loop(p, 4, 5)->mode = PWTPU_LOOP_BOUNDED;
+	tp_op(p, PWTPU_OP_WHILE, NO, k, NO, NO);
+	tp_op(p, PWTPU_OP_ADD, x, x, x, NO);
+	tp_loop(p, 3, 2)->mode = PWTPU_LOOP_BOUNDED;
+	tp_op(p, PWTPU_OP_WHILE, NO, k, NO, NO);
+	tp_delay(p, 100);
+	tp_delay(p, 7);
+	pwfw_spec_default(&spec);
+	ASSERT_EQ(0, tp_verify(p, &prog, &err)) TH_LOG("%s", err.msg);
+	walk(&spec, &prog, 0, prog.ninsns, &count, &ns);
+	EXPECT_EQ(count, prog.dyn_insns);
+	EXPECT_EQ(ns, prog.modeled_ns);
+	EXPECT_EQ(1ULL + 4 * (3 + 3 * 2) + 1, prog.dyn_insns);
+	/* The adds' 24 elements each; nothing for LOOP, WHILE, DELAY. */
+	EXPECT_EQ(4ULL * 24, prog.work);
+	EXPECT_EQ(2U, prog.nbounded);
 	free(p);
 }
 
@@ -480,6 +526,7 @@ static u64 edgy(void)
 static bool accepted_is_safe(const struct pwfw_prog *prog)
 {
 	u64 ends[PWTPU_MAX_LOOP_DEPTH] = { 0 };
+	bool bounded[PWTPU_MAX_LOOP_DEPTH] = { false };
 	u32 i, k, open = 0;
 
 	if (!prog->ntensors || prog->ntensors > PWTPU_MAX_TENSORS ||
@@ -509,12 +556,18 @@ static bool accepted_is_safe(const struct pwfw_prog *prog)
 		for (k = 0; k < 3; k++)
 			if (in->src[k] != NO && in->src[k] >= prog->ntensors)
 				return false;
+		/* A WHILE leaves the innermost loop: a bounded one. */
+		if (in->op == PWTPU_OP_WHILE &&
+		    (!open || !bounded[open - 1] || in->src[0] == NO ||
+		     prog->tensors[in->src[0]].rank))
+			return false;
 		if (in->op == PWTPU_OP_LOOP) {
-			if (!in->arg[0] || !in->arg[1] ||
+			if (!in->arg[0] || !in->arg[1] || in->mode > 1 ||
 			    (u64)i + in->arg[1] >= prog->ninsns ||
 			    (open && i + in->arg[1] > ends[open - 1]) ||
 			    open == PWTPU_MAX_LOOP_DEPTH)
 				return false;
+			bounded[open] = in->mode == PWTPU_LOOP_BOUNDED;
 			ends[open++] = (u64)i + in->arg[1];
 		}
 	}

@@ -4,7 +4,9 @@
  * that take user data. The input is a script: its first byte picks
  *   - the compiled-function builder (pw_fn_*): a sequence of calls with
  *     arguments from the input, some of them nonsense (unknown dtypes and
- *     ops, stale values, huge extents). Every call must fail cleanly or
+ *     ops, stale values, huge extents), loops among them (begun, tested
+ *     and ended in any order, values of ended loops read on). Every call
+ *     must fail cleanly or
  *     succeed; a function pw_fn_build() accepts must be one the device's
  *     verifier accepts, whose bindings are no bigger than the buffers the
  *     runtime gives it, and which then runs over exactly those buffers.
@@ -25,6 +27,8 @@
 
 #define MAX_VALS	64
 #define MAX_ELEMS	4096	/* a constant's elements taken from the input */
+#define MAX_VARS	4	/* a loop's variables */
+#define MAX_LOOPS	(PWTPU_MAX_LOOP_DEPTH + 2)	/* some past the depth */
 
 struct script {
 	const uint8_t *p;
@@ -151,18 +155,86 @@ static pw_val gather(struct pw_fn_builder *b, struct script *s,
 	return pw_fn_gather(b, x, i, &d);
 }
 
+/**
+ * struct made - what a script has made so far
+ * @vals: the last MAX_VALS values made, the operands to pick from.
+ * @n: values made in all.
+ * @depth: loops the script began and has not ended (as far as it knows:
+ *	a call that failed did not open or close one).
+ * @nvars: each open loop's variables, @vars them.
+ */
+struct made {
+	pw_val vals[MAX_VALS];
+	unsigned int n;
+	unsigned int depth;
+	unsigned int nvars[MAX_LOOPS];
+	pw_val vars[MAX_LOOPS][MAX_VARS];
+};
+
+static void add_val(struct made *m, pw_val v)
+{
+	if (v >= 0)
+		m->vals[m->n++ % MAX_VALS] = v;
+}
+
+/* Trips: mostly a few or PW_FN_TRIPS_AUTO, now and then anything. */
+static uint32_t trips(struct script *s)
+{
+	uint8_t b = next(s);
+
+	return b < 0xf0 ? b : next32(s);
+}
+
+/* pw_fn_while_begin() of up to MAX_VARS values, its variables made. */
+static void while_begin(struct pw_fn_builder *b, struct script *s,
+			struct made *m)
+{
+	unsigned int n = next(s) % (MAX_VARS + 1), i, avail;
+	pw_val init[MAX_VARS], vars[MAX_VARS];
+
+	avail = m->n < MAX_VALS ? m->n : MAX_VALS;
+	for (i = 0; i < n; i++)
+		init[i] = value(s, m->vals, avail);
+	if (pw_fn_while_begin(b, n, init, vars, trips(s)))
+		return;
+	for (i = 0; i < n; i++)
+		add_val(m, vars[i]);
+	if (m->depth < MAX_LOOPS) {
+		m->nvars[m->depth] = n;
+		memcpy(m->vars[m->depth], vars, n * sizeof(*vars));
+	}
+	m->depth++;
+}
+
+/* pw_fn_while_end() with next values from the script. */
+static void while_end(struct pw_fn_builder *b, struct script *s,
+		      struct made *m)
+{
+	unsigned int n = MAX_VARS, i, avail;
+	pw_val nx[MAX_VARS];
+
+	avail = m->n < MAX_VALS ? m->n : MAX_VALS;
+	if (m->depth && m->depth <= MAX_LOOPS)
+		n = m->nvars[m->depth - 1];
+	for (i = 0; i < MAX_VARS; i++)
+		nx[i] = i < n ? value(s, m->vals, avail) : -1;
+	if (!pw_fn_while_end(b, nx) && m->depth)
+		m->depth--;
+}
+
 static pw_val step(struct pw_fn_builder *b, struct script *s,
-		   const pw_val *v, unsigned int n)
+		   struct made *m)
 {
 	uint32_t sh[PW_MAX_RANK], st[PW_MAX_RANK];
-	unsigned int rank;
+	const pw_val *v = m->vals;
+	unsigned int rank, n = m->n < MAX_VALS ? m->n : MAX_VALS;
 	pw_val x, y;
 
 	/*
 	 * 19 is a result, as before scatter (20), gather (21), reduce_precision
-	 * (22) and bitcast (23) came.
+	 * (22), bitcast (23) and the loops (24..26) came.
 	 */
-	switch (next(s) % 24) {
+	switch (next(s) % 27) {
 	case 0:
 		rank = shape(s, sh);
 		return pw_fn_param(b, dtype(s), rank, sh);
@@ -240,6 +312,15 @@ static pw_val step(struct pw_fn_builder *b, struct script *s,
 	case 23:
 		x = value(s, v, n);
 		return pw_fn_bitcast(b, x, dtype(s));
+	case 24:
+		while_begin(b, s, m);
+		return -1;
+	case 25:
+		pw_fn_while_test(b, value(s, v, n));
+		return -1;
+	case 26:
+		while_end(b, s, m);
+		return -1;
 	default:
 		return pw_fn_result(b, value(s, v, n));
 	}
@@ -248,19 +329,18 @@ static pw_val step(struct pw_fn_builder *b, struct script *s,
 static void build(struct script *s, const uint8_t *data, size_t size)
 {
 	struct pw_fn_builder *b = pw_fn_begin("fuzz");
-	pw_val vals[MAX_VALS];
-	unsigned int made = 0;
+	static struct made m;
 	struct pw_fn *fn;
-	pw_val v;
 
 	if (!b)
 		abort();
-	/* The last MAX_VALS values made are the operands to pick from. */
-	while (s->left) {
-		v = step(b, s, vals, made < MAX_VALS ? made : MAX_VALS);
-		if (v >= 0)
-			vals[made++ % MAX_VALS] = v;
-	}
+	memset(&m, 0, sizeof(m));
+	while (s->left)
+		add_val(&m, step(b, s, &m));
+	/* Loops left open end on their own variables (or fail: no test). */
+	while (m.depth && m.depth <= MAX_LOOPS &&
+	       !pw_fn_while_end(b, m.vars[m.depth - 1]))
+		m.depth--;
 	if (pw_fn_build(b, &fn) == 0) {
 		fuzz_check_fn(fn, data, size);
 		pw_fn_put(fn);

@@ -209,12 +209,41 @@ static void fn_seeds(void)
 	pw_fn_result(b, pw_fn_unary(b, PWTPU_OP_ROUND_AFZ, z));
 	pw_fn_result(b, pw_fn_bitcast(b, x, PWTPU_DT_U16));
 	put_fn("math_f64", b);
+
+	/* Loops: x doubled while below 100, a counter in a loop inside. */
+	b = pw_fn_begin("while");
+	{
+		pw_val init[2], v[2], next[2], w, c;
+
+		init[0] = pw_fn_param(b, PWTPU_DT_F32, 1, s4);
+		init[1] = pw_fn_scalar(b, PWTPU_DT_I32, 0);
+		pw_fn_while_begin(b, 2, init, v, 64);
+		pw_fn_while_test(b, pw_fn_compare(b, PWTPU_CMP_LT,
+						  pw_fn_reduce(b, PWTPU_REDUCE_MAX,
+							       v[0], 1),
+						  pw_fn_scalar(b, PWTPU_DT_F32,
+							       100)));
+		next[0] = pw_fn_binary(b, PWTPU_OP_MUL, v[0],
+				       pw_fn_scalar(b, PWTPU_DT_F32, 2));
+		pw_fn_while_begin(b, 1, &v[1], &w, PW_FN_TRIPS_AUTO);
+		c = pw_fn_compare(b, PWTPU_CMP_LT, w,
+				  pw_fn_scalar(b, PWTPU_DT_I32, 3));
+		pw_fn_while_test(b, c);
+		w = pw_fn_binary(b, PWTPU_OP_ADD, w,
+				 pw_fn_scalar(b, PWTPU_DT_I32, 1));
+		pw_fn_while_end(b, &w);
+		next[1] = v[1];
+		pw_fn_while_end(b, next);
+		pw_fn_result(b, v[0]);
+		pw_fn_result(b, v[1]);
+	}
+	put_fn("while", b);
 }
 
 /* LOOPs, which the builder never makes, by the image builder. */
 static void loop_seeds(void)
 {
-	const uint32_t s8[] = { 8 }, trips[2] = { 3, 2 };
+	const uint32_t s8[] = { 8 }, trips[2] = { 3, 2 }, bounded[2] = { 9, 3 };
 	struct pwprog *p = pwprog_new(1);
 	int a, c, d;
 	void *img;
@@ -229,6 +258,23 @@ static void loop_seeds(void)
 	pwprog_binary(p, PWTPU_OP_MUL, a, d, c);
 	img = pwprog_image(p, &n);
 	put("verify", "loop", img, n);
+	free(img);
+	pwprog_free(p);
+
+	/* A bounded loop: d += c until a (i32 scalar) is 0, a -= 1. */
+	p = pwprog_new(1);
+	a = pwprog_tensor(p, PWTPU_DT_I32, 0, NULL, 0, 0);
+	c = pwprog_tensor(p, PWTPU_DT_I32, 0, NULL, 0, 8);
+	d = pwprog_tensor(p, PWTPU_DT_I32, 0, NULL, 0, 16);
+	pwprog_insn(p, PWTPU_OP_LOOP, PWTPU_LOOP_BOUNDED, PWTPU_NO_TENSOR,
+		    PWTPU_NO_TENSOR, PWTPU_NO_TENSOR, PWTPU_NO_TENSOR,
+		    bounded, 2);
+	pwprog_insn(p, PWTPU_OP_WHILE, 0, PWTPU_NO_TENSOR, a,
+		    PWTPU_NO_TENSOR, PWTPU_NO_TENSOR, NULL, 0);
+	pwprog_binary(p, PWTPU_OP_ADD, d, d, c);
+	pwprog_binary(p, PWTPU_OP_SUB, a, a, c);
+	img = pwprog_image(p, &n);
+	put("verify", "bounded", img, n);
 	free(img);
 	pwprog_free(p);
 	img = pwprog_dispatch_image(true, &n);
@@ -346,6 +392,15 @@ static void client_seeds(void)
 		22, 0, 5, 10, 23, 1, 8,		/* e5m10, bitcast to i64 */
 		19, 4, 19, 6, 19, 7, 19, 8,	/* results */
 	};
+	static const uint8_t loop[] = {
+		0x00, 0, 0, 4,			/* param i32 */
+		2, 4, 0, 0, 0, 8,		/* scalar i32 1 */
+		2, 4, 0, 0, 0, 80,		/* scalar i32 10 */
+		24, 1, 0, 50,			/* loop of x, 50 trips */
+		6, 3, 2, 2, 25, 4,		/* while x < 10 */
+		3, 3, 2, 1, 26, 5,		/* x + 1, end */
+		19, 3,				/* result */
+	};
 	static const uint8_t place[] = {
 		0xe0, 3, '2', 'x', '4',		/* island 2x4 */
 		3, '2', 'x', '2', 0,		/* slice 2x2 */
@@ -361,6 +416,7 @@ static void client_seeds(void)
 	put("client", "scatter_gather", scatter, sizeof(scatter));
 	put("client", "bits", bits, sizeof(bits));
 	put("client", "math", math, sizeof(math));
+	put("client", "while", loop, sizeof(loop));
 	put("client", "place", place, sizeof(place));
 }
 

@@ -63,10 +63,16 @@ static void run(const struct pwfw_prog *prog, const uint8_t *data,
 	ret = fuzz_exec(prog, prog->buf_bytes, data, size, -1, NULL, 0, &env);
 	/*
 	 * Nothing may fail but a collective whose group needs more devices
-	 * than one, and the deadline.
+	 * than one, the deadline, and a bounded loop out of trips.
 	 */
 	if (ret && !(ret == -PWFW_EINVAL && prog->ncoll) &&
-	    ret != -PWFW_ETIME)
+	    ret != -PWFW_ETIME && !(ret == -PWFW_ELOOP && prog->nbounded))
+		abort();
+	/* ... which says which loop, a bounded one. */
+	if (ret == -PWFW_ELOOP &&
+	    (env.fault_insn >= prog->ninsns ||
+	     prog->insns[env.fault_insn].op != PWTPU_OP_LOOP ||
+	     prog->insns[env.fault_insn].mode != PWTPU_LOOP_BOUNDED))
 		abort();
 }
 

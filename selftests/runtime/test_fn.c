@@ -1505,4 +1505,398 @@ TEST(err_new_ops_dtypes)
 	pw_fn_put(fn);
 }
 
+/* Loops: pw_fn_while_begin(), pw_fn_while_test(), pw_fn_while_end(). */
+
+/* The image's instructions. */
+static const struct pwtpu_insn *image_insns(const struct pw_fn *fn,
+					    uint32_t *n)
+{
+	const struct pwtpu_prog_header *h = fn->image;
+
+	*n = h->ninsns;
+	return (const struct pwtpu_insn *)((const struct pwtpu_tensor *)(h + 1) +
+					   h->ntensors);
+}
+
+/*
+ * i = 0, s = v; while (i < n) { i = i + 1; s = s * 2; }: results i and
+ * s, for n (a parameter) of 0, 1 and 5; @trips bounds the loop.
+ */
+static struct pw_fn *doubling(uint32_t trips)
+{
+	struct pw_fn_builder *b = pw_fn_begin("doubling");
+	pw_val n, v, init[2], var[2], next[2];
+	struct pw_fn *fn = NULL;
+
+	n = pw_fn_param(b, PWTPU_DT_I32, 0, NULL);
+	v = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(4));
+	init[0] = pw_fn_scalar(b, PWTPU_DT_I32, 0);
+	init[1] = v;
+	pw_fn_while_begin(b, 2, init, var, trips);
+	pw_fn_while_test(b, pw_fn_compare(b, PWTPU_CMP_LT, var[0], n));
+	next[0] = pw_fn_binary(b, PWTPU_OP_ADD, var[0],
+			       pw_fn_scalar(b, PWTPU_DT_I32, 1));
+	next[1] = pw_fn_binary(b, PWTPU_OP_MUL, var[1],
+			       pw_fn_scalar(b, PWTPU_DT_F32, 2));
+	pw_fn_while_end(b, next);
+	pw_fn_result(b, var[0]);
+	pw_fn_result(b, var[1]);
+	if (pw_fn_build(b, &fn))
+		fprintf(stderr, "# %s\n", pw_last_error());
+	return fn;
+}
+
+TEST(while_doubling)
+{
+	const float v[4] = { 1, -0.5f, 3, 0 };
+	static const int32_t ns[] = { 0, 1, 5, -3 };
+	struct pw_fn *fn = doubling(10);
+	const void *in[2];
+	float s[4];
+	void *out[2];
+	int32_t i, n;
+	unsigned int k, j;
+
+	ASSERT_NE(NULL, fn);
+	ASSERT_EQ(1U, image_count_op(fn, PWTPU_OP_LOOP));
+	ASSERT_EQ(1U, image_count_op(fn, PWTPU_OP_WHILE));
+	for (k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+		n = ns[k];
+		in[0] = &n;
+		in[1] = v;
+		out[0] = &i;
+		out[1] = s;
+		ASSERT_EQ(0, fn_run(fn, in, out)) TH_LOG("n = %d", n);
+		EXPECT_EQ(n > 0 ? n : 0, i);
+		for (j = 0; j < 4; j++)
+			EXPECT_EQ(v[j] * (float)(1 << (n > 0 ? n : 0)), s[j])
+				TH_LOG("n = %d, element %u", n, j);
+	}
+	/* Ten trips at most: 9 bodies, the tenth trip's test leaving... */
+	n = 9;
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	EXPECT_EQ(9, i);
+	/* ... and 10 run out: the device's fault, not a wrong result. */
+	n = 10;
+	EXPECT_EQ(-ELOOP, fn_run(fn, in, out));
+	pw_fn_put(fn);
+}
+
+/*
+ * PW_FN_TRIPS_AUTO: as many trips as a run allows. The image verifies,
+ * and one more trip of the body would pass the device's instructions.
+ */
+TEST(while_auto_trips)
+{
+	struct pw_fn *fn = doubling(PW_FN_TRIPS_AUTO);
+	const struct pwtpu_insn *in;
+	struct pwfw_prog prog;
+	uint32_t n, k, trips = 0, body = 0;
+	const void *args[2];
+	float v[4] = { 1, 2, 3, 4 }, s[4];
+	int32_t cnt = 1000, i;
+	void *out[2] = { &i, s };
+
+	ASSERT_NE(NULL, fn);
+	ASSERT_EQ(0, fn_verify(fn, &prog));
+	in = image_insns(fn, &n);
+	for (k = 0; k < n; k++) {
+		if (in[k].op != PWTPU_OP_LOOP)
+			continue;
+		EXPECT_EQ(PWTPU_LOOP_BOUNDED, in[k].mode);
+		trips = in[k].arg[0];
+		body = in[k].arg[1];
+	}
+	ASSERT_LT(1000U, trips);
+	EXPECT_GE((uint64_t)PWTPU_MAX_DYN_INSNS, prog.dyn_insns);
+	EXPECT_LT((uint64_t)PWTPU_MAX_DYN_INSNS, prog.dyn_insns + body)
+		TH_LOG("%u trips of %u insns", trips, body);
+	args[0] = &cnt;
+	args[1] = v;
+	ASSERT_EQ(0, fn_run(fn, args, out));
+	EXPECT_EQ(1000, i);
+	pw_fn_put(fn);
+}
+
+/*
+ * The next values are one parallel assignment: (a, b, c, k) becomes
+ * (b, c, a, k - 1), a rotation, while k; a variable may stay itself.
+ */
+TEST(while_rotates)
+{
+	const int32_t a[2] = { 1, 2 }, bb[2] = { 3, 4 }, c[2] = { 5, 6 };
+	struct pw_fn_builder *b = pw_fn_begin("rotate");
+	pw_val init[5], var[5], next[5];
+	int32_t ra[2], rb[2], rc[2], rk, rz;
+	void *out[5] = { ra, rb, rc, &rk, &rz };
+	const void *in[3] = { a, bb, c };
+	struct pw_fn *fn;
+
+	init[0] = pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(2));
+	init[1] = pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(2));
+	init[2] = pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(2));
+	init[3] = pw_fn_scalar(b, PWTPU_DT_U8, 4);
+	init[4] = pw_fn_scalar(b, PWTPU_DT_I32, 9);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 5, init, var, 8));
+	ASSERT_EQ(0, pw_fn_while_test(b, var[3]));
+	next[0] = var[1];
+	next[1] = var[2];
+	next[2] = var[0];
+	next[3] = pw_fn_binary(b, PWTPU_OP_SUB, var[3],
+			       pw_fn_scalar(b, PWTPU_DT_U8, 1));
+	next[4] = var[4];
+	ASSERT_EQ(0, pw_fn_while_end(b, next));
+	ASSERT_EQ(0, pw_fn_result(b, var[0]));
+	ASSERT_EQ(0, pw_fn_result(b, var[1]));
+	ASSERT_EQ(0, pw_fn_result(b, var[2]));
+	ASSERT_EQ(0, pw_fn_result(b, pw_fn_convert(b, var[3], PWTPU_DT_I32)));
+	ASSERT_EQ(0, pw_fn_result(b, var[4]));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, fn_run(fn, in, out));
+	/* Four rotations: one turn and one more. */
+	EXPECT_EQ(3, ra[0]);
+	EXPECT_EQ(4, ra[1]);
+	EXPECT_EQ(5, rb[0]);
+	EXPECT_EQ(6, rb[1]);
+	EXPECT_EQ(1, rc[0]);
+	EXPECT_EQ(2, rc[1]);
+	EXPECT_EQ(0, rk);
+	EXPECT_EQ(9, rz);
+	pw_fn_put(fn);
+}
+
+/*
+ * Nested loops: for i in 0..m-1, for j in 0..i-1: t += i; the inner
+ * loop's variables start from the outer's, and carry t out. t =
+ * sum(i * i) for i < m.
+ */
+TEST(while_nested)
+{
+	struct pw_fn_builder *b = pw_fn_begin("nested");
+	pw_val m, one, oi[2], ov[2], on[2], ii[2], iv[2], in_[2];
+	static const int32_t ms[] = { 0, 1, 2, 5 };
+	struct pw_fn *fn;
+	int32_t mm, t, want;
+	const void *in[1] = { &mm };
+	void *out[1] = { &t };
+	unsigned int k;
+
+	m = pw_fn_param(b, PWTPU_DT_I32, 0, NULL);
+	one = pw_fn_scalar(b, PWTPU_DT_I32, 1);
+	oi[0] = pw_fn_scalar(b, PWTPU_DT_I32, 0);	/* i */
+	oi[1] = pw_fn_scalar(b, PWTPU_DT_I32, 0);	/* t */
+	ASSERT_EQ(0, pw_fn_while_begin(b, 2, oi, ov, PW_FN_TRIPS_AUTO));
+	ASSERT_EQ(0, pw_fn_while_test(b, pw_fn_compare(b, PWTPU_CMP_LT,
+							 ov[0], m)));
+	ii[0] = pw_fn_scalar(b, PWTPU_DT_I32, 0);	/* j */
+	ii[1] = ov[1];
+	ASSERT_EQ(0, pw_fn_while_begin(b, 2, ii, iv, PW_FN_TRIPS_AUTO));
+	ASSERT_EQ(0, pw_fn_while_test(b, pw_fn_compare(b, PWTPU_CMP_LT,
+							 iv[0], ov[0])));
+	in_[0] = pw_fn_binary(b, PWTPU_OP_ADD, iv[0], one);
+	in_[1] = pw_fn_binary(b, PWTPU_OP_ADD, iv[1], ov[0]);
+	ASSERT_EQ(0, pw_fn_while_end(b, in_));
+	on[0] = pw_fn_binary(b, PWTPU_OP_ADD, ov[0], one);
+	on[1] = iv[1];
+	ASSERT_EQ(0, pw_fn_while_end(b, on));
+	ASSERT_EQ(0, pw_fn_result(b, ov[1]));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(2U, image_count_op(fn, PWTPU_OP_WHILE));
+	for (k = 0; k < sizeof(ms) / sizeof(ms[0]); k++) {
+		mm = ms[k];
+		want = (mm - 1) * mm * (2 * mm - 1) / 6;
+		ASSERT_EQ(0, fn_run(fn, in, out));
+		EXPECT_EQ(want, t) TH_LOG("m = %d", mm);
+	}
+	pw_fn_put(fn);
+}
+
+/* Loops nest PWTPU_MAX_LOOP_DEPTH deep; a test leaves the innermost. */
+TEST(while_deepest)
+{
+	struct pw_fn_builder *b = pw_fn_begin("deep");
+	pw_val init, var[PWTPU_MAX_LOOP_DEPTH], nx;
+	struct pw_fn *fn;
+	int32_t r;
+	void *out[1] = { &r };
+	int d;
+
+	init = pw_fn_scalar(b, PWTPU_DT_I32, 0);
+	for (d = 0; d < PWTPU_MAX_LOOP_DEPTH; d++) {
+		ASSERT_EQ(0, pw_fn_while_begin(b, 1, d ? &var[d - 1] : &init,
+					       &var[d], 4));
+		ASSERT_EQ(0, pw_fn_while_test(b, pw_fn_compare(b,
+				PWTPU_CMP_LT, var[d],
+				pw_fn_scalar(b, PWTPU_DT_I32, 2 * (d + 1)))));
+	}
+	EXPECT_FAIL(b, pw_fn_while_begin(b, 1, &var[3], &nx, 4), -E2BIG,
+		    "pw_fn_while_begin: loops nest deeper than the device's 4");
+
+	b = pw_fn_begin("deep");
+	init = pw_fn_scalar(b, PWTPU_DT_I32, 0);
+	for (d = 0; d < PWTPU_MAX_LOOP_DEPTH; d++) {
+		ASSERT_EQ(0, pw_fn_while_begin(b, 1, d ? &var[d - 1] : &init,
+					       &var[d], 16));
+		ASSERT_EQ(0, pw_fn_while_test(b, pw_fn_compare(b,
+				PWTPU_CMP_LT, var[d],
+				pw_fn_scalar(b, PWTPU_DT_I32, 2 * (d + 1)))));
+	}
+	/* The innermost adds 1 until 8; each outer takes it as it is. */
+	for (d = PWTPU_MAX_LOOP_DEPTH - 1; d >= 0; d--) {
+		nx = d == PWTPU_MAX_LOOP_DEPTH - 1 ?
+		     pw_fn_binary(b, PWTPU_OP_ADD, var[d],
+				  pw_fn_scalar(b, PWTPU_DT_I32, 1)) :
+		     var[d + 1];
+		ASSERT_EQ(0, pw_fn_while_end(b, &nx));
+	}
+	ASSERT_EQ(0, pw_fn_result(b, var[0]));
+	ASSERT_EQ(0, pw_fn_build(b, &fn)) TH_LOG("%s", pw_last_error());
+	ASSERT_EQ(0, fn_run(fn, NULL, out));
+	EXPECT_EQ(8, r);
+	pw_fn_put(fn);
+}
+
+/* Misuse of the loop calls: each refused with its errno and message. */
+TEST(err_while)
+{
+	struct pw_fn_builder *b;
+	struct pw_fn *fn;
+	pw_val x, v[2], y, f;
+
+	b = pw_fn_begin("w");
+	x = pw_fn_scalar(b, PWTPU_DT_I32, 1);
+	EXPECT_FAIL(b, pw_fn_while_test(b, x), -EINVAL,
+		    "pw_fn_while_test: no loop is open (pw_fn_while_begin)");
+	b = pw_fn_begin("w");
+	EXPECT_FAIL(b, pw_fn_while_end(b, NULL), -EINVAL,
+		    "pw_fn_while_end: no loop is open");
+	b = pw_fn_begin("w");
+	x = pw_fn_scalar(b, PWTPU_DT_I32, 1);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &x, v, 4));
+	EXPECT_FAIL(b, pw_fn_while_end(b, v), -EINVAL,
+		    "pw_fn_while_end: the loop has no pw_fn_while_test(): it could never end");
+	b = pw_fn_begin("w");
+	x = pw_fn_param(b, PWTPU_DT_I8, 1, SHAPE(3));
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &x, v, 4));
+	EXPECT_FAIL(b, pw_fn_while_test(b, v[0]), -EINVAL,
+		    "pw_fn_while_test: the predicate i8[3] is not a scalar (rank 0)");
+	b = pw_fn_begin("w");
+	x = pw_fn_scalar(b, PWTPU_DT_F32, 1);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &x, v, 4));
+	EXPECT_FAIL(b, pw_fn_while_test(b, v[0]), -EINVAL,
+		    "the predicate f32[] is not an integer");
+	b = pw_fn_begin("w");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(4));
+	y = pw_fn_scalar(b, PWTPU_DT_I8, 1);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &x, v, 4));
+	ASSERT_EQ(0, pw_fn_while_test(b, y));
+	f = pw_fn_slice(b, v[0], SHAPE(0), SHAPE(3));
+	EXPECT_FAIL(b, pw_fn_while_end(b, &f), -EINVAL,
+		    "pw_fn_while_end: next[0] is f32[3] but variable 0 is f32[4]");
+	b = pw_fn_begin("w");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(4));
+	y = pw_fn_scalar(b, PWTPU_DT_I8, 1);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &x, v, 4));
+	ASSERT_EQ(0, pw_fn_while_test(b, y));
+	f = pw_fn_convert(b, v[0], PWTPU_DT_F64);
+	EXPECT_FAIL(b, pw_fn_while_end(b, &f), -EINVAL,
+		    "next[0] is f64[4] but variable 0 is f32[4]");
+	/* A value of an ended loop: not after it, not as a result. */
+	b = pw_fn_begin("w");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(4));
+	y = pw_fn_scalar(b, PWTPU_DT_I8, 1);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &x, v, 4));
+	ASSERT_EQ(0, pw_fn_while_test(b, y));
+	f = pw_fn_unary(b, PWTPU_OP_NEG, v[0]);
+	ASSERT_EQ(0, pw_fn_while_end(b, &f));
+	ASSERT_LE(0, pw_fn_unary(b, PWTPU_OP_NEG, v[0]));
+	ASSERT_LE(0, pw_fn_unary(b, PWTPU_OP_NEG, x));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_NEG, f), -EINVAL,
+		    "pw_fn_unary(NEG): value 3 was made inside a loop that has ended (pw_fn_while_end): carry it out in a loop variable");
+	b = pw_fn_begin("w");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(4));
+	y = pw_fn_scalar(b, PWTPU_DT_I8, 1);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &x, v, 4));
+	ASSERT_EQ(0, pw_fn_while_test(b, y));
+	f = pw_fn_unary(b, PWTPU_OP_NEG, v[0]);
+	EXPECT_FAIL(b, pw_fn_result(b, f), -EINVAL,
+		    "pw_fn_result: value 3 is made inside a loop");
+	/* An inner loop's value, in the outer loop after it. */
+	b = pw_fn_begin("w");
+	x = pw_fn_scalar(b, PWTPU_DT_I8, 1);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &x, v, 4));
+	ASSERT_EQ(0, pw_fn_while_test(b, v[0]));
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &v[0], &v[1], 4));
+	ASSERT_EQ(0, pw_fn_while_test(b, v[1]));
+	f = pw_fn_unary(b, PWTPU_OP_NEG, v[1]);
+	ASSERT_EQ(0, pw_fn_while_end(b, &f));
+	EXPECT_FAIL(b, pw_fn_while_end(b, &f), -EINVAL,
+		    "was made inside a loop that has ended");
+	/* Open at the end. */
+	b = pw_fn_begin("w");
+	x = pw_fn_scalar(b, PWTPU_DT_I8, 1);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &x, v, 4));
+	ASSERT_EQ(0, pw_fn_while_test(b, v[0]));
+	ASSERT_EQ(0, pw_fn_result(b, v[0]));
+	fn = NULL;
+	EXPECT_EQ(-EINVAL, pw_fn_build(b, &fn));
+	EXPECT_NULL(fn);
+	EXPECT_NE(NULL, strstr(pw_last_error(),
+			       "pw_fn_build(w): 1 loops of pw_fn_while_begin() are not ended"))
+		TH_LOG("%s", pw_last_error());
+	/* Arguments. */
+	b = pw_fn_begin("w");
+	EXPECT_FAIL(b, pw_fn_while_begin(b, 2, NULL, v, 4), -EINVAL,
+		    "pw_fn_while_begin: 2 variables but no init or vars");
+	b = pw_fn_begin("w");
+	x = pw_fn_scalar(b, PWTPU_DT_I8, 1);
+	EXPECT_FAIL(b, pw_fn_while_begin(b, 1, &x, v, PWTPU_MAX_TRIPS + 1),
+		    -EINVAL, "1048577 trips, more than the device's 1048576");
+	b = pw_fn_begin("w");
+	x = -7;
+	EXPECT_FAIL(b, pw_fn_while_begin(b, 1, &x, v, 4), -EINVAL,
+		    "pw_fn_while_begin: value -7 does not exist");
+}
+
+/* The device's bounds count each op as often as its loops run it. */
+TEST(err_while_bounds)
+{
+	struct pw_fn_builder *b;
+	pw_val x, v[2], y;
+	int k;
+
+	/*
+	 * The init's copy and the LOOP, then 2^20 trips of the test and 3
+	 * ops: two past 2^22 instructions.
+	 */
+	b = pw_fn_begin("w");
+	y = pw_fn_scalar(b, PWTPU_DT_I8, 1);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &y, v, PWTPU_MAX_TRIPS));
+	ASSERT_EQ(0, pw_fn_while_test(b, v[0]));
+	for (k = 0; k < 2; k++)
+		ASSERT_LE(0, pw_fn_unary(b, PWTPU_OP_NEG, v[0]));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_NEG, v[0]), -E2BIG,
+		    "pw_fn_unary(NEG): a run of the function executes more than the device's 4194304 instructions");
+	/* Loops inside loops multiply. */
+	b = pw_fn_begin("w");
+	y = pw_fn_scalar(b, PWTPU_DT_I8, 1);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &y, v, 4096));
+	EXPECT_FAIL(b, pw_fn_while_begin(b, 1, &v[0], &v[1], 2048), -E2BIG,
+		    "2048 trips in loops that run 4096 times");
+	/* Work: 2^16 trips of 2^19 elements is 2^35 units. */
+	b = pw_fn_begin("w");
+	x = pw_fn_param(b, PWTPU_DT_F32, 1, SHAPE(1U << 19));
+	y = pw_fn_scalar(b, PWTPU_DT_I8, 1);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &y, v, 1U << 16));
+	ASSERT_EQ(0, pw_fn_while_test(b, v[0]));
+	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_NEG, x), -E2BIG,
+		    "the function's work passes the device's 17179869184 units");
+	/* Delays: 2^20 trips of 10 us pass 10 s. */
+	b = pw_fn_begin("w");
+	y = pw_fn_scalar(b, PWTPU_DT_I8, 1);
+	ASSERT_EQ(0, pw_fn_while_begin(b, 1, &y, v, PWTPU_MAX_TRIPS));
+	EXPECT_FAIL(b, pw_fn_delay(b, 10000), -E2BIG,
+		    "delays add up to more than 10000000000 ns per run");
+}
+
 TEST_HARNESS_MAIN

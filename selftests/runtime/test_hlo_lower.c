@@ -1797,6 +1797,422 @@ TEST(placed_refusals)
 		       -EOPNOTSUPP, "all 4 dimensions");
 }
 
+/*
+ * stablehlo.while: i counts to n (a parameter the cond reads from the
+ * scope around it), acc adds x (read by the body the same way) each
+ * trip: i = max(n, 0), acc = x * (max(n, 0) + 1).
+ */
+TEST(while_loop)
+{
+	const char *text =
+		"func.func @main(%n: tensor<i64>, %x: tensor<3xf32>) -> (tensor<i64>, tensor<3xf32>) {\n"
+		"  %c0 = stablehlo.constant dense<0> : tensor<i64>\n"
+		"  %0:2 = stablehlo.while(%i = %c0, %acc = %x) : tensor<i64>, tensor<3xf32>\n"
+		"   cond {\n"
+		"    %lt = stablehlo.compare  LT, %i, %n,  SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+		"    stablehlo.return %lt : tensor<i1>\n"
+		"  } do {\n"
+		"    %one = stablehlo.constant dense<1> : tensor<i64>\n"
+		"    %i1 = stablehlo.add %i, %one : tensor<i64>\n"
+		"    %a1 = stablehlo.add %acc, %x : tensor<3xf32>\n"
+		"    stablehlo.return %i1, %a1 : tensor<i64>, tensor<3xf32>\n"
+		"  }\n"
+		"  return %0#0, %0#1 : tensor<i64>, tensor<3xf32>\n"
+		"}\n";
+	static const int64_t ns[] = { 0, 1, 4, -2, 100 };
+	const float x[3] = { 1.5f, -2, 0.25f };
+	const void *in[2] = { NULL, x };
+	int64_t n, i;
+	float acc[3];
+	void *out[2] = { &i, acc };
+	unsigned int k, j;
+
+	for (k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+		n = ns[k];
+		in[0] = &n;
+		ASSERT_EQ(0, lower_run(text, in, out)) TH_LOG("n = %lld",
+							     (long long)n);
+		EXPECT_EQ(n > 0 ? n : 0, i);
+		for (j = 0; j < 3; j++) {
+			float want = x[j];
+			int64_t t;
+
+			for (t = 0; t < n; t++)
+				want += x[j];
+			EXPECT_EQ(want, acc[j]) TH_LOG("n = %lld",
+						       (long long)n);
+		}
+	}
+}
+
+/*
+ * Nested whiles and a swap: for i < m, fib(i) by (a, b) = (b, a + b) i
+ * times, summed: fib(0) + ... + fib(m - 1).
+ */
+TEST(while_nested_swap)
+{
+	const char *text =
+		"func.func @main(%m: tensor<i32>) -> tensor<i32> {\n"
+		"  %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+		"  %0:2 = stablehlo.while(%i = %c0, %s = %c0) : tensor<i32>, tensor<i32>\n"
+		"   cond {\n"
+		"    %lt = stablehlo.compare  LT, %i, %m,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+		"    stablehlo.return %lt : tensor<i1>\n"
+		"  } do {\n"
+		"    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+		"    %f:3 = stablehlo.while(%a = %c0, %b = %c1, %k = %i) : tensor<i32>, tensor<i32>, tensor<i32>\n"
+		"     cond {\n"
+		"      %gt = stablehlo.compare  GT, %k, %c0,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+		"      stablehlo.return %gt : tensor<i1>\n"
+		"    } do {\n"
+		"      %ab = stablehlo.add %a, %b : tensor<i32>\n"
+		"      %k1 = stablehlo.subtract %k, %c1 : tensor<i32>\n"
+		"      stablehlo.return %b, %ab, %k1 : tensor<i32>, tensor<i32>, tensor<i32>\n"
+		"    }\n"
+		"    %s1 = stablehlo.add %s, %f#0 : tensor<i32>\n"
+		"    %i1 = stablehlo.add %i, %c1 : tensor<i32>\n"
+		"    stablehlo.return %i1, %s1 : tensor<i32>, tensor<i32>\n"
+		"  }\n"
+		"  return %0#1 : tensor<i32>\n"
+		"}\n";
+	static const int32_t want[] = { 0, 0, 1, 2, 4, 7, 12, 20, 33 };
+	const void *in[1];
+	int32_t m, r;
+	void *out[1] = { &r };
+
+	in[0] = &m;
+	for (m = 0; m < (int32_t)(sizeof(want) / sizeof(want[0])); m++) {
+		ASSERT_EQ(0, lower_run(text, in, out));
+		EXPECT_EQ(want[m], r) TH_LOG("m = %d", m);
+	}
+}
+
+/*
+ * case: index 0 negates, 1 doubles, anything else (out of [0, 3) too)
+ * takes the last branch; each branch's constant says which ran. if: x*x
+ * or x. Branches read the scope around them.
+ */
+TEST(case_and_if)
+{
+	const char *text =
+		"func.func @main(%i: tensor<i32>, %p: tensor<i1>, %x: tensor<2xf32>) -> (tensor<2xf32>, tensor<i32>, tensor<2xf32>) {\n"
+		"  %0:2 = \"stablehlo.case\"(%i) ({\n"
+		"    %a = stablehlo.negate %x : tensor<2xf32>\n"
+		"    %c = stablehlo.constant dense<10> : tensor<i32>\n"
+		"    stablehlo.return %a, %c : tensor<2xf32>, tensor<i32>\n"
+		"  }, {\n"
+		"    %b = stablehlo.add %x, %x : tensor<2xf32>\n"
+		"    %c = stablehlo.constant dense<11> : tensor<i32>\n"
+		"    stablehlo.return %b, %c : tensor<2xf32>, tensor<i32>\n"
+		"  }, {\n"
+		"    %c = stablehlo.constant dense<12> : tensor<i32>\n"
+		"    stablehlo.return %x, %c : tensor<2xf32>, tensor<i32>\n"
+		"  }) : (tensor<i32>) -> (tensor<2xf32>, tensor<i32>)\n"
+		"  %1 = \"stablehlo.if\"(%p) ({\n"
+		"    %s = stablehlo.multiply %x, %x : tensor<2xf32>\n"
+		"    stablehlo.return %s : tensor<2xf32>\n"
+		"  }, {\n"
+		"    stablehlo.return %x : tensor<2xf32>\n"
+		"  }) : (tensor<i1>) -> tensor<2xf32>\n"
+		"  return %0#0, %0#1, %1 : tensor<2xf32>, tensor<i32>, tensor<2xf32>\n"
+		"}\n";
+	static const int32_t idx[] = { 0, 1, 2, 3, -1, 100, INT32_MIN };
+	const float x[2] = { 3, -0.5f };
+	float y[2], z[2];
+	int32_t i, which;
+	uint8_t p;
+	const void *in[3] = { &i, &p, x };
+	void *out[3] = { y, &which, z };
+	unsigned int k, j;
+
+	for (k = 0; k < sizeof(idx) / sizeof(idx[0]); k++) {
+		i = idx[k];
+		p = k & 1;
+		ASSERT_EQ(0, lower_run(text, in, out));
+		EXPECT_EQ(i == 0 ? 10 : i == 1 ? 11 : 12, which)
+			TH_LOG("index %d", i);
+		for (j = 0; j < 2; j++) {
+			EXPECT_EQ(i == 0 ? -x[j] : i == 1 ? x[j] + x[j] : x[j],
+				  y[j]);
+			EXPECT_EQ(p ? x[j] * x[j] : x[j], z[j]);
+		}
+	}
+}
+
+/*
+ * An if in a while's body (the branches are pure, a while around them is
+ * fine): k from n down, x doubled on odd k, incremented on even ones.
+ */
+TEST(if_inside_while)
+{
+	const char *text =
+		"func.func @main(%n: tensor<i32>) -> tensor<f32> {\n"
+		"  %x0 = stablehlo.constant dense<1.0> : tensor<f32>\n"
+		"  %0:2 = stablehlo.while(%k = %n, %x = %x0) : tensor<i32>, tensor<f32>\n"
+		"   cond {\n"
+		"    %z = stablehlo.constant dense<0> : tensor<i32>\n"
+		"    %gt = stablehlo.compare  GT, %k, %z,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+		"    stablehlo.return %gt : tensor<i1>\n"
+		"  } do {\n"
+		"    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+		"    %two = stablehlo.constant dense<2> : tensor<i32>\n"
+		"    %r = stablehlo.remainder %k, %two : tensor<i32>\n"
+		"    %odd = stablehlo.compare  EQ, %r, %one,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+		"    %x1 = \"stablehlo.if\"(%odd) ({\n"
+		"      %d = stablehlo.add %x, %x : tensor<f32>\n"
+		"      stablehlo.return %d : tensor<f32>\n"
+		"    }, {\n"
+		"      %f1 = stablehlo.constant dense<1.0> : tensor<f32>\n"
+		"      %e = stablehlo.add %x, %f1 : tensor<f32>\n"
+		"      stablehlo.return %e : tensor<f32>\n"
+		"    }) : (tensor<i1>) -> tensor<f32>\n"
+		"    %k1 = stablehlo.subtract %k, %one : tensor<i32>\n"
+		"    stablehlo.return %k1, %x1 : tensor<i32>, tensor<f32>\n"
+		"  }\n"
+		"  return %0#1 : tensor<f32>\n"
+		"}\n";
+	const void *in[1];
+	int32_t n, k;
+	float r, want;
+	void *out[1] = { &r };
+
+	in[0] = &n;
+	for (n = 0; n < 7; n++) {
+		want = 1;
+		for (k = n; k > 0; k--)
+			want = k % 2 ? want + want : want + 1;
+		ASSERT_EQ(0, lower_run(text, in, out));
+		EXPECT_EQ(want, r) TH_LOG("n = %d", n);
+	}
+}
+
+/* A while that never ends fails its run with ELOOP: no wrong result. */
+TEST(while_without_end)
+{
+	const char *text =
+		"func.func @main(%x: tensor<i32>) -> tensor<i32> {\n"
+		"  %0 = stablehlo.while(%i = %x) : tensor<i32>\n"
+		"   cond {\n"
+		"    %t = stablehlo.constant dense<true> : tensor<i1>\n"
+		"    stablehlo.return %t : tensor<i1>\n"
+		"  } do {\n"
+		"    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+		"    %i1 = stablehlo.add %i, %one : tensor<i32>\n"
+		"    stablehlo.return %i1 : tensor<i32>\n"
+		"  }\n"
+		"  return %0 : tensor<i32>\n"
+		"}\n";
+	const int32_t x = 0;
+	const void *in[1] = { &x };
+	int32_t r = 0;
+	void *out[1] = { &r };
+
+	ASSERT_EQ(-ELOOP, lower_run(text, in, out));
+}
+
+/* A while of 2 operands over @cond and @body, for the refusals. */
+#define WHILE2(types, cond, body)					\
+	"func.func @main(%x: tensor<i32>, %y: tensor<f32>) -> (" types ") {\n" \
+	"  %0:2 = \"stablehlo.while\"(%x, %y) ({\n"			\
+	"  ^bb0(%a: tensor<i32>, %b: tensor<f32>):\n"			\
+	cond								\
+	"  }, {\n"							\
+	"  ^bb0(%a: tensor<i32>, %b: tensor<f32>):\n"			\
+	body								\
+	"  }) : (tensor<i32>, tensor<f32>) -> (" types ")\n"		\
+	"  return %0#0, %0#1 : " types "\n}\n"
+
+#define COND_OK								\
+	"    %t = stablehlo.constant dense<false> : tensor<i1>\n"	\
+	"    stablehlo.return %t : tensor<i1>\n"
+#define BODY_OK	"    stablehlo.return %a, %b : tensor<i32>, tensor<f32>\n"
+
+TEST(control_refusals)
+{
+	struct pw_hlo_lowered low;
+	char err[512];
+
+	/* The two macros make a valid while, whose body never runs. */
+	ASSERT_EQ(0, lower(WHILE2("tensor<i32>, tensor<f32>", COND_OK,
+				  BODY_OK), false, &low, err, sizeof(err)))
+		TH_LOG("%s", err);
+	pw_hlo_lowered_free(&low);
+	EXPECT_REFUSED(WHILE2("tensor<i32>, tensor<f32>",
+			      "    %t = stablehlo.constant dense<1> : tensor<i32>\n"
+			      "    stablehlo.return %t : tensor<i32>\n",
+			      BODY_OK),
+		       -EINVAL, "2:3: stablehlo.while: its cond returns tensor<i32>, not tensor<i1>");
+	EXPECT_REFUSED(WHILE2("tensor<i32>, tensor<f32>",
+			      "    %t = stablehlo.constant dense<true> : tensor<i1>\n"
+			      "    stablehlo.return %t, %t : tensor<i1>, tensor<i1>\n",
+			      BODY_OK),
+		       -EINVAL, "stablehlo.while: region 0 returns 2 values, needs 1");
+	EXPECT_REFUSED(WHILE2("tensor<i32>, tensor<f32>", COND_OK,
+			      "    stablehlo.return %b, %a : tensor<f32>, tensor<i32>\n"),
+		       -EINVAL, "stablehlo.while: its body returns tensor<f32> as value 0, which is tensor<i32>");
+	EXPECT_REFUSED(WHILE2("tensor<i32>, tensor<f32>", COND_OK,
+			      "    stablehlo.return %a : tensor<i32>\n"),
+		       -EINVAL, "region 1 returns 1 values, needs 2");
+	EXPECT_REFUSED(WHILE2("tensor<i32>, tensor<f64>", COND_OK, BODY_OK),
+		       -EINVAL, "stablehlo.while: result 1 is tensor<f64> but operand 1 is tensor<f32>: a while's results are of its operands' types");
+	EXPECT_REFUSED(WHILE2("tensor<i32>, tensor<f32>", COND_OK,
+			      "    stablehlo.return %a, %nothing : tensor<i32>, tensor<f32>\n"),
+		       -EINVAL, "region 1 returns %nothing, which is not defined");
+	EXPECT_REFUSED("func.func @main(%x: tensor<i32>) -> tensor<i32> {\n"
+		       "  %0 = \"stablehlo.while\"(%x) ({\n"
+		       "  ^bb0(%a: tensor<i64>):\n"
+		       "    %t = stablehlo.constant dense<false> : tensor<i1>\n"
+		       "    stablehlo.return %t : tensor<i1>\n"
+		       "  }, {\n"
+		       "  ^bb0(%a: tensor<i32>):\n"
+		       "    stablehlo.return %a : tensor<i32>\n"
+		       "  }) : (tensor<i32>) -> tensor<i32>\n"
+		       "  return %0 : tensor<i32>\n}\n",
+		       -EINVAL, "argument 0 of region 0 is not of operand 0's type");
+	EXPECT_REFUSED("func.func @main(%x: tensor<i32>) -> tensor<i32> {\n"
+		       "  %0 = \"stablehlo.while\"(%x) ({\n"
+		       "  ^bb0(%a: tensor<i32>):\n"
+		       "    %t = stablehlo.constant dense<false> : tensor<i1>\n"
+		       "    stablehlo.return %t : tensor<i1>\n"
+		       "  }) : (tensor<i32>) -> tensor<i32>\n"
+		       "  return %0 : tensor<i32>\n}\n",
+		       -EINVAL, "has 1 regions, needs 2 (cond and body)");
+	EXPECT_REFUSED("func.func @main(%x: tensor<i32>) -> tensor<i32> {\n"
+		       "  %0 = \"stablehlo.while\"(%x) ({\n"
+		       "  ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+		       "    %t = stablehlo.constant dense<false> : tensor<i1>\n"
+		       "    stablehlo.return %t : tensor<i1>\n"
+		       "  }, {\n"
+		       "  ^bb0(%a: tensor<i32>):\n"
+		       "    stablehlo.return %a : tensor<i32>\n"
+		       "  }) : (tensor<i32>) -> tensor<i32>\n"
+		       "  return %0 : tensor<i32>\n}\n",
+		       -EINVAL, "region 0 takes 2 arguments, needs 1");
+	EXPECT_REFUSED("func.func @main(%x: tensor<i32>) -> (tensor<i32>, tensor<i32>) {\n"
+		       "  %0:2 = \"stablehlo.while\"(%x) ({\n"
+		       "  ^bb0(%a: tensor<i32>):\n"
+		       "    %t = stablehlo.constant dense<false> : tensor<i1>\n"
+		       "    stablehlo.return %t : tensor<i1>\n"
+		       "  }, {\n"
+		       "  ^bb0(%a: tensor<i32>):\n"
+		       "    stablehlo.return %a : tensor<i32>\n"
+		       "  }) : (tensor<i32>) -> (tensor<i32>, tensor<i32>)\n"
+		       "  return %0#0, %0#1 : tensor<i32>, tensor<i32>\n}\n",
+		       -EINVAL, "has 1 operands and 2 results: a while gives one result per operand");
+
+	/* case and if. */
+	EXPECT_REFUSED("func.func @main(%i: tensor<i64>) -> tensor<i32> {\n"
+		       "  %0 = \"stablehlo.case\"(%i) ({\n"
+		       "    %c = stablehlo.constant dense<1> : tensor<i32>\n"
+		       "    stablehlo.return %c : tensor<i32>\n"
+		       "  }) : (tensor<i64>) -> tensor<i32>\n"
+		       "  return %0 : tensor<i32>\n}\n",
+		       -EINVAL, "2:3: stablehlo.case: its index is tensor<i64>, not tensor<i32>");
+	EXPECT_REFUSED("func.func @main(%p: tensor<2xi1>) -> tensor<i32> {\n"
+		       "  %0 = \"stablehlo.if\"(%p) ({\n"
+		       "    %c = stablehlo.constant dense<1> : tensor<i32>\n"
+		       "    stablehlo.return %c : tensor<i32>\n"
+		       "  }, {\n"
+		       "    %c = stablehlo.constant dense<2> : tensor<i32>\n"
+		       "    stablehlo.return %c : tensor<i32>\n"
+		       "  }) : (tensor<2xi1>) -> tensor<i32>\n"
+		       "  return %0 : tensor<i32>\n}\n",
+		       -EINVAL, "stablehlo.if: its predicate is tensor<2xi1>, not tensor<i1>");
+	EXPECT_REFUSED("func.func @main(%p: tensor<i1>) -> tensor<i32> {\n"
+		       "  %0 = \"stablehlo.if\"(%p) ({\n"
+		       "    %c = stablehlo.constant dense<1> : tensor<i32>\n"
+		       "    stablehlo.return %c : tensor<i32>\n"
+		       "  }) : (tensor<i1>) -> tensor<i32>\n"
+		       "  return %0 : tensor<i32>\n}\n",
+		       -EINVAL, "stablehlo.if: has 1 regions, needs 2 (true and false)");
+	EXPECT_REFUSED("func.func @main(%i: tensor<i32>, %x: tensor<f32>) -> tensor<f32> {\n"
+		       "  %0 = \"stablehlo.case\"(%i) ({\n"
+		       "    stablehlo.return %x : tensor<f32>\n"
+		       "  }, {\n"
+		       "    %c = stablehlo.constant dense<1> : tensor<i32>\n"
+		       "    stablehlo.return %c : tensor<i32>\n"
+		       "  }) : (tensor<i32>) -> tensor<f32>\n"
+		       "  return %0 : tensor<f32>\n}\n",
+		       -EINVAL, "stablehlo.case: branch 1 returns tensor<i32> as result 0, which is tensor<f32>");
+	EXPECT_REFUSED("func.func @main(%i: tensor<i32>, %x: tensor<f32>) -> tensor<f32> {\n"
+		       "  %0 = \"stablehlo.case\"(%i) ({\n"
+		       "    stablehlo.return %x : tensor<f32>\n"
+		       "  }, {\n"
+		       "    stablehlo.return %x, %x : tensor<f32>, tensor<f32>\n"
+		       "  }) : (tensor<i32>) -> tensor<f32>\n"
+		       "  return %0 : tensor<f32>\n}\n",
+		       -EINVAL, "region 1 returns 2 values, needs 1");
+	EXPECT_REFUSED("func.func @main(%i: tensor<i32>, %x: tensor<f32>) -> tensor<f32> {\n"
+		       "  %0 = \"stablehlo.case\"(%i) ({\n"
+		       "  }) : (tensor<i32>) -> tensor<f32>\n"
+		       "  return %0 : tensor<f32>\n}\n",
+		       -EINVAL, "region 0 is not one block");
+	/* Branches all run: nothing with an effect in one. */
+	EXPECT_REFUSED("func.func @main(%p: tensor<i1>, %x: tensor<i32>) -> tensor<i32> {\n"
+		       "  %0 = \"stablehlo.if\"(%p) ({\n"
+		       "    %w = stablehlo.while(%a = %x) : tensor<i32>\n"
+		       "     cond {\n"
+		       "      %t = stablehlo.constant dense<false> : tensor<i1>\n"
+		       "      stablehlo.return %t : tensor<i1>\n"
+		       "    } do {\n"
+		       "      stablehlo.return %a : tensor<i32>\n"
+		       "    }\n"
+		       "    stablehlo.return %w : tensor<i32>\n"
+		       "  }, {\n"
+		       "    stablehlo.return %x : tensor<i32>\n"
+		       "  }) : (tensor<i1>) -> tensor<i32>\n"
+		       "  return %0 : tensor<i32>\n}\n",
+		       -EOPNOTSUPP, "3:5: stablehlo.while: a while inside a branch of stablehlo.case or stablehlo.if is not supported");
+	EXPECT_REFUSED("func.func @main(%i: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {\n"
+		       "  %0 = \"stablehlo.case\"(%i) ({\n"
+		       "    %r = \"stablehlo.all_reduce\"(%x) <{replica_groups = dense<[[0]]> : tensor<1x1xi64>}> ({\n"
+		       "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+		       "      %s = stablehlo.add %a, %b : tensor<f32>\n"
+		       "      stablehlo.return %s : tensor<f32>\n"
+		       "    }) : (tensor<4xf32>) -> tensor<4xf32>\n"
+		       "    stablehlo.return %r : tensor<4xf32>\n"
+		       "  }) : (tensor<i32>) -> tensor<4xf32>\n"
+		       "  return %0 : tensor<4xf32>\n}\n",
+		       -EOPNOTSUPP, "a collective inside a branch of stablehlo.case or stablehlo.if is not supported");
+	/* A while in a body applied element-wise. */
+	EXPECT_REFUSED("func.func @main(%x: tensor<4xi32>) -> tensor<i32> {\n"
+		       "  %c = stablehlo.constant dense<0> : tensor<i32>\n"
+		       "  %0 = stablehlo.reduce(%x init: %c) across dimensions = [0] : (tensor<4xi32>, tensor<i32>) -> tensor<i32>\n"
+		       "   reducer(%a: tensor<i32>, %b: tensor<i32>) {\n"
+		       "    %w = stablehlo.while(%v = %a) : tensor<i32>\n"
+		       "     cond {\n"
+		       "      %t = stablehlo.constant dense<false> : tensor<i1>\n"
+		       "      stablehlo.return %t : tensor<i1>\n"
+		       "    } do {\n"
+		       "      stablehlo.return %v : tensor<i32>\n"
+		       "    }\n"
+		       "    %s = stablehlo.add %w, %b : tensor<i32>\n"
+		       "    stablehlo.return %s : tensor<i32>\n"
+		       "  }\n"
+		       "  return %0 : tensor<i32>\n}\n",
+		       -EOPNOTSUPP, "a while inside a body applied element-wise");
+}
+
+/* A check in a branch: refused even when checks are kept. */
+TEST(check_inside_branch)
+{
+	const char *text =
+		"func.func @main(%p: tensor<i1>, %x: tensor<i32>) -> tensor<i32> {\n"
+		"  %0 = \"stablehlo.if\"(%p) ({\n"
+		"    stablehlo.custom_call @check.expect_eq(%x, %x) {has_side_effect = true} : (tensor<i32>, tensor<i32>) -> ()\n"
+		"    stablehlo.return %x : tensor<i32>\n"
+		"  }, {\n"
+		"    stablehlo.return %x : tensor<i32>\n"
+		"  }) : (tensor<i1>) -> tensor<i32>\n"
+		"  return %0 : tensor<i32>\n}\n";
+	struct pw_hlo_lowered low;
+	char err[512];
+
+	ASSERT_EQ(-EOPNOTSUPP, lower(text, true, &low, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "@check.expect_eq inside a branch of stablehlo.case or stablehlo.if is not supported"))
+		TH_LOG("%s", err);
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
