@@ -375,16 +375,18 @@ static struct pwfw_dd pwfw_log_dd(struct pwfw_dd u)
 {
 	u64 b = pwfw_f64_bits(u.hi);
 	struct pwfw_dd m, f, s, p;
-	s32 e = 0;
+	s32 e = 0, k;
 
 	if (b < 1ULL << 52) {
 		u = pwfw_dd_scale(u, 64);
 		b = pwfw_f64_bits(u.hi);
 		e = -64;
 	}
-	e += (s32)(b >> 52) - 1023;
-	/* m = u 2^-e in [1, 2), in two exact steps (2^-e may not exist). */
-	m = pwfw_dd_scale(pwfw_dd_scale(u, -(e / 2)), -(e - e / 2));
+	/* u (scaled) = 2^k m; the value's exponent is e + k. */
+	k = (s32)(b >> 52) - 1023;
+	e += k;
+	/* m = u 2^-k in [1, 2), in two exact steps (2^-k may not exist). */
+	m = pwfw_dd_scale(pwfw_dd_scale(u, -(k / 2)), -(k - k / 2));
 	if (m.hi > PWFW_SQRT2_D) {
 		m = pwfw_dd_scale(m, -1);
 		e++;

@@ -696,6 +696,9 @@ static const struct special specials[] = {
 	{ PWTPU_OP_POW, 10.0, 2.0, 100.0 },
 	{ PWTPU_OP_POW, NAN, 1.0, NAN },
 	{ PWTPU_OP_POW, 2.0, NAN, NAN },
+	/* A subnormal base: ln of a subnormal (f32: 0^1 = 0). */
+	{ PWTPU_OP_POW, 0x3p-1074, 1.0, 0x3p-1074 },
+	{ PWTPU_OP_POW, 0x1.8p-1060, 0.5, 0x1.3988e1409212ep-530 },
 	{ PWTPU_OP_EXP, 0.0, 0, 1.0 },
 	{ PWTPU_OP_EXP, -0.0, 0, 1.0 },
 	{ PWTPU_OP_EXP, INFINITY, 0, INFINITY },
