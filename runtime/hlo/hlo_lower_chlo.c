@@ -20,7 +20,9 @@
  * why, is at its lowering below; docs/stablehlo.md has the table.
  *
  * A program holds at most 1024 values (PWTPU_MAX_TENSORS), so every
- * constant is one full-shape constant, made once per value and dtype.
+ * constant is made once per value and dtype: a full-shape constant for
+ * tensors of up to 1024 elements, one element broadcast for larger ones
+ * (whose function images would otherwise carry every constant whole).
  */
 #include <errno.h>
 #include <math.h>
@@ -32,6 +34,8 @@
 
 /* Distinct constants one composition may make. */
 #define CC_MAX_CONSTS	256
+/* Constants of up to this many elements are whole tensors in the image. */
+#define CC_FULL_ELEMS	1024
 
 struct cc_const {
 	double v;
@@ -52,13 +56,19 @@ struct cc {
 	int err;
 };
 
-/* A full-shape constant @v of dtype @dt (floats rounded to nearest). */
+/*
+ * A constant @v of dtype @dt (floats rounded to nearest) of the
+ * composition's shape: one full-shape constant up to CC_FULL_ELEMS
+ * elements (one value), else one element BROADCAST (two values, but the
+ * function's image holds 8 bytes, not the tensor).
+ */
 static pw_val cc_const(struct cc *c, enum pwtpu_dtype dt, double v)
 {
+	bool full = c->n <= CC_FULL_ELEMS;
+	uint64_t j, n = full ? c->n : 1;
 	unsigned int i;
 	size_t esz;
 	void *data;
-	uint64_t j;
 	pw_val r;
 
 	for (i = 0; i < c->nk; i++)
@@ -66,12 +76,12 @@ static pw_val cc_const(struct cc *c, enum pwtpu_dtype dt, double v)
 			return c->k[i].val;
 	esz = dt == PWTPU_DT_F64 || dt == PWTPU_DT_I64 ? 8 :
 	      dt == PWTPU_DT_I16 ? 2 : 4;
-	data = malloc(c->n * esz);
+	data = malloc(n * esz);
 	if (!data) {
 		c->err = -ENOMEM;
 		return -ENOMEM;
 	}
-	for (j = 0; j < c->n; j++) {
+	for (j = 0; j < n; j++) {
 		switch (dt) {
 		case PWTPU_DT_F64:
 			((double *)data)[j] = v;
@@ -90,8 +100,10 @@ static pw_val cc_const(struct cc *c, enum pwtpu_dtype dt, double v)
 			break;
 		}
 	}
-	r = pw_fn_const(c->b, dt, c->rank, c->shape, data);
+	r = pw_fn_const(c->b, dt, full ? c->rank : 0, c->shape, data);
 	free(data);
+	if (!full && c->rank)
+		r = pw_fn_broadcast(c->b, r, c->rank, c->shape);
 	if (r >= 0 && c->nk < CC_MAX_CONSTS)
 		c->k[c->nk++] = (struct cc_const){ v, dt, r };
 	return r;
@@ -101,13 +113,14 @@ static pw_val cc_const(struct cc *c, enum pwtpu_dtype dt, double v)
 static pw_val cc_iconst(struct cc *c, enum pwtpu_dtype dt, int64_t v)
 {
 	size_t esz = dt == PWTPU_DT_I64 ? 8 : dt == PWTPU_DT_I32 ? 4 : 2;
-	void *data = malloc(c->n * esz);
-	uint64_t j;
+	bool full = c->n <= CC_FULL_ELEMS;
+	uint64_t j, n = full ? c->n : 1;
+	void *data = malloc(n * esz);
 	pw_val r;
 
 	if (!data)
 		return -ENOMEM;
-	for (j = 0; j < c->n; j++) {
+	for (j = 0; j < n; j++) {
 		if (esz == 8)
 			((int64_t *)data)[j] = v;
 		else if (esz == 4)
@@ -115,8 +128,10 @@ static pw_val cc_iconst(struct cc *c, enum pwtpu_dtype dt, int64_t v)
 		else
 			((int16_t *)data)[j] = (int16_t)v;
 	}
-	r = pw_fn_const(c->b, dt, c->rank, c->shape, data);
+	r = pw_fn_const(c->b, dt, full ? c->rank : 0, c->shape, data);
 	free(data);
+	if (!full && c->rank)
+		r = pw_fn_broadcast(c->b, r, c->rank, c->shape);
 	return r;
 }
 

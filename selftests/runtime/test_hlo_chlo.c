@@ -310,13 +310,14 @@ struct bound {
 static unsigned int measure(struct __test_metadata *_metadata,
 			    const char *op, const struct fmt *f,
 			    const long double *x, size_t n, struct bound b,
-			    double *worst)
+			    double *worst, double *worst_abs)
 {
 	void *in = calloc(n, f->bytes), *out = calloc(n, f->bytes);
 	unsigned int bad = 0;
 	size_t i;
 
 	*worst = 0;
+	*worst_abs = 0;
 	if (!in || !out) {
 		free(in);
 		free(out);
@@ -338,6 +339,9 @@ static unsigned int measure(struct __test_metadata *_metadata,
 
 		if (d >= 0 && d > *worst && !isinf(w))
 			*worst = d;
+		if (d >= 0 && isfinite(w) &&
+		    fabsl(g - w) / scale > *worst_abs)
+			*worst_abs = (double)(fabsl(g - w) / scale);
 		if (d >= 0 && (d <= b.ulp ||
 			       (b.abs && fabsl(g - w) <= b.abs * scale)))
 			continue;
@@ -404,7 +408,7 @@ static void sweep(struct __test_metadata *_metadata, const struct fmt *f,
 		  size_t n)
 {
 	unsigned int k, bad;
-	double worst;
+	double worst, worst_abs;
 
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		const struct fn_case *c = &cases[k];
@@ -412,9 +416,14 @@ static void sweep(struct __test_metadata *_metadata, const struct fmt *f,
 
 		ASSERT_NE(NULL, x);
 		bad = measure(_metadata, c->op, f, x, n,
-			      f == &F64 ? c->f64 : c->narrow, &worst);
-		TH_LOG("chlo.%s %s: worst %.3f ulp over %zu inputs", c->op,
-		       f->name, worst, n);
+			      f == &F64 ? c->f64 : c->narrow, &worst,
+			      &worst_abs);
+		if (f == &F64)
+			TH_LOG("chlo.%s f64: worst %.3f ulp, %.3g of max(1, |value|), over %zu inputs",
+			       c->op, worst, worst_abs, n);
+		else
+			TH_LOG("chlo.%s %s: worst %.3f ulp from the rounded value, over %zu inputs",
+			       c->op, f->name, worst, n);
 		EXPECT_EQ(0U, bad);
 		free(x);
 	}
