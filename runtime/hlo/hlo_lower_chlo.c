@@ -526,15 +526,56 @@ static pw_val lgamma_pos(struct cc *c, pw_val y)
 	return sel(c, small, sub(c, s, un(c, PWTPU_OP_LOG, prod)), s);
 }
 
+/* zeta(k) - 1, k = 2..28. */
+static const long double zeta_m1[27] = {
+	6.449340668482264364724e-1L, 2.020569031595942853997e-1L,
+	8.2323233711138191516e-2L, 3.692775514336992633137e-2L,
+	1.734306198444913971452e-2L, 8.349277381922826839798e-3L,
+	4.077356197944339378685e-3L, 2.008392826082214417853e-3L,
+	9.94575127818085337146e-4L, 4.941886041194645587023e-4L,
+	2.46086553308048298638e-4L, 1.227133475784891467518e-4L,
+	6.124813505870482925855e-5L, 3.058823630702049355173e-5L,
+	1.528225940865187173257e-5L, 7.6371976378997622736e-6L,
+	3.817293264999839856462e-6L, 1.908212716553938925657e-6L,
+	9.53962033872796113152e-7L, 4.769329867878064631167e-7L,
+	2.384505027277329900036e-7L, 1.192199259653110730678e-7L,
+	5.960818905125947961244e-8L, 2.980350351465228018606e-8L,
+	1.490155482836504123466e-8L, 7.450711789835429491981e-9L,
+	3.725334024788457054819e-9L,
+};
+
+#define EULER_GAMMA	0.577215664901532860606512090082402431L
+
+/*
+ * Near its zeros 1 and 2, ln Gamma from its Taylor series in e = x - 1
+ * (exact): -gamma e + sum_k (-1)^k zeta(k) e^k / k, or e = x - 2: (1 -
+ * gamma) e + sum_k (-1)^k (zeta(k) - 1) e^k / k, to e^28 and e^20 (the
+ * terms left out are below 2^-60 of the sum for |e| < 1/4). Relative
+ * accuracy where the shifted form has only absolute accuracy.
+ */
+static pw_val lgamma_near(struct cc *c, pw_val e, bool two)
+{
+	unsigned int n = two ? 20 : 28, k;
+	double co[28];
+
+	co[0] = (double)(two ? 1 - EULER_GAMMA : -EULER_GAMMA);
+	for (k = 2; k <= n; k++)
+		co[k - 1] = (double)((k & 1 ? -1.0L : 1.0L) *
+				     (zeta_m1[k - 2] + (two ? 0 : 1)) / k);
+	/* + 0: ln Gamma(1) and ln Gamma(2) are +0, not e P's -0. */
+	return add(c, mul(c, e, horner(c, e, co, n)), K(c, 0));
+}
+
 /*
  * lgamma x = ln |Gamma(x)|: x >= 1/2 as above; below, the reflection
- * ln pi - ln |sin(pi x)| - ln Gamma(1 - x), sin(pi x) from x - round(x).
- * Poles (x = 0, -1, ...) and +-inf give +inf, 1 and 2 exactly 0, and
- * |x| < 2^-60 -ln |x|.
+ * ln pi - ln |sin(pi x)| - ln Gamma(1 - x), sin(pi x) from x - round(x);
+ * within 1/4 of 1 and 2, the Taylor series there. Poles (x = 0, -1, ...)
+ * and +-inf give +inf, 1 and 2 exactly +0, and |x| < 2^-60 -ln |x|.
  */
 static pw_val cc_lgamma(struct cc *c, pw_val x)
 {
 	pw_val refl = cmpk(c, PWTPU_CMP_LT, x, 0.5), ax, y, lp, sn, lr, r;
+	pw_val e1 = sub(c, x, K(c, 1)), e2 = sub(c, x, K(c, 2));
 
 	ax = un(c, PWTPU_OP_ABS, x);
 	y = sel(c, refl, sub(c, K(c, 1), x), x);
@@ -546,8 +587,10 @@ static pw_val cc_lgamma(struct cc *c, pw_val x)
 	r = sel(c, refl, lr, lp);
 	r = sel(c, cmpk(c, PWTPU_CMP_LT, ax, 0x1p-60),
 		un(c, PWTPU_OP_NEG, un(c, PWTPU_OP_LOG, ax)), r);
-	r = sel(c, or_(c, cmpk(c, PWTPU_CMP_EQ, x, 1),
-		       cmpk(c, PWTPU_CMP_EQ, x, 2)), K(c, 0), r);
+	r = sel(c, cmpk(c, PWTPU_CMP_LT, un(c, PWTPU_OP_ABS, e1), 0.25),
+		lgamma_near(c, e1, false), r);
+	r = sel(c, cmpk(c, PWTPU_CMP_LT, un(c, PWTPU_OP_ABS, e2), 0.25),
+		lgamma_near(c, e2, true), r);
 	return sel(c, cmpk(c, PWTPU_CMP_EQ, ax, INFINITY), K(c, INFINITY), r);
 }
 
