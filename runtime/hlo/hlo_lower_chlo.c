@@ -2,8 +2,9 @@
 /*
  * hlo_lower_chlo.c - CHLO's math functions as compositions of device
  * ops over the whole tensor: atan, sinh, cosh, asinh, acosh, atanh, asin,
- * acos, erf, erfc, erf_inv, lgamma, digamma, bessel_i1e, next_after,
- * is_inf, is_pos_inf, is_neg_inf, square and conj of reals.
+ * acos, erf, erfc, erf_inv, lgamma, digamma, zeta, polygamma,
+ * bessel_i1e, next_after, is_inf, is_pos_inf, is_neg_inf, square and
+ * conj of reals.
  *
  * f16, bf16 and f32 are widened to f64 (exact), computed in f64 and
  * rounded once, at the end, by a CONVERT: the compositions below are
@@ -638,6 +639,84 @@ static pw_val cc_digamma(struct cc *c, pw_val x)
 	return sel(c, pole, K(c, NAN), r);
 }
 
+/* ---- zeta and polygamma ---- */
+
+/*
+ * Hurwitz's zeta(s, q) = sum_k (q + k)^-s by Euler and Maclaurin: the
+ * first ten terms summed (POW), then with w = q + 10, T = w^-s, the rest
+ * is T (w / (s - 1) + 1/2 + sum_j B_2j / (2j)! s (s+1) ... (s+2j-2)
+ * w^(1-2j)), j to 12, by Horner's rule in 1/w^2. Where XLA defines it:
+ * NaN for s < 1 and for q <= 0 with s not an integer; at q = 0, -1, ...
+ * +inf for an even integer s, else NaN; +inf for s = 1. (q <= -10 is
+ * past the expansion's reach.)
+ */
+static pw_val cc_zeta(struct cc *c, pw_val s, pw_val q)
+{
+	/* B_2j / (2j)!, j = 1..12. */
+	static const double bf[12] = {
+		1.0 / 12, -1.0 / 720, 1.0 / 30240, -1.0 / 1209600,
+		1.0 / 47900160, -691.0 / 1307674368000.0,
+		1.0 / 74724249600.0, -3617.0 / 10670622842880000.0,
+		43867.0 / 5109094217170944000.0,
+		-174611.0 / 802857662698291200000.0,
+		77683.0 / 14101100039391805440000.0,
+		-236364091.0 / 1693824136731743669452800000.0,
+	};
+	pw_val ns = un(c, PWTPU_OP_NEG, s), sum, w, t, r2, h, tail, z;
+	pw_val one = K(c, 1), qle0, sint, snot, qint, even;
+	unsigned int k;
+
+	sum = bin(c, PWTPU_OP_POW, q, ns);
+	for (k = 1; k < 10; k++)
+		sum = add(c, sum, bin(c, PWTPU_OP_POW, add(c, q, K(c, k)), ns));
+	w = add(c, q, K(c, 10));
+	t = bin(c, PWTPU_OP_POW, w, ns);
+	r2 = dvd(c, one, mul(c, w, w));
+	h = K(c, bf[11]);
+	for (k = 11; k > 0; k--)
+		h = add(c, K(c, bf[k - 1]),
+			mul(c, mul(c, mul(c, add(c, s, K(c, 2 * k - 1)),
+					  add(c, s, K(c, 2 * k))), r2), h));
+	tail = add(c, add(c, dvd(c, w, sub(c, s, one)), K(c, 0.5)),
+		   mul(c, dvd(c, s, w), h));
+	z = add(c, sum, mul(c, t, tail));
+	qle0 = cmpk(c, PWTPU_CMP_LE, q, 0);
+	sint = cmp(c, PWTPU_CMP_EQ, s, un(c, PWTPU_OP_FLOOR, s));
+	snot = cmp(c, PWTPU_CMP_NE, s, un(c, PWTPU_OP_FLOOR, s));
+	qint = cmp(c, PWTPU_CMP_EQ, q, un(c, PWTPU_OP_FLOOR, q));
+	even = and_(c, sint, cmpk(c, PWTPU_CMP_EQ,
+				  bin(c, PWTPU_OP_REM, s, K(c, 2)), 0));
+	z = sel(c, cmpk(c, PWTPU_CMP_LT, s, 1), K(c, NAN), z);
+	z = sel(c, and_(c, qle0, snot), K(c, NAN), z);
+	z = sel(c, and_(c, qle0, qint),
+		sel(c, even, K(c, INFINITY), K(c, NAN)), z);
+	return sel(c, cmpk(c, PWTPU_CMP_EQ, s, 1), K(c, INFINITY), z);
+}
+
+/*
+ * polygamma(n, x): digamma for n = 0; (-1)^(n+1) n! zeta(n + 1, x) for
+ * a natural n >= 1 (n! exact up to 20!, e^lgamma(n + 1) past it); NaN
+ * for n not a natural number.
+ */
+static pw_val cc_polygamma(struct cc *c, pw_val n, pw_val x)
+{
+	pw_val one = K(c, 1), fact = one, sign, r, bad;
+	unsigned int k;
+
+	for (k = 2; k <= 20; k++)
+		fact = mul(c, fact, sel(c, cmpk(c, PWTPU_CMP_GE, n, k),
+					K(c, k), one));
+	fact = sel(c, cmpk(c, PWTPU_CMP_LE, n, 20), fact,
+		   un(c, PWTPU_OP_EXP, lgamma_pos(c, add(c, n, one))));
+	/* -1 for an even n, 1 for an odd one. */
+	sign = sub(c, mul(c, K(c, 2), bin(c, PWTPU_OP_REM, n, K(c, 2))), one);
+	r = mul(c, mul(c, sign, fact), cc_zeta(c, add(c, n, one), x));
+	r = sel(c, cmpk(c, PWTPU_CMP_EQ, n, 0), cc_digamma(c, x), r);
+	bad = or_(c, cmp(c, PWTPU_CMP_NE, n, un(c, PWTPU_OP_FLOOR, n)),
+		  cmpk(c, PWTPU_CMP_LT, n, 0));
+	return sel(c, bad, K(c, NAN), r);
+}
+
 /* ---- bessel_i1e ---- */
 
 /*
@@ -891,6 +970,48 @@ int hlo_lower_chlo_unary(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 out:
 	free(c);
 	free(w);
+	return ret;
+}
+
+/*
+ * chlo.zeta(x, q) and chlo.polygamma(n, x): two operands of one float
+ * type, computed in f64 (the narrow dtypes rounded once at the end).
+ */
+int hlo_lower_chlo_binary(struct hlo_lower *lw, struct hlo_scope *sc,
+			  int arg)
+{
+	const struct hlo_val *v[2];
+	enum pwtpu_dtype dt;
+	pw_val a, b, r;
+	struct cc *c;
+	int ret;
+
+	if (hlo_operands(lw, sc, 2, v))
+		return lw->err;
+	if (v[0]->type->dtype != v[1]->type->dtype ||
+	    !hlo_same_shape(v[0]->type, v[1]->type))
+		return hlo_lower_fail(lw, -EINVAL, "operands differ in type");
+	if (!hlo_is_float(v[0]->type->dtype))
+		return hlo_lower_fail(lw, -EINVAL, "defined on floats only");
+	dt = pw_hlo_device_dtype(v[0]->type->dtype);
+	c = malloc(sizeof(*c));
+	if (!c)
+		return hlo_lower_fail(lw, -ENOMEM, "out of memory");
+	ret = cc_init(c, lw, v[0]->v, PWTPU_DT_F64);
+	if (ret)
+		goto out;
+	a = v[0]->v;
+	b = v[1]->v;
+	if (dt != PWTPU_DT_F64) {
+		a = pw_fn_convert(lw->b, a, PWTPU_DT_F64);
+		b = pw_fn_convert(lw->b, b, PWTPU_DT_F64);
+	}
+	r = arg == CHLO_ZETA ? cc_zeta(c, a, b) : cc_polygamma(c, a, b);
+	if (dt != PWTPU_DT_F64)
+		r = pw_fn_convert(lw->b, r, dt);
+	ret = hlo_bind_result(lw, sc, 0, c->err ? c->err : r);
+out:
+	free(c);
 	return ret;
 }
 

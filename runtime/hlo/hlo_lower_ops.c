@@ -90,6 +90,8 @@ static const struct hlo_op_entry ops[] = {
 	{ "chlo.lgamma", hlo_lower_chlo_unary, CHLO_LGAMMA },
 	{ "chlo.digamma", hlo_lower_chlo_unary, CHLO_DIGAMMA },
 	{ "chlo.bessel_i1e", hlo_lower_chlo_unary, CHLO_BESSEL_I1E },
+	{ "chlo.zeta", hlo_lower_chlo_binary, CHLO_ZETA },
+	{ "chlo.polygamma", hlo_lower_chlo_binary, CHLO_POLYGAMMA },
 	{ "chlo.next_after", hlo_lower_chlo_next_after, 0 },
 	{ "chlo.is_inf", hlo_lower_chlo_is_inf, 0 },
 	{ "chlo.is_pos_inf", hlo_lower_chlo_is_inf, 1 },

@@ -592,6 +592,151 @@ TEST(sinh_cosh_f64)
 	}
 }
 
+/*
+ * Hurwitz's zeta in long double: the first 2000 terms and Euler and
+ * Maclaurin's tail to B_8 (a different cut from the lowering's).
+ */
+static long double ref_zeta(long double s, long double q)
+{
+	static const long double bf[4] = {
+		1.0L / 12, -1.0L / 720, 1.0L / 30240, -1.0L / 1209600,
+	};
+	long double sum = 0, w = q + 2000, t = powl(w, -s), h, f;
+	int k;
+
+	for (k = 0; k < 2000; k++)
+		sum += powl(q + k, -s);
+	h = 0;
+	f = s / w;
+	for (k = 0; k < 4; k++) {
+		h += bf[k] * f;
+		f *= (s + 2 * k + 1) * (s + 2 * k + 2) / (w * w);
+	}
+	return sum + t * (w / (s - 1) + 0.5L + h);
+}
+
+/* polygamma(n, x) for a natural n: digamma, or from zeta. */
+static long double ref_polygamma(long double n, long double x)
+{
+	if (n == 0)
+		return ref_digamma(x);
+	return ref_zeta(n + 1, x) * tgammal(n + 1) *
+	       (fmodl(n, 2) == 1 ? 1 : -1);
+}
+
+/* chlo.@op of two operands over @n elements of @f: 0 or the errno. */
+static int run_op2(const char *op, const struct fmt *f, size_t n,
+		   const void *a, const void *b, void *out)
+{
+	struct pw_hlo_module *mod;
+	struct pw_hlo_lowered low;
+	const void *ins[2] = { a, b };
+	void *outs[1] = { out };
+	char text[640], err[512];
+	int ret;
+
+	snprintf(text, sizeof(text),
+		 "func.func @main(%%a: tensor<%zux%s>, %%b: tensor<%zux%s>) -> tensor<%zux%s> {\n"
+		 "  %%0 = chlo.%s %%a, %%b : tensor<%zux%s>, tensor<%zux%s> -> tensor<%zux%s>\n"
+		 "  return %%0 : tensor<%zux%s>\n}\n",
+		 n, f->name, n, f->name, n, f->name, op, n, f->name, n,
+		 f->name, n, f->name, n, f->name);
+	ret = pw_hlo_parse(text, strlen(text), &mod, err, sizeof(err));
+	if (!ret) {
+		ret = pw_hlo_lower(mod, NULL, false, &low, err, sizeof(err));
+		pw_hlo_free(mod);
+	}
+	if (!ret) {
+		ret = test_fn_exec(low.fn, ins, outs);
+		pw_hlo_lowered_free(&low);
+	}
+	if (ret)
+		fprintf(stderr, "# chlo.%s %s: %s\n", op, f->name, err);
+	return ret;
+}
+
+/*
+ * zeta(s, q) and polygamma(n, x) against the long double reference
+ * (polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x), and digamma for n =
+ * 0), within 1 ulp in f32 and 1e-14 relative in f64 (of max(1, |value|)
+ * for polygamma); closed forms and XLA's special values.
+ */
+TEST(zeta_polygamma)
+{
+	static const struct { double a, b, want; } sp[] = {
+		{ 2, 1, 1.6449340668482264 },	/* pi^2 / 6 */
+		{ 2, 0.5, 4.934802200544679 },	/* pi^2 / 2 */
+		{ 0.5, 1, NAN }, { 1, 3, INFINITY }, { 2, -1, INFINITY },
+		{ 3, -2, NAN }, { 2.5, -0.5, NAN }, { 4, 0, INFINITY },
+	};
+	const size_t n = 2000;
+	static double za[2000], zb[2000], zr[2000], pr[2000];
+	static float fa[2000], fb[2000], fr[2000], fp[2000];
+	double d;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		za[i] = 1.1 + 9 * urand();
+		zb[i] = 0.1 + 20 * urand();
+		fa[i] = (float)za[i];
+		fb[i] = (float)zb[i];
+	}
+	ASSERT_EQ(0, run_op2("zeta", &F64, n, za, zb, zr));
+	ASSERT_EQ(0, run_op2("zeta", &F32, n, fa, fb, fr));
+	for (i = 0; i < n; i++) {
+		long double w = ref_zeta(za[i], zb[i]);
+		long double wf = ref_zeta(fa[i], fb[i]);
+
+		EXPECT_GE(1e-14L, fabsl(zr[i] / w - 1))
+			TH_LOG("zeta(%a, %a) = %a, want %La", za[i], zb[i],
+			       zr[i], w);
+		d = ulps(fr[i], fmt_round(wf, &F32), &F32);
+		EXPECT_TRUE(d >= 0 && d <= 1)
+			TH_LOG("f32 zeta(%a, %a) = %a, want %La", fa[i], fb[i],
+			       fr[i], wf);
+	}
+	for (i = 0; i < n; i++) {
+		za[i] = (double)(i % 7);
+		zb[i] = 0.2 + 15 * urand();
+		fa[i] = (float)za[i];
+		fb[i] = (float)zb[i];
+	}
+	ASSERT_EQ(0, run_op2("polygamma", &F64, n, za, zb, pr));
+	ASSERT_EQ(0, run_op2("polygamma", &F32, n, fa, fb, fp));
+	for (i = 0; i < n; i++) {
+		long double w = ref_polygamma(za[i], zb[i]);
+		long double wf = ref_polygamma(fa[i], fb[i]);
+
+		/* digamma (n = 0) near its zero: absolute accuracy. */
+		EXPECT_GE(1e-14L, fabsl(pr[i] - w) / (fabsl(w) > 1 ? fabsl(w) : 1))
+			TH_LOG("polygamma(%a, %a) = %a, want %La", za[i],
+			       zb[i], pr[i], w);
+		d = ulps(fp[i], fmt_round(wf, &F32), &F32);
+		EXPECT_TRUE(d >= 0 && d <= 1)
+			TH_LOG("f32 polygamma(%a, %a) = %a, want %La", fa[i],
+			       fb[i], fp[i], wf);
+	}
+	for (i = 0; i < sizeof(sp) / sizeof(sp[0]); i++) {
+		double r;
+
+		ASSERT_EQ(0, run_op2("zeta", &F64, 1, &sp[i].a, &sp[i].b, &r));
+		EXPECT_TRUE((isnan(r) && isnan(sp[i].want)) ||
+			    fabs(r / sp[i].want - 1) <= 0x1p-51 ||
+			    r == sp[i].want)
+			TH_LOG("zeta(%g, %g) = %a", sp[i].a, sp[i].b, r);
+	}
+	za[0] = 1;
+	za[1] = 3;
+	za[2] = -1;
+	za[3] = 1.5;
+	zb[0] = zb[1] = zb[2] = zb[3] = 0.5;
+	ASSERT_EQ(0, run_op2("polygamma", &F64, 4, za, zb, pr));
+	EXPECT_GE(0x1p-50, fabs(pr[0] / 4.934802200544679 - 1));	/* pi^2/2 */
+	EXPECT_GE(0x1p-50, fabs(pr[1] / 97.40909103400244 - 1));	/* pi^4 */
+	EXPECT_TRUE(isnan(pr[2]));
+	EXPECT_TRUE(isnan(pr[3]));
+}
+
 /* next_after against C's nextafter (f32, f64) and bit steps (f16). */
 TEST(next_after)
 {
@@ -726,10 +871,14 @@ TEST(refusals)
 		  "  %0 = chlo.sinh %x : tensor<2xcomplex<f32>> -> tensor<2xcomplex<f32>>\n"
 		  "  return %0 : tensor<2xcomplex<f32>>\n}\n",
 		  -EOPNOTSUPP, "complex<f32>" },
-		{ "func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {\n"
-		  "  %0 = chlo.polygamma %x, %y : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>\n"
+		{ "func.func @main(%x: tensor<2xi32>, %y: tensor<2xi32>) -> tensor<2xi32> {\n"
+		  "  %0 = chlo.mulhi %x, %y : tensor<2xi32>, tensor<2xi32> -> tensor<2xi32>\n"
+		  "  return %0 : tensor<2xi32>\n}\n",
+		  -EOPNOTSUPP, "2:3: chlo.mulhi: not supported yet" },
+		{ "func.func @main(%x: tensor<2xf32>, %y: tensor<3xf32>) -> tensor<2xf32> {\n"
+		  "  %0 = chlo.zeta %x, %y : tensor<2xf32>, tensor<3xf32> -> tensor<2xf32>\n"
 		  "  return %0 : tensor<2xf32>\n}\n",
-		  -EOPNOTSUPP, "2:3: chlo.polygamma: not supported yet" },
+		  -EINVAL, "operands differ in type" },
 		{ "func.func @main(%x: tensor<2xf32>, %y: tensor<3xf32>) -> tensor<2xf32> {\n"
 		  "  %0 = chlo.next_after %x, %y : tensor<2xf32>, tensor<3xf32> -> tensor<2xf32>\n"
 		  "  return %0 : tensor<2xf32>\n}\n",

@@ -392,9 +392,9 @@ TEST(refusals)
 		       "  return %0 : tensor<i8>\n}\n",
 		       -EOPNOTSUPP, "bitcast_convert between i1 and i8");
 	EXPECT_REFUSED("func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
-		       "  %0 = chlo.zeta %x, %x : tensor<f32>, tensor<f32> -> tensor<f32>\n"
+		       "  %0 = chlo.broadcast_add %x, %x : tensor<f32>, tensor<f32> -> tensor<f32>\n"
 		       "  return %0 : tensor<f32>\n}\n",
-		       -EOPNOTSUPP, "2:3: chlo.zeta: not supported yet");
+		       -EOPNOTSUPP, "2:3: chlo.broadcast_add: not supported yet");
 	EXPECT_REFUSED("func.func @main(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {\n"
 		       "  return %x : tensor<2xcomplex<f32>>\n}\n",
 		       -EOPNOTSUPP, "element type complex<f32>");
