@@ -348,7 +348,7 @@ struct erf_parts {
 static struct erf_parts erf_parts(struct cc *c, pw_val x, bool precise,
 				  unsigned int depth)
 {
-	/* Terms to z^24: the next is below 2^-60 of the sum for a < 1.5. */
+	/* Terms to z^24: the next is below 2^-59 of the sum for a < 1.5. */
 	const unsigned int nterms = 25, nhead = 7;
 	struct dd_split as, zs;
 	struct erf_parts p;
