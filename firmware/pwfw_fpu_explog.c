@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pwfw_fpu_explog.c - EXPM1, LOG1P, LOGISTIC and POW of floats. Runs only
- * inside an FPU section.
+ * pwfw_fpu_explog.c - EXPM1, LOG1P, LOGISTIC and POW of floats, and f64
+ * EXP, LOG and TANH. Runs only inside an FPU section.
  *
  * e^x = 2^k e^r with x = k ln 2 + r, |r| <= ln 2 / 2, and e^r - 1 from
  * its Taylor series (to r^15 in binary64, r^24 in double-double: the
@@ -12,7 +12,9 @@
  * is an f32 value away from 0, where the sum is exact) or, near 0, takes
  * s = x / (2 + x) directly. pow(x, y) = e^(y ln |x|) after C99's special
  * cases, the sign from y's parity. The f64 versions round a subnormal
- * result once, from the double-double (pwfw_ldexp_round()).
+ * result once, from the double-double (pwfw_ldexp_round()). f64 EXP is
+ * e^x = m 2^k so rounded, LOG ln x from the same ln u, TANH t / (t + 2)
+ * with t = e^2a - 1 (pwfw_fpu_math.c runs them over tensors).
  */
 #include "pwfw_fpu_dd.h"
 #include "pwfw_fpu_func.h"
@@ -373,16 +375,18 @@ static struct pwfw_dd pwfw_log_dd(struct pwfw_dd u)
 {
 	u64 b = pwfw_f64_bits(u.hi);
 	struct pwfw_dd m, f, s, p;
-	s32 e = 0;
+	s32 e = 0, k;
 
 	if (b < 1ULL << 52) {
 		u = pwfw_dd_scale(u, 64);
 		b = pwfw_f64_bits(u.hi);
 		e = -64;
 	}
-	e += (s32)(b >> 52) - 1023;
-	/* m = u 2^-e in [1, 2), in two exact steps (2^-e may not exist). */
-	m = pwfw_dd_scale(pwfw_dd_scale(u, -(e / 2)), -(e - e / 2));
+	/* u (scaled) = 2^k m; the value's exponent is e + k. */
+	k = (s32)(b >> 52) - 1023;
+	e += k;
+	/* m = u 2^-k in [1, 2), in two exact steps (2^-k may not exist). */
+	m = pwfw_dd_scale(pwfw_dd_scale(u, -(k / 2)), -(k - k / 2));
 	if (m.hi > PWFW_SQRT2_D) {
 		m = pwfw_dd_scale(m, -1);
 		e++;
@@ -422,6 +426,65 @@ double pwfw_expm1_f64(double x)
 	if (k > 1000)
 		return pwfw_ldexp_round(m, k);
 	return pwfw_dd_add_d(pwfw_dd_scale(m, k), -1.0).hi;
+}
+
+double pwfw_exp_f64(double x)
+{
+	struct pwfw_dd m;
+	s32 k;
+
+	if (pwfw_f64_isnan(x))
+		return x + x;
+	/*
+	 * Past ln(DBL_MAX) + a little: inf (+inf too); below ln(2^-1075)
+	 * (-745.13): +0 (-inf too). Between, m 2^k rounded once, overflow,
+	 * subnormals and e^(tiny) = 1 included.
+	 */
+	if (x > 709.8)
+		return pwfw_inf(false);
+	if (x < -745.2)
+		return 0.0;
+	m = pwfw_exp_dd(pwfw_dd_make(x, 0.0), &k);
+	return pwfw_ldexp_round(m, k);
+}
+
+double pwfw_log_f64(double x)
+{
+	if (pwfw_f64_isnan(x))
+		return x + x;
+	if (x == 0)
+		return pwfw_inf(true);
+	if (x < 0)
+		return pwfw_default_nan();
+	if (x == pwfw_inf(false))
+		return x;
+	return pwfw_log_dd(pwfw_dd_make(x, 0.0)).hi;
+}
+
+/*
+ * tanh a = t / (t + 2), t = e^2a - 1 (no cancellation near 0); past 22,
+ * 1 - tanh a = 2 / (e^2a + 1) < 2^-63 and the result rounds to 1; below
+ * 2^-27, tanh a = a (1 - a^2 / 3 + ...) rounds to a.
+ */
+double pwfw_tanh_f64(double x)
+{
+	u64 sign = pwfw_f64_bits(x) & PWFW_F64_SIGN;
+	double a = pwfw_f64_from_bits(pwfw_f64_bits(x) & ~PWFW_F64_SIGN);
+	struct pwfw_dd t;
+	s32 k;
+
+	if (pwfw_f64_isnan(x))
+		return x + x;
+	if (a > 22)
+		return pwfw_f64_from_bits(sign | pwfw_f64_bits(1.0));
+	if (a < pwfw_dd_pow2(-27))
+		return x;
+	t = pwfw_em1_dd(pwfw_exp_reduce(pwfw_dd_make(2.0 * a, 0.0), &k));
+	if (k)
+		t = pwfw_dd_add_d(pwfw_dd_scale(pwfw_dd_add_d(t, 1.0), k),
+				  -1.0);
+	t = pwfw_dd_div(t, pwfw_dd_add_d(t, 2.0));
+	return pwfw_f64_from_bits(sign | pwfw_f64_bits(t.hi));
 }
 
 double pwfw_log1p_f64(double x)

@@ -37,5 +37,9 @@ double pwfw_logistic_d(double x);
 double pwfw_logistic_f64(double x);
 double pwfw_pow_d(double x, double y);
 double pwfw_pow_f64(double x, double y);
+/* f64 EXP, LOG, TANH: double-double, rounded once (pwfw_fpu_math.c). */
+double pwfw_exp_f64(double x);
+double pwfw_log_f64(double x);
+double pwfw_tanh_f64(double x);
 
 #endif /* PWFW_FPU_FUNC_H */

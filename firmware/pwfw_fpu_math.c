@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pwfw_fpu_math.c - exp, log, tanh and rsqrt for f32, and for bf16 and
- * f16 through f32 (rounded to nearest even from the f32 result). There is
- * no f64 version: the verifier refuses f64. Runs only inside an FPU
- * section.
+ * f16 through f32 (rounded to nearest even from the f32 result). f64
+ * (PWTPU_UAPI_VERSION 6) goes through the double-double exp, log and tanh
+ * of pwfw_fpu_explog.c, rounded once, and rsqrt is 1 / sqrt(x) in
+ * binary64, rounded twice. Runs only inside an FPU section.
  *
  * The kernel has no libm, so these are written here with + - * / and
  * sqrt only (no FMA, no library call): the kernel and the user-space
@@ -13,7 +14,7 @@
  * value except when the exact value lies within about 1e-13 relative of a
  * rounding boundary: never more than 1 ulp off.
  */
-#include "pwfw_fpu.h"
+#include "pwfw_fpu_func.h"
 
 #define PWFW_LOG2E	1.4426950408889634
 #define PWFW_LN2	0.6931471805599453
@@ -154,8 +155,24 @@ static inline float pwfw_math1(u32 op, float x)
 	}
 }
 
+static double pwfw_math_f64(u32 op, double x)
+{
+	switch (op) {
+	case PWTPU_OP_EXP:
+		return pwfw_exp_f64(x);
+	case PWTPU_OP_LOG:
+		return pwfw_log_f64(x);
+	case PWTPU_OP_TANH:
+		return pwfw_tanh_f64(x);
+	default:
+		/* -0: -inf, x < 0: NaN, +inf: +0, as in IEEE. */
+		return 1.0 / __builtin_sqrt(x);
+	}
+}
+
 void pwfw_k_math(u32 op, u32 dtype, void *dst, const void *a, u32 n)
 {
+	const double *ad = a;
 	const float *af = a;
 	const u16 *ah = a;
 	u32 i;
@@ -174,6 +191,10 @@ void pwfw_k_math(u32 op, u32 dtype, void *dst, const void *a, u32 n)
 		for (i = 0; i < n; i++)
 			((u16 *)dst)[i] = pwfw_f32_to_f16(pwfw_math1(op,
 						pwfw_f16_to_f32(ah[i])));
+		break;
+	case PWTPU_DT_F64:
+		for (i = 0; i < n; i++)
+			((double *)dst)[i] = pwfw_math_f64(op, ad[i]);
 		break;
 	}
 }

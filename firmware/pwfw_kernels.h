@@ -24,7 +24,7 @@ void pwfw_k_binary(u32 op, u32 dtype, void *dst, const void *a,
 /* dst[i] = <op> a[i]; @op is PWTPU_OP_NEG or PWTPU_OP_ABS. */
 void pwfw_k_unary(u32 op, u32 dtype, void *dst, const void *a, u32 n);
 
-/* dst[i] = f(a[i]); @op is PWTPU_OP_EXP..PWTPU_OP_RSQRT; f32, bf16, f16. */
+/* dst[i] = f(a[i]); @op is PWTPU_OP_EXP..PWTPU_OP_RSQRT; any float dtype. */
 void pwfw_k_math(u32 op, u32 dtype, void *dst, const void *a, u32 n);
 
 /*

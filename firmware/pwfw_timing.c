@@ -17,8 +17,9 @@
 /*
  * Real work per element of a math function: about as much as 16 adds
  * when computed in binary64 (f32, bf16, f16), and as 512 in double-double
- * (f64: 10 to 25 times longer); an f64 REM's long division (up to 190
- * steps) is bounded like the latter.
+ * (f64 EXP, LOG, TANH and CBRT..POW: 10 to 25 times longer); an f64 REM's
+ * long division (up to 190 steps) is bounded like the latter. f64 RSQRT
+ * is a square root and a division in binary64, like f32's.
  */
 #define PWFW_WORK_MATH		16
 #define PWFW_WORK_MATH_F64	512
@@ -254,11 +255,11 @@ u32 pwfw_work_elem(u32 op, u32 dtype)
 	u32 math = dtype == PWTPU_DT_F64 ? PWFW_WORK_MATH_F64 : PWFW_WORK_MATH;
 
 	switch (op) {
+	case PWTPU_OP_RSQRT:
+		return PWFW_WORK_MATH;
 	case PWTPU_OP_EXP:
 	case PWTPU_OP_LOG:
 	case PWTPU_OP_TANH:
-	case PWTPU_OP_RSQRT:
-		return PWFW_WORK_MATH;
 	case PWTPU_OP_CBRT ... PWTPU_OP_ATAN2:
 		return math;
 	case PWTPU_OP_POW:

@@ -544,18 +544,12 @@ static int check_op_dtype(struct vctx *v)
 	const struct pwtpu_tensor *a = v->src[0];
 	u32 op = v->in->op;
 
-	if (op >= PWTPU_OP_EXP && op <= PWTPU_OP_RSQRT) {
-		if (a->dtype == PWTPU_DT_F64)
-			return fail_dtype(v, "a", a,
-					  "the device has no f64 version of this op (f32, bf16 or f16 only)");
-		if (!pwfw_dtype_is_float(a->dtype))
-			return fail_dtype(v, "a", a,
-					  "this op takes f32, bf16 or f16 only");
-	}
 	if (op >= PWTPU_OP_AND && op <= PWTPU_OP_CLZ &&
 	    pwfw_dtype_is_float(a->dtype))
 		return fail_dtype(v, "a", a, "this op takes integers only");
-	if (((op >= PWTPU_OP_FLOOR && op <= PWTPU_OP_ATAN2) ||
+	/* EXP..RSQRT of f64 came with PWTPU_UAPI_VERSION 6. */
+	if (((op >= PWTPU_OP_EXP && op <= PWTPU_OP_RSQRT) ||
+	     (op >= PWTPU_OP_FLOOR && op <= PWTPU_OP_ATAN2) ||
 	     op == PWTPU_OP_REDUCE_PRECISION) &&
 	    !pwfw_dtype_is_float(a->dtype))
 		return fail_dtype(v, "a", a,

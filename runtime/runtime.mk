@@ -35,6 +35,7 @@ LIBPATHWAYS_SRCS := runtime/rm/rm.c runtime/rm/rm_place.c \
 	runtime/hlo/hlo_lower_place.c runtime/hlo/hlo_lower_window.c \
 	runtime/hlo/hlo_lower_sort.c runtime/hlo/hlo_lower_conv.c \
 	runtime/hlo/hlo_lower_select_scatter.c runtime/hlo/hlo_lower_control.c \
+	runtime/hlo/hlo_lower_chlo.c \
 	runtime/hlo/hlo_fn.c
 LIBPATHWAYS := $(BUILD)/libpathways.a
 

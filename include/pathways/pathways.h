@@ -162,9 +162,9 @@ pw_val pw_fn_scalar(struct pw_fn_builder *b, enum pwtpu_dtype dtype,
 pw_val pw_fn_binary(struct pw_fn_builder *b, enum pwtpu_op op, pw_val x,
 		    pw_val y);
 /*
- * NEG, ABS; EXP, LOG, TANH, RSQRT (f32, bf16, f16); NOT, POPCNT, CLZ
- * (integers); FLOOR, CEIL, ROUND_EVEN, ROUND_AFZ, SQRT, CBRT, SIN, COS,
- * TAN, LOG1P, EXPM1, LOGISTIC (floats, f64 too).
+ * NEG, ABS; NOT, POPCNT, CLZ (integers); EXP, LOG, TANH, RSQRT, FLOOR,
+ * CEIL, ROUND_EVEN, ROUND_AFZ, SQRT, CBRT, SIN, COS, TAN, LOG1P, EXPM1,
+ * LOGISTIC (floats, f64 too).
  */
 pw_val pw_fn_unary(struct pw_fn_builder *b, enum pwtpu_op op, pw_val x);
 /*

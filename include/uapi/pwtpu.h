@@ -581,12 +581,23 @@ struct pwtpu_tensor {
  *	integers wrap (unsigned: 2^n - a, 0 for 0).
  * @PWTPU_OP_ABS: dst = |a|, any dtype: floats clear the sign bit; the
  *	most negative signed value is its own ABS; unsigned ABS is a.
- * @PWTPU_OP_EXP: dst = e^a; f32, bf16 and f16 only (bf16 and f16 are
- *	computed in f32 and rounded to nearest even); f64 is refused, as the
- *	device has no binary64 version.
- * @PWTPU_OP_LOG: dst = ln a, dtypes as EXP.
- * @PWTPU_OP_TANH: dst = tanh a, dtypes as EXP.
- * @PWTPU_OP_RSQRT: dst = 1 / sqrt(a), dtypes as EXP.
+ * @PWTPU_OP_EXP: dst = e^a; floats (bf16 and f16 are computed in f32
+ *	and rounded to nearest even; f32 in binary64, rounded once: 1 ulp
+ *	at most, correctly rounded but for values within about 1e-13 of a
+ *	rounding boundary). f64 is computed in double-double (about 104
+ *	bits) and rounded once: within 1 ulp, correctly rounded but for
+ *	values within about 2^-95 of a boundary; overflow gives +inf,
+ *	underflow subnormals and then +0 (e^-inf = +0, e^+-0 = 1).
+ *	f64 came with PWTPU_UAPI_VERSION 6 (for EXP, LOG, TANH and RSQRT);
+ *	an older module refuses it with PWTPU_VERR_DTYPE.
+ * @PWTPU_OP_LOG: dst = ln a, dtypes and accuracy as EXP: ln(+-0) =
+ *	-inf, a < 0 gives NaN (the default NaN), ln(+inf) = +inf.
+ * @PWTPU_OP_TANH: dst = tanh a, dtypes and accuracy as EXP: +-0 kept,
+ *	+-inf give +-1.
+ * @PWTPU_OP_RSQRT: dst = 1 / sqrt(a), dtypes as EXP; f64 is the binary64
+ *	square root, then the binary64 division (rounded twice, as
+ *	StableHLO's reference interpreter computes it): -0 gives -inf, a < 0
+ *	NaN, +inf +0.
  * @PWTPU_OP_COMPARE: dst (i8, 0 or 1) = a <mode> b, mode is enum
  *	pwtpu_cmp; a and b of one dtype, any: floats compare as IEEE (every
  *	comparison with a NaN is false but NE; -0 == +0), signed integers

@@ -361,15 +361,10 @@ static bool is_mxu_float(uint32_t dtype)
 	return dtype == PWTPU_DT_F32 || dtype == PWTPU_DT_BF16;
 }
 
-/* EXP, LOG, TANH and RSQRT: f32, bf16, f16 (no f64 version). */
-static bool has_math(uint32_t dtype)
-{
-	return is_mxu_float(dtype) || dtype == PWTPU_DT_F16;
-}
-
 static bool is_float(uint32_t dtype)
 {
-	return has_math(dtype) || dtype == PWTPU_DT_F64;
+	return is_mxu_float(dtype) || dtype == PWTPU_DT_F16 ||
+	       dtype == PWTPU_DT_F64;
 }
 
 /* AND..CLZ: integers only. */
@@ -378,10 +373,14 @@ static bool is_int_op(enum pwtpu_op op)
 	return op >= PWTPU_OP_AND && op <= PWTPU_OP_CLZ;
 }
 
-/* FLOOR..ATAN2 and REDUCE_PRECISION: floats only (f64 too). */
+/*
+ * EXP..RSQRT, FLOOR..ATAN2 and REDUCE_PRECISION: floats only (f64 too;
+ * EXP..RSQRT since PWTPU_UAPI_VERSION 6).
+ */
 static bool is_float_op(enum pwtpu_op op)
 {
-	return (op >= PWTPU_OP_FLOOR && op <= PWTPU_OP_ATAN2) ||
+	return (op >= PWTPU_OP_EXP && op <= PWTPU_OP_RSQRT) ||
+	       (op >= PWTPU_OP_FLOOR && op <= PWTPU_OP_ATAN2) ||
 	       op == PWTPU_OP_REDUCE_PRECISION;
 }
 
@@ -394,16 +393,6 @@ static int fn_check_op_dtype(struct pw_fn_builder *b, const char *call,
 {
 	char s[SIG_STR_LEN];
 
-	if (op >= PWTPU_OP_EXP && op <= PWTPU_OP_RSQRT) {
-		if (sig->dtype == PWTPU_DT_F64)
-			return fn_fail(b, -EINVAL,
-				       "%s: %s: the device has no f64 version (f32, bf16 or f16 only)",
-				       call, sig_str(sig, s));
-		if (!has_math(sig->dtype))
-			return fn_fail(b, -EINVAL,
-				       "%s: %s is not f32, bf16 or f16", call,
-				       sig_str(sig, s));
-	}
 	if (is_int_op(op) && is_float(sig->dtype))
 		return fn_fail(b, -EINVAL, "%s: %s is not an integer", call,
 			       sig_str(sig, s));

@@ -226,19 +226,9 @@ int hlo_lower_unary(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	if (op > HLO_ABS && !hlo_is_float(dt))
 		return hlo_lower_fail(lw, -EINVAL, "defined on floats only");
 	/*
-	 * f64 rsqrt is 1 / sqrt(x), rounded twice as the reference
-	 * interpreter computes it; the device has no f64 exp, log, tanh.
+	 * f64 too (the device's f64 RSQRT is 1 / sqrt(x), rounded twice as
+	 * the reference interpreter computes it).
 	 */
-	if (op == HLO_RSQRT && dt == PW_HLO_DT_F64) {
-		v = pw_fn_unary(lw->b, PWTPU_OP_SQRT, x->v);
-		if (v >= 0)
-			v = pw_fn_binary(lw->b, PWTPU_OP_DIV,
-					 pw_fn_scalar(lw->b, PWTPU_DT_F64, 1), v);
-		return hlo_bind_result(lw, sc, 0, v);
-	}
-	if (op > HLO_ABS && dt == PW_HLO_DT_F64)
-		return hlo_lower_fail(lw, -EOPNOTSUPP,
-				      "f64 is not supported by the device's math functions yet");
 	return hlo_bind_result(lw, sc, 0,
 			       pw_fn_unary(lw->b, device_unary[op], x->v));
 }

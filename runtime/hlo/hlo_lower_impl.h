@@ -181,6 +181,22 @@ int hlo_lower_select_and_scatter(struct hlo_lower *lw, struct hlo_scope *sc,
 /* hlo_lower_control.c */
 int hlo_lower_while(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
 int hlo_lower_case(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+/* hlo_lower_chlo.c: @arg of the first is its enum chlo_fn. */
+int hlo_lower_chlo_unary(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_chlo_atan(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_chlo_is_inf(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_chlo_square(struct hlo_lower *lw, struct hlo_scope *sc, int arg);
+int hlo_lower_chlo_next_after(struct hlo_lower *lw, struct hlo_scope *sc,
+			      int arg);
+int hlo_lower_chlo_binary(struct hlo_lower *lw, struct hlo_scope *sc,
+			  int arg);
+
+/* hlo_lower_chlo_unary's @arg (hlo_lower_chlo_binary's: the last two). */
+enum chlo_fn {
+	CHLO_SINH, CHLO_COSH, CHLO_ASINH, CHLO_ACOSH, CHLO_ATANH, CHLO_ASIN,
+	CHLO_ACOS, CHLO_ERF, CHLO_ERFC, CHLO_ERF_INV, CHLO_LGAMMA,
+	CHLO_DIGAMMA, CHLO_BESSEL_I1E, CHLO_ZETA, CHLO_POLYGAMMA,
+};
 
 /* Element-wise ops by what they compute (hlo_lower_binary's @arg). */
 enum hlo_binary {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_func.c - SQRT, CBRT, SIN, COS, TAN, LOG1P, EXPM1, LOGISTIC, ATAN2
- * and POW on f32, bf16, f16 and f64, through pwfw_verify + pwfw_exec,
+ * and POW on f32, bf16, f16 and f64, and f64 EXP, LOG, TANH and RSQRT
+ * (test_math.c has their other dtypes), through pwfw_verify + pwfw_exec,
  * against glibc's long double functions (64-bit significands) rounded to
  * the dtype. Bounds asserted: SQRT exact; the others within 1 ulp of the
  * rounded reference (the firmware aims at correct rounding: f32, bf16
@@ -301,6 +302,129 @@ TEST(f64_random)
 	}
 }
 
+/*
+ * f64 EXP, LOG and TANH (PWTPU_UAPI_VERSION 6), in double-double and
+ * rounded once, against glibc's expl, logl and tanhl: within 1 ulp, and
+ * correctly rounded but for rare near-ties, as the functions above. RSQRT
+ * is 1 / sqrt(x) in binary64, bit for bit.
+ */
+static const enum pwtpu_op math64_ops[] = {
+	PWTPU_OP_EXP, PWTPU_OP_LOG, PWTPU_OP_TANH,
+};
+static const char *const math64_names[] = { "exp", "log", "tanh" };
+
+static long double ref_math64(enum pwtpu_op op, long double x)
+{
+	switch (op) {
+	case PWTPU_OP_EXP:
+		return expl(x);
+	case PWTPU_OP_LOG:
+		return logl(x);
+	default:
+		return tanhl(x);
+	}
+}
+
+/* Edges: overflow, the subnormal range and its end, ties to 1. */
+static const double math64_edges[] = {
+	709.782712893384, 709.7827128933841, 709.78, 709.79, 710.0,
+	-708.3964185322641, -708.4, -720.5, -744.44007192138122,
+	-745.13321910194110, -745.1332191019412, -745.2, -740.0,
+	0x1p-53, -0x1p-54, 0x1p-60, -0x1.8p-53, 0x1p-1074, 0x1p-1022,
+	0x1.fffffffffffffp+1023, 1.0, 0x1.0000000000001p+0,
+	0x1.fffffffffffffp-1, 0.5, 2.0, 19.0, 19.1, 21.9, 22.1,
+	0x1p-27, 0x1.0000000000001p-27, 0x1.fffffffffffffp-28, 0.34, 0.35,
+	0.3465735902799727, -0.3465735902799726, 1e-300, 1e300,
+};
+#define NMATH64_EDGES (sizeof(math64_edges) / sizeof(math64_edges[0]))
+
+/* An f64 input where op @op is interesting. */
+static double math64_input(enum pwtpu_op op, uint32_t *s, uint32_t i)
+{
+	double x;
+
+	if (i < NMATH64_EDGES)
+		return i % 2 && op != PWTPU_OP_LOG ? -math64_edges[i] :
+		       math64_edges[i];
+	if (i % 8 == 0)
+		return f64_from_bits(rand64(s));
+	switch (op) {
+	case PWTPU_OP_EXP:
+		if (i % 2)
+			return rand_scaled(s, -60, 10);
+		return (double)(rand64(s) >> 11) * 0x1p-53 * 1455.0 - 745.2;
+	case PWTPU_OP_LOG:
+		x = i % 2 ? 1.0 + rand_scaled(s, -60, 0) :
+			    f64_from_bits(rand64(s) & ~(1ULL << 63));
+		return x;
+	default:
+		return rand_scaled(s, -60, 5);
+	}
+}
+
+TEST(f64_exp_log_tanh_random)
+{
+	uint32_t n = 100000, i, k, seed = 0x5bd1e995u;
+	struct ops o;
+
+	for (k = 0; k < 3; k++) {
+		struct tally t = { 0 };
+		double *a, *d;
+		int ta, td;
+
+		ASSERT_EQ(0, ops_init(&o, 2 * 8 * (size_t)n + 1024));
+		ta = ops_tensor(&o, PWTPU_DT_F64, 1, n);
+		td = ops_tensor(&o, PWTPU_DT_F64, 1, n);
+		ASSERT_LE(0, pwprog_unary(o.p, math64_ops[k], td, ta));
+		a = ops_ptr(&o, ta);
+		for (i = 0; i < n; i++)
+			a[i] = math64_input(math64_ops[k], &seed, i);
+		ASSERT_EQ(0, ops_run(&o));
+		d = ops_ptr(&o, td);
+		for (i = 0; i < n; i++) {
+			long double w = ref_math64(math64_ops[k], a[i]);
+
+			if (judge(&t, d[i], w, (double)w, 52, -1022, 1.0) &&
+			    t.bad <= 5)
+				TH_LOG("%s(%a) = %a, want %La",
+				       math64_names[k], a[i], d[i], w);
+		}
+		report(_metadata, "f64", math64_names[k], &t, n,
+		       math64_ops[k]);
+		ops_fini(&o);
+	}
+}
+
+/* f64 RSQRT is binary64's 1 / sqrt(x), both rounded: bit for bit. */
+TEST(f64_rsqrt_random)
+{
+	uint32_t n = 100000, i, seed = 0x85ebca6bu, bad = 0;
+	struct ops o;
+	double *a, *d;
+	int ta, td;
+
+	ASSERT_EQ(0, ops_init(&o, 2 * 8 * (size_t)n + 1024));
+	ta = ops_tensor(&o, PWTPU_DT_F64, 1, n);
+	td = ops_tensor(&o, PWTPU_DT_F64, 1, n);
+	ASSERT_LE(0, pwprog_unary(o.p, PWTPU_OP_RSQRT, td, ta));
+	a = ops_ptr(&o, ta);
+	for (i = 0; i < n; i++)
+		a[i] = i < NMATH64_EDGES ? math64_edges[i] :
+		       i % 4 ? fabs(rand_scaled(&seed, -1074, 1024)) :
+			       f64_from_bits(rand64(&seed));
+	ASSERT_EQ(0, ops_run(&o));
+	d = ops_ptr(&o, td);
+	for (i = 0; i < n; i++) {
+		volatile double r = sqrt(a[i]);
+
+		r = 1.0 / r;
+		if (!f64_same(d[i], r) && bad++ < 5)
+			TH_LOG("rsqrt(%a) = %a, want %a", a[i], d[i], r);
+	}
+	EXPECT_EQ(0U, bad);
+	ops_fini(&o);
+}
+
 static const enum pwtpu_op binary_ops[] = { PWTPU_OP_ATAN2, PWTPU_OP_POW };
 static const char *const binary_names[] = { "atan2", "pow" };
 
@@ -572,6 +696,35 @@ static const struct special specials[] = {
 	{ PWTPU_OP_POW, 10.0, 2.0, 100.0 },
 	{ PWTPU_OP_POW, NAN, 1.0, NAN },
 	{ PWTPU_OP_POW, 2.0, NAN, NAN },
+	/* A subnormal base: ln of a subnormal (f32: 0^1 = 0). */
+	{ PWTPU_OP_POW, 0x3p-1074, 1.0, 0x3p-1074 },
+	{ PWTPU_OP_POW, 0x1.8p-1060, 0.5, 0x1.3988e1409212ep-530 },
+	{ PWTPU_OP_EXP, 0.0, 0, 1.0 },
+	{ PWTPU_OP_EXP, -0.0, 0, 1.0 },
+	{ PWTPU_OP_EXP, INFINITY, 0, INFINITY },
+	{ PWTPU_OP_EXP, -INFINITY, 0, 0.0 },
+	{ PWTPU_OP_EXP, 1000.0, 0, INFINITY },
+	{ PWTPU_OP_EXP, -1000.0, 0, 0.0 },
+	{ PWTPU_OP_EXP, NAN, 0, NAN },
+	{ PWTPU_OP_LOG, 0.0, 0, -INFINITY },
+	{ PWTPU_OP_LOG, -0.0, 0, -INFINITY },
+	{ PWTPU_OP_LOG, 1.0, 0, 0.0 },
+	{ PWTPU_OP_LOG, -1.0, 0, NAN },
+	{ PWTPU_OP_LOG, -INFINITY, 0, NAN },
+	{ PWTPU_OP_LOG, INFINITY, 0, INFINITY },
+	{ PWTPU_OP_LOG, NAN, 0, NAN },
+	{ PWTPU_OP_TANH, 0.0, 0, 0.0 },
+	{ PWTPU_OP_TANH, -0.0, 0, -0.0 },
+	{ PWTPU_OP_TANH, INFINITY, 0, 1.0 },
+	{ PWTPU_OP_TANH, -INFINITY, 0, -1.0 },
+	{ PWTPU_OP_TANH, -30.0, 0, -1.0 },
+	{ PWTPU_OP_TANH, NAN, 0, NAN },
+	{ PWTPU_OP_RSQRT, 0.0, 0, INFINITY },
+	{ PWTPU_OP_RSQRT, -0.0, 0, -INFINITY },
+	{ PWTPU_OP_RSQRT, -1.0, 0, NAN },
+	{ PWTPU_OP_RSQRT, INFINITY, 0, 0.0 },
+	{ PWTPU_OP_RSQRT, 4.0, 0, 0.5 },
+	{ PWTPU_OP_RSQRT, NAN, 0, NAN },
 };
 #define NSPECIALS (sizeof(specials) / sizeof(specials[0]))
 

@@ -466,10 +466,13 @@ static size_t b_ew_float_only(struct tp *p, bool bad, u32 op)
 	return tp_image(p);
 }
 
-/* EXP..RSQRT (@op) of f16, which they take, or of f64, which they refuse. */
+/*
+ * EXP..RSQRT (@op) of f64, which they take since UAPI 6, or of i64, which
+ * they refuse.
+ */
 static size_t b_math_f64(struct tp *p, bool bad, u32 op)
 {
-	u32 dt = bad ? F64 : F16;
+	u32 dt = bad ? I64 : F64;
 	u16 d = TP_T(p, dt, 2, 3), a = TP_T(p, dt, 2, 3);
 
 	pad(p);
@@ -1486,12 +1489,12 @@ RULE(float_exp, b_ew_float_only, PWTPU_OP_EXP, DTYPE, 1, "a is i32");
 RULE(float_log, b_ew_float_only, PWTPU_OP_LOG, DTYPE, 1, "a is i8");
 RULE(float_tanh, b_ew_float_only, PWTPU_OP_TANH, DTYPE, 1, NULL);
 RULE(float_rsqrt, b_ew_float_only, PWTPU_OP_RSQRT, DTYPE, 1, NULL);
-RULE(f64_exp, b_math_f64, PWTPU_OP_EXP, DTYPE, 1, "insn 1 (exp): a is f64: the device has no f64 version of this op (f32, bf16 or f16 only)");
-RULE(f64_log, b_math_f64, PWTPU_OP_LOG, DTYPE, 1, "insn 1 (log): a is f64: the device has no f64 version");
-RULE(f64_tanh, b_math_f64, PWTPU_OP_TANH, DTYPE, 1, "insn 1 (tanh): a is f64");
-RULE(f64_rsqrt, b_math_f64, PWTPU_OP_RSQRT, DTYPE, 1, "insn 1 (rsqrt): a is f64");
-RULE(exp_i64, b_math_int, I64, DTYPE, 1, "insn 1 (exp): a is i64: this op takes f32, bf16 or f16 only");
-RULE(exp_u8, b_math_int, U8, DTYPE, 1, "a is u8: this op takes f32, bf16 or f16 only");
+RULE(f64_exp, b_math_f64, PWTPU_OP_EXP, DTYPE, 1, "insn 1 (exp): a is i64: this op takes floats only (f32, bf16, f16 or f64)");
+RULE(f64_log, b_math_f64, PWTPU_OP_LOG, DTYPE, 1, "insn 1 (log): a is i64: this op takes floats only");
+RULE(f64_tanh, b_math_f64, PWTPU_OP_TANH, DTYPE, 1, "insn 1 (tanh): a is i64");
+RULE(f64_rsqrt, b_math_f64, PWTPU_OP_RSQRT, DTYPE, 1, "insn 1 (rsqrt): a is i64");
+RULE(exp_i64, b_math_int, I64, DTYPE, 1, "insn 1 (exp): a is i64: this op takes floats only (f32, bf16, f16 or f64)");
+RULE(exp_u8, b_math_int, U8, DTYPE, 1, "a is u8: this op takes floats only");
 RULE(exp_i16, b_math_int, I16, DTYPE, 1, "a is i16");
 RULE(exp_u16, b_math_int, U16, DTYPE, 1, "a is u16");
 RULE(exp_u32, b_math_int, U32, DTYPE, 1, "a is u32");

@@ -5,7 +5,7 @@
 # memory; the StableHLO text reader (test_hlo_parse), against inputs of
 # its own and every program of ../shared/stablehlo/testdata; its lowering
 # to compiled functions (test_hlo_lower), run on the firmware the same
-# way.
+# way; CHLO's math functions so lowered, measured (test_hlo_chlo).
 RUNTIME_TEST_DIR := $(BUILD)/selftests/runtime
 
 # The kernel's kselftest_harness.h is not -Wextra clean.
@@ -41,5 +41,12 @@ $(RUNTIME_TEST_DIR)/test_hlo_lower: $(RUNTIME_TEST_DIR)/test_hlo_lower.o \
 		$(FW_LIB)
 	$(CC) -o $@ $^ $(USER_LDLIBS)
 
+# CHLO's functions as the lowering composes them, against long double.
+$(RUNTIME_TEST_DIR)/test_hlo_chlo: $(RUNTIME_TEST_DIR)/test_hlo_chlo.o \
+		$(HLO_OBJS) $(BUILD)/selftests/lib/fn_exec.o $(LIBPWPROG) \
+		$(FW_LIB)
+	$(CC) -o $@ $^ $(USER_LDLIBS)
+
 HOST_TESTS += $(RUNTIME_TEST_DIR)/test_rm $(RUNTIME_TEST_DIR)/test_fn \
-	$(RUNTIME_TEST_DIR)/test_hlo_parse $(RUNTIME_TEST_DIR)/test_hlo_lower
+	$(RUNTIME_TEST_DIR)/test_hlo_parse $(RUNTIME_TEST_DIR)/test_hlo_lower \
+	$(RUNTIME_TEST_DIR)/test_hlo_chlo

@@ -658,14 +658,14 @@ TEST(new_dtypes_run)
 TEST(err_new_dtypes)
 {
 	struct pw_fn_builder *b = pw_fn_begin("bad");
-	pw_val x = pw_fn_param(b, PWTPU_DT_F64, 1, SHAPE(2));
+	pw_val x = pw_fn_param(b, PWTPU_DT_I64, 1, SHAPE(2));
 
 	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_EXP, x), -EINVAL,
-		    "pw_fn_unary(EXP): f64[2]: the device has no f64 version (f32, bf16 or f16 only)");
+		    "pw_fn_unary(EXP): i64[2] is not a float (f32, bf16, f16 or f64)");
 	b = pw_fn_begin("bad");
 	x = pw_fn_param(b, PWTPU_DT_U32, 1, SHAPE(3));
 	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_LOG, x), -EINVAL,
-		    "pw_fn_unary(LOG): u32[3] is not f32, bf16 or f16");
+		    "pw_fn_unary(LOG): u32[3] is not a float (f32, bf16, f16 or f64)");
 	b = pw_fn_begin("bad");
 	x = pw_fn_param(b, PWTPU_DT_F64, 2, SHAPE(2, 2));
 	EXPECT_FAIL(b, pw_fn_matmul(b, x, x), -EINVAL,
@@ -810,7 +810,7 @@ TEST(err_exp_i32)
 	pw_val x = pw_fn_param(b, PWTPU_DT_I32, 1, SHAPE(4));
 
 	EXPECT_FAIL(b, pw_fn_unary(b, PWTPU_OP_EXP, x), -EINVAL,
-		    "pw_fn_unary(EXP): i32[4] is not f32, bf16 or f16");
+		    "pw_fn_unary(EXP): i32[4] is not a float (f32, bf16, f16 or f64)");
 }
 
 TEST(err_rank)

@@ -491,16 +491,12 @@ TEST(refusals)
 		       "  return %0 : tensor<i8>\n}\n",
 		       -EOPNOTSUPP, "bitcast_convert between i1 and i8");
 	EXPECT_REFUSED("func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
-		       "  %0 = chlo.erf %x : tensor<f32> -> tensor<f32>\n"
+		       "  %0 = chlo.broadcast_add %x, %x : tensor<f32>, tensor<f32> -> tensor<f32>\n"
 		       "  return %0 : tensor<f32>\n}\n",
-		       -EOPNOTSUPP, "2:3: chlo.erf: not supported yet");
+		       -EOPNOTSUPP, "2:3: chlo.broadcast_add: not supported yet");
 	EXPECT_REFUSED("func.func @main(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {\n"
 		       "  return %x : tensor<2xcomplex<f32>>\n}\n",
 		       -EOPNOTSUPP, "element type complex<f32>");
-	EXPECT_REFUSED("func.func @main(%x: tensor<2xf64>) -> tensor<2xf64> {\n"
-		       "  %0 = stablehlo.exponential %x : tensor<2xf64>\n"
-		       "  return %0 : tensor<2xf64>\n}\n",
-		       -EOPNOTSUPP, "f64 is not supported by the device's math");
 	EXPECT_REFUSED("func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
 		       "  return %x : tensor<?xf32>\n}\n",
 		       -EOPNOTSUPP, "dynamic dimensions");
@@ -706,6 +702,42 @@ TEST(math_functions)
 	}
 	ASSERT_TRUE(signbit(sn[0]));
 	ASSERT_TRUE(signbit(rm[2]));
+}
+
+/*
+ * f64 exponential, log and tanh on the device (UAPI 6), correctly
+ * rounded here; rsqrt 1 / sqrt(x) rounded twice, as the reference
+ * interpreter computes it.
+ */
+TEST(f64_math)
+{
+	const char *text =
+		"func.func @main(%d: tensor<5xf64>) -> (tensor<5xf64>, tensor<5xf64>, tensor<5xf64>, tensor<5xf64>) {\n"
+		"  %0 = stablehlo.exponential %d : tensor<5xf64>\n"
+		"  %1 = stablehlo.log %d : tensor<5xf64>\n"
+		"  %2 = stablehlo.tanh %d : tensor<5xf64>\n"
+		"  %3 = stablehlo.rsqrt %d : tensor<5xf64>\n"
+		"  return %0, %1, %2, %3 : tensor<5xf64>, tensor<5xf64>, tensor<5xf64>, tensor<5xf64>\n"
+		"}\n";
+	const double d[5] = { 0.5, 1e-10, 3.0, 700.0, -0.0 };
+	const void *in[1] = { d };
+	double ex[5], lg[5], th[5], rs[5];
+	void *out[4] = { ex, lg, th, rs };
+	int i;
+
+	ASSERT_EQ(0, lower_run(text, in, out));
+	for (i = 0; i < 5; i++) {
+		volatile double r = sqrt(d[i]);
+
+		ASSERT_EQ((double)expl(d[i]), ex[i]);
+		ASSERT_EQ((double)logl(d[i]), lg[i]);
+		ASSERT_EQ((double)tanhl(d[i]), th[i]);
+		r = 1.0 / r;
+		ASSERT_EQ(r, rs[i]);
+	}
+	ASSERT_TRUE(signbit(th[4]));
+	ASSERT_TRUE(isinf(rs[4]) && rs[4] < 0);
+	ASSERT_TRUE(isinf(lg[4]) && lg[4] < 0);
 }
 
 /* Integer power (wrapping; negative exponents) and remainder (x % 0 = x). */
