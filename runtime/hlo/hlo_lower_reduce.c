@@ -355,37 +355,38 @@ static pw_val mul_sum_matmul(struct hlo_lower *lw, pw_val a, pw_val b,
 }
 
 /*
- * a[B,M,K] x b[B,K,N] on the systolic array: one matmul per batch, set
- * into the [B,M,N] result.
+ * The products of batches @lo..@lo + @n - 1 of a[B,M,K] x b[B,K,N] on
+ * the systolic array, as [n,M,N]: one matmul per batch, halves joined,
+ * so that each level of the tree copies the result once.
  */
-static pw_val array_matmul(struct hlo_lower *lw, pw_val a, pw_val b,
-			   uint32_t nb, const uint32_t *mkn,
-			   enum pwtpu_dtype work)
+static pw_val batch_tree(struct hlo_lower *lw, pw_val a, pw_val b,
+			 uint32_t lo, uint32_t n, const uint32_t *mkn)
 {
-	uint32_t one[3] = { 1, mkn[0], mkn[2] }, out[3] = { nb, mkn[0], mkn[2] };
 	uint32_t as[3] = { 1, mkn[0], mkn[1] }, bs[3] = { 1, mkn[1], mkn[2] };
-	uint32_t start[3] = { 0, 0, 0 };
-	int64_t off[3] = { 0, 0, 0 };
-	pw_val v, p;
-	uint32_t i;
+	uint32_t start[3] = { lo, 0, 0 }, h = n / 2;
+	uint32_t xs[3] = { h, mkn[0], mkn[2] }, ys[3] = { n - h, mkn[0], mkn[2] };
+	pw_val p;
 
+	if (n > 1)
+		return hlo_join(lw, batch_tree(lw, a, b, lo, h, mkn),
+				batch_tree(lw, a, b, lo + h, n - h, mkn), 3, xs,
+				ys, 0);
+	p = pw_fn_matmul(lw->b,
+			 pw_fn_reshape(lw->b, pw_fn_slice(lw->b, a, start, as),
+				       2, as + 1),
+			 pw_fn_reshape(lw->b, pw_fn_slice(lw->b, b, start, bs),
+				       2, bs + 1));
+	ys[0] = 1;
+	return pw_fn_reshape(lw->b, p, 3, ys);
+}
+
+/* a[B,M,K] x b[B,K,N] (without B when @nb is 1) on the systolic array. */
+static pw_val array_matmul(struct hlo_lower *lw, pw_val a, pw_val b,
+			   uint32_t nb, const uint32_t *mkn)
+{
 	if (nb == 1)
 		return pw_fn_matmul(lw->b, a, b);
-	v = hlo_zeros(lw, work, 3, out);
-	for (i = 0; i < nb && v >= 0; i++) {
-		start[0] = i;
-		off[0] = i;
-		p = pw_fn_matmul(lw->b,
-				 pw_fn_reshape(lw->b,
-					       pw_fn_slice(lw->b, a, start, as),
-					       2, as + 1),
-				 pw_fn_reshape(lw->b,
-					       pw_fn_slice(lw->b, b, start, bs),
-					       2, bs + 1));
-		v = hlo_put(lw, v, pw_fn_reshape(lw->b, p, 3, one), 3, one,
-			    off);
-	}
-	return v;
+	return batch_tree(lw, a, b, 0, nb, mkn);
 }
 
 /* Where a dot of @dt accumulates (mul_sum_matmul's @work). */
@@ -405,7 +406,10 @@ static enum pwtpu_dtype dot_work(enum pwtpu_dtype dt)
 	}
 }
 
-/* More batches than this go to the element-wise ops in one piece. */
+/*
+ * More batches than this go to the element-wise ops in one piece, when
+ * its broadcast fits the device.
+ */
 #define DOT_MAX_ARRAY_BATCHES	64
 
 int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
@@ -417,6 +421,7 @@ int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	enum pwtpu_dtype dt, to;
 	struct dot_dims d;
 	pw_val a, b, v;
+	bool array;
 	int i;
 
 	(void)arg;
@@ -471,11 +476,13 @@ int hlo_lower_dot(struct hlo_lower *lw, struct hlo_scope *sc, int arg)
 	dt = pw_hlo_device_dtype(x->type->dtype);
 	to = pw_hlo_device_dtype(t->dtype);
 	/* The array's products are exact and its sums as wide as the result. */
-	if (nb <= DOT_MAX_ARRAY_BATCHES &&
-	    (((dt == PWTPU_DT_F32 || dt == PWTPU_DT_BF16) &&
-	      (to == dt || to == dot_work(dt))) ||
-	     (dt == PWTPU_DT_I8 && to == PWTPU_DT_I32))) {
-		v = array_matmul(lw, a, b, nb, mkn, dot_work(dt));
+	array = ((dt == PWTPU_DT_F32 || dt == PWTPU_DT_BF16) &&
+		 (to == dt || to == dot_work(dt))) ||
+		(dt == PWTPU_DT_I8 && to == PWTPU_DT_I32);
+	/* Many batches in one broadcast, unless it is past the device's. */
+	if (array && (nb <= DOT_MAX_ARRAY_BATCHES ||
+		      (uint64_t)nb * mkn[0] * mkn[1] * mkn[2] > PWTPU_MAX_ELEMS)) {
+		v = array_matmul(lw, a, b, nb, mkn);
 	} else {
 		/*
 		 * StableHLO converts each operand to the result's type and

@@ -8,14 +8,14 @@
  * each position w contributes one tensor of the result's shape: the
  * padded operand read from w times the window dilation, a window stride
  * apart (hlo_pick), and the body combines them in window order. A larger
- * window is reduced one dimension at a time, by spans that double
- * (along()): O(log n) steps for a window of n, never a program of
- * thousands of instructions. Then the init value comes in. A body of one
+ * window is reduced one dimension at a time, the last first, by spans
+ * that double (along()): O(log n) steps for a window of n, never a
+ * program of thousands of instructions. Then the init value comes in. A body of one
  * add, multiply, maximum, minimum, and or or of one operand is that op;
  * any other body is applied element-wise (hlo_apply_body). StableHLO
  * leaves the order of a window's reduction to the implementation; both
- * ways keep the window's order and differ only in grouping, and both are
- * deterministic.
+ * ways keep the window's row-major order and differ only in grouping,
+ * and both are deterministic.
  */
 #include <errno.h>
 #include <string.h>
@@ -248,9 +248,13 @@ int hlo_lower_reduce_window(struct hlo_lower *lw, struct hlo_scope *sc,
 	uint32_t k, r;
 
 	(void)arg;
+	for (i = 0; i < HLO_MAX_WINDOW_OPERANDS; i++)
+		acc[i] = -EINVAL;
 	if (window_args(lw, sc, &wa))
 		return lw->err;
 	r = wa.rank;
+	if (!pw_hlo_op_attr(lw->op, "window_dimensions"))
+		return hlo_lower_fail(lw, -EINVAL, "has no window_dimensions");
 	if (hlo_window_list(lw, "window_dimensions", r, 0, win) ||
 	    hlo_window_list(lw, "window_strides", r, 1, stride) ||
 	    hlo_window_list(lw, "base_dilations", r, 1, base) ||
@@ -286,8 +290,13 @@ int hlo_lower_reduce_window(struct hlo_lower *lw, struct hlo_scope *sc,
 	}
 	memset(w, 0, sizeof(w));
 	if (positions > HLO_MAX_WINDOW) {
-		/* Large windows: dimension by dimension, then the strides. */
-		for (k = 0; k < r; k++)
+		/*
+		 * Large windows: dimension by dimension, the last first, so
+		 * that each row of the window is reduced in order and the
+		 * rows then in theirs: row-major, as small windows are. Then
+		 * the strides.
+		 */
+		for (k = r; k-- > 0;)
 			if (win[k] > 1 &&
 			    along(lw, sc, &wa, x, pshape, k, win[k], dil[k]))
 				return lw->err;
