@@ -198,8 +198,10 @@ static int set_opt(struct pathwaysd_opts *o, int c, const char *arg)
 		char *end;
 
 		o->run_for = strtod(arg, &end);
-		if (end == arg || *end || !(o->run_for >= 0)) {
-			fprintf(stderr, "pathwaysd: --run-for %s: want seconds, 0 or more\n",
+		/* A year at most: seconds become nanoseconds in a u64. */
+		if (end == arg || *end || !(o->run_for >= 0) ||
+		    o->run_for > 31536000) {
+			fprintf(stderr, "pathwaysd: --run-for %s: want 0..31536000 seconds\n",
 				arg);
 			return -EINVAL;
 		}
@@ -274,7 +276,7 @@ static int section(const char *line, char *role, size_t size)
 /* Lines "option value" (long option names), "#" comments, blank lines. */
 static int read_config(struct pathwaysd_opts *o, const char *path)
 {
-	char line[256], name[64], value[192], role[16] = "";
+	char line[256], name[64], value[192], extra[2], role[16] = "";
 	unsigned int n = 0;
 	FILE *f = fopen(path, "r");
 	int ret = 0;
@@ -290,6 +292,12 @@ static int read_config(struct pathwaysd_opts *o, const char *path)
 		int k;
 
 		n++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			fprintf(stderr, "pathwaysd: %s:%u: longer than %zu characters\n",
+				path, n, sizeof(line) - 2);
+			ret = -EINVAL;
+			break;
+		}
 		if (hash)
 			*hash = 0;
 		k = section(line, role, sizeof(role));
@@ -301,9 +309,15 @@ static int read_config(struct pathwaysd_opts *o, const char *path)
 		}
 		if (k)
 			continue;
-		k = sscanf(line, "%63s %191s", name, value);
+		k = sscanf(line, "%63s %191s %1s", name, value, extra);
 		if (k <= 0)
 			continue;
+		if (k > 2 || strlen(value) == sizeof(value) - 1) {
+			fprintf(stderr, "pathwaysd: %s:%u: want one value after %s\n",
+				path, n, name);
+			ret = -EINVAL;
+			break;
+		}
 		for (opt = longopts; opt->name; opt++)
 			if (!strcmp(opt->name, name))
 				break;

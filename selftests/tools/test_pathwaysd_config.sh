@@ -17,10 +17,12 @@ trap 'rm -rf "$d"' EXIT
 . "$root/selftests/lib/tap.sh"
 
 "$P" --gen-key "$d/key" >/dev/null || exit 1
-# The example with this test's key and simulated devices.
+# The example with this test's key, simulated devices, and ports of its
+# own (the worker's data plane takes the next one).
+cport=$((20000 + RANDOM % 20000))
 sed -e "s|^key .*|key $d/key|" -e "s|^devices kernel|devices sim:2x2|" \
-	-e "s|127.0.0.1:7700|127.0.0.1:7780|" \
-	-e "s|0.0.0.0:7700|127.0.0.1:7780|" -e "s|:7701|:7781|" \
+	-e "s|127.0.0.1:7700|127.0.0.1:$cport|" \
+	-e "s|0.0.0.0:7700|127.0.0.1:$cport|" -e "s|:7701|:$((cport + 1))|" \
 	packaging/pathwaysd.conf >"$d/ok.conf"
 
 # cfg ROLE TEXT [ARGS...]: pathwaysd --check-config over TEXT; its exit
@@ -79,6 +81,15 @@ check "a section that is not a role: exit 2, naming its line" \
 check "the role set inside a section: exit 2" \
 	'cfg worker "[worker]
 role controller"; [[ $rc -eq 2 ]] && said "not set inside a [worker] section"'
+check "a value with more after it: exit 2" \
+	'cfg controller "listen 127.0.0.1:7700 junk"; [[ $rc -eq 2 ]] &&
+	 said "c.conf:1: want one value after listen"'
+check "a line past 254 characters: exit 2, not read as two" \
+	'cfg controller "# $(printf "%0300d" 0)
+key /nonexistent"; [[ $rc -eq 2 ]] && said "c.conf:1: longer than 254"'
+check "--run-for inf: exit 2" \
+	'cfg controller "run-for inf" --key "$d/key"; [[ $rc -eq 2 ]] &&
+	 said "want 0..31536000 seconds"'
 check "another role's section is not read" \
 	'cfg controller "key $d/key
 [worker]
