@@ -25,7 +25,7 @@ CC ?= cc
 AR ?= ar
 USER_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-Iinclude -I$(BUILD)/kselftest -ffp-contract=off -fno-math-errno \
-	-MMD -MP -fPIC
+	-MMD -MP -fPIC -fno-semantic-interposition
 USER_LDLIBS := -luring -lm -lpthread
 # A distribution's flags (dpkg-buildflags: hardening) come last.
 USER_CFLAGS += $(CPPFLAGS) $(CFLAGS)

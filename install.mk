@@ -6,7 +6,9 @@
 # only what its installed headers declare, under a version node
 # (runtime/libpathways.map, lib/libpwtpu.map). Every object is built
 # with -fPIC (USER_CFLAGS), so the archives and the shared libraries are
-# made of the same objects.
+# made of the same objects, and -fno-semantic-interposition, so that
+# calls within a file stay direct and inlinable as in an executable
+# (nothing can interpose: only the API is exported).
 #
 #   make install [DESTDIR=...] [PREFIX=/usr/local] [LIBDIR=$(PREFIX)/lib]
 #
@@ -24,13 +26,22 @@
 PWTPU_VERSION := 0.1.0
 PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
+# With PREFIX=/usr, where Debian 12's udev, systemd, sysusers,
+# modules-load and DKMS look for a package's files; with any other
+# PREFIX, the same places under it, so that an install outside /usr
+# never writes where dpkg keeps its own (and needs no root).
+ifeq ($(PREFIX),/usr)
 SYSCONFDIR ?= /etc
-# Where Debian 12's udev, systemd and modules-load look for packages' files.
-UDEVRULESDIR ?= /lib/udev/rules.d
-SYSTEMDUNITDIR ?= /lib/systemd/system
-SYSUSERSDIR ?= /usr/lib/sysusers.d
-MODULESLOADDIR ?= /usr/lib/modules-load.d
-DKMS_SRC := /usr/src/pwtpu-$(PWTPU_VERSION)
+SYSROOT_LIB := /lib
+else
+SYSCONFDIR ?= $(PREFIX)/etc
+SYSROOT_LIB := $(PREFIX)/lib
+endif
+UDEVRULESDIR ?= $(SYSROOT_LIB)/udev/rules.d
+SYSTEMDUNITDIR ?= $(SYSROOT_LIB)/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
+DKMS_SRC := $(PREFIX)/src/pwtpu-$(PWTPU_VERSION)
 INSTALL ?= install
 
 SO_PATHWAYS := $(BUILD)/libpathways.so.$(PWTPU_VERSION)
@@ -87,7 +98,7 @@ install: shared $(BUILD)/install/libpathways.a $(BUILD)/install/libpwtpu.a \
 		$(INSTALL) -m 644 $(BUILD)/install/lib$$l.a $(DESTDIR)$(LIBDIR)/; \
 		sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 			-e 's|@VERSION@|$(PWTPU_VERSION)|' \
-			-e 's|@LIBS_PRIVATE@|$(strip $(USER_LDLIBS))|' \
+			-e 's|@LIBS_PRIVATE@|$(filter -l%,$(USER_LDLIBS))|' \
 			packaging/$$l.pc.in \
 			> $(DESTDIR)$(LIBDIR)/pkgconfig/$$l.pc; \
 	done

@@ -41,6 +41,17 @@ check "pwtpu-dkms: the module source with dkms.conf, the udev rule, modules-load
 	 field pwtpu-dkms Depends | grep -q dkms &&
 	 dpkg-deb --ctrl-tarfile "$D/pwtpu-dkms_${V}_all.deb" |
 		tar -xO ./postinst | grep -q "dkms"'
+check "only pwtpu-dkms has the module source and DKMS's scripts and dependency" \
+	'for p in libpathways1 libpathways-dev pathwaysd pwtpu-tools; do
+		dpkg-deb -c "$D/${p}_${V}_"*.deb | grep -q " ./usr/src/" &&
+			{ echo "# $p has usr/src"; exit 1; }
+		field $p Depends | grep -q dkms &&
+			{ echo "# $p depends on dkms"; exit 1; }
+		dpkg-deb --ctrl-tarfile "$D/${p}_${V}_"*.deb | tar -t |
+			grep -q prerm && dpkg-deb --ctrl-tarfile "$D/${p}_${V}_"*.deb |
+			tar -xO ./prerm | grep -q dkms &&
+			{ echo "# $p runs dkms"; exit 1; }
+	 done; true'
 check "libpathways1: both libraries, a symbols file by version node" \
 	'has libpathways1 usr/lib/x86_64-linux-gnu/libpathways.so.1 \
 		usr/lib/x86_64-linux-gnu/libpwtpu.so.1 &&
@@ -51,7 +62,11 @@ check "libpathways-dev: headers, .so links, archives, pkg-config, on the same ve
 		usr/lib/x86_64-linux-gnu/libpathways.so \
 		usr/lib/x86_64-linux-gnu/libpathways.a \
 		usr/lib/x86_64-linux-gnu/pkgconfig/pathways.pc &&
-	 field libpathways-dev Depends | grep -q "libpathways1 (= $V)"'
+	 field libpathways-dev Depends | grep -q "libpathways1 (= $V)" &&
+	 field libpathways-dev Depends | grep -q libdpdk-dev &&
+	 dpkg-deb -x "$D/libpathways-dev_${V}_amd64.deb" "$d/dev" &&
+	 ! grep "^Libs.private" "$d/dev/usr/lib/x86_64-linux-gnu/pkgconfig/pathways.pc" |
+		grep -q -- "-Wl,"'
 check "pathwaysd: the daemon, its units, its configuration as a conffile, its user" \
 	'has pathwaysd usr/sbin/pathwaysd lib/systemd/system/pathwaysd@.service \
 		lib/systemd/system/pathwaysd@worker.service.d/devices.conf \
@@ -60,9 +75,10 @@ check "pathwaysd: the daemon, its units, its configuration as a conffile, its us
 		tar -xO ./conffiles | grep -qx /etc/pathways/pathwaysd.conf &&
 	 dpkg-deb --ctrl-tarfile "$D/pathwaysd_${V}_amd64.deb" |
 		tar -xO ./postinst | grep -q "systemd-sysusers.*pathwaysd.conf"'
-check "pwtpu-tools: the tools and their pages" \
+check "pwtpu-tools: the tools and their pages; pwtpu(4) with the module" \
 	'has pwtpu-tools usr/bin/pwtpu-smi usr/bin/pwbench usr/bin/pwtrace \
-		usr/bin/pwhlo usr/share/man/man1/pwtpu-smi.1.gz'
+		usr/bin/pwhlo usr/share/man/man1/pwtpu-smi.1.gz &&
+	 has pwtpu-dkms usr/share/man/man4/pwtpu.4.gz'
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

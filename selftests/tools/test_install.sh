@@ -106,6 +106,12 @@ check "examples in /etc, all of modprobe.d's commented; an operator's kept" \
 	 echo "listen 10.0.0.9:7700" >$D/etc/pathways/pathwaysd.conf &&
 	 make -s install-system DESTDIR="$D" PREFIX=/usr >/dev/null &&
 	 grep -qx "listen 10.0.0.9:7700" $D/etc/pathways/pathwaysd.conf'
+check "with PREFIX outside /usr, every file lands under it" \
+	'make -s install DESTDIR="$d/local" PREFIX=/opt/pw >"$d/log2" 2>&1 &&
+	 [[ -z $(find "$d/local" -type f -not -path "$d/local/opt/pw/*") ]] &&
+	 [[ -f $d/local/opt/pw/lib/systemd/system/pathwaysd@.service &&
+	    -f $d/local/opt/pw/etc/pathways/pathwaysd.conf &&
+	    -f $d/local/opt/pw/src/pwtpu-0.1.0/dkms.conf ]]'
 kdir=/usr/src/linux-headers-$(tools/kver)
 src=$D/usr/src/pwtpu-0.1.0
 check "the DKMS tree (dkms.conf, sources) builds pwtpu.ko by itself" \
